@@ -1,0 +1,35 @@
+# Two commands: `make lab` opens the workbook, `make test` runs every test.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PORT   ?= 8888
+
+.PHONY: lab test unit notebooks bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# Pinned CPU torch first: a bare `torch` requirement can pull a multi-GB CUDA build.
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+lab: $(VENV)/.installed
+	@if [ -z "$$DISPLAY" ]; then echo "No display: open the URL printed below in your browser."; fi
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $$( [ -z "$$DISPLAY" ] && echo --no-browser )
+
+test: $(VENV)/.installed
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q tests
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q --nbval notebooks --sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+
+unit: $(VENV)/.installed
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q tests
+
+notebooks: $(VENV)/.installed
+	HF_HUB_OFFLINE=1 $(PY) -m pytest -q --nbval notebooks --sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+
+bench: $(VENV)/.installed
+	HF_HUB_OFFLINE=1 $(VENV)/bin/ragkit bench retrieval --data ../shared/datasets/scifact
+
+clean:
+	rm -rf $(VENV) .ragkit_cache

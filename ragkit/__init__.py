@@ -1,0 +1,25 @@
+"""ragkit: the nodes, roles and graphs of the ragkit workbook (RAG and agents with LangGraph, offline by default)."""
+
+from ragkit.chat_models import describe_backend, load_chat_model
+from ragkit.embeddings import MiniLMEmbeddings, load_embedder
+from ragkit.fake_chat import ScriptedChatModel, scripted
+from ragkit.notebook import mermaid, seed_everything, show, show_graph
+from ragkit.text import clean_query, split_sentences, tokenize
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MiniLMEmbeddings",
+    "ScriptedChatModel",
+    "clean_query",
+    "describe_backend",
+    "load_chat_model",
+    "load_embedder",
+    "mermaid",
+    "scripted",
+    "seed_everything",
+    "show",
+    "show_graph",
+    "split_sentences",
+    "tokenize",
+]

