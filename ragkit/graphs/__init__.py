@@ -1,0 +1,1 @@
+"""One module per graph: each exposes ``build_<name>_graph()`` and the node functions it wires together."""
