@@ -1,0 +1,183 @@
+"""Static checks on the committed notebooks: clean, executed in order, safe to share, and shaped like a chapter.
+
+nbval (``make test``'s second command) re-runs each notebook and compares outputs, so it catches stale
+outputs. These checks catch what nbval cannot: secrets and installs in cells, notebooks saved after
+running cells out of order, missing learning goals or recap, names that break the chapter numbering,
+and patterns known to make nbval flaky (see notebooks/sanitize.cfg).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+NAME_PATTERN = re.compile(r"^(\d{2})_[a-z0-9]+(?:_[a-z0-9]+)*\.ipynb$")
+
+# Never in any cell (code or markdown): installs belong in pyproject.toml, keys in the shell.
+FORBIDDEN_IN_CELLS = {
+    "%pip": re.compile(r"%pip\b"),
+    "!pip": re.compile(r"!\s*pip\b"),
+    "%conda / !conda": re.compile(r"[%!]\s*conda\b"),
+    "getpass": re.compile(r"\bgetpass\b"),
+}
+# Things that look like a real secret, anywhere in sources or outputs.
+SECRET_PATTERNS = {
+    "Google API key": re.compile(r"AIza[0-9A-Za-z_\-]{30,}"),
+    "OpenAI-style key": re.compile(r"\bsk-[A-Za-z0-9_\-]{20,}"),
+    "Anthropic-style key": re.compile(r"\bsk-ant-[A-Za-z0-9_\-]{10,}"),
+    "bearer token": re.compile(r"\bBearer\s+[A-Za-z0-9._\-]{20,}"),
+}
+# Code that sets a key inside the notebook (the key must come from the shell that starts Jupyter).
+KEY_ASSIGNMENT = re.compile(
+    r"""\b[A-Z_]*(?:API_KEY|TOKEN|SECRET)[A-Z_]*\s*=\s*['"][^'"]+['"]"""
+    r"""|os\.environ\s*\[\s*['"][A-Z_]*(?:API_KEY|TOKEN|SECRET)[A-Z_]*['"]\s*\]\s*="""
+    r"""|os\.environ\.setdefault\(\s*['"][A-Z_]*(?:API_KEY|TOKEN|SECRET)"""
+)
+# Code patterns that make outputs non-deterministic or break nbval.
+FLAKY_CODE = {
+    "interact()/interactive() (nbval sees the widget's initial output as stray stdout; "
+    "print the initial result and update an Output widget with .observe(), see notebooks/sanitize.cfg)":
+        re.compile(r"\binteract(?:ive)?\s*\("),
+    "%time/%timeit (timings differ on every run)": re.compile(r"%%?time(?:it)?\b"),
+    "draw_mermaid_png() (calls a web service; use ragkit.notebook.show_graph)": re.compile(r"draw_mermaid_png"),
+}
+# Output text that changes on every run.
+VOLATILE_OUTPUT = {
+    "memory address": re.compile(r"\bat 0x[0-9a-fA-F]{6,}"),
+    "UUID": re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"),
+}
+
+
+def _read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def _code_cells(nb: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [cell for cell in nb.cells if cell.cell_type == "code" and cell.source.strip()]
+
+
+def _output_texts(cell: nbformat.NotebookNode) -> list[str]:
+    """The text of a cell's outputs (streams, text/* MIME data, errors); images and widget JSON are skipped."""
+    texts: list[str] = []
+    for output in cell.get("outputs", []):
+        if "text" in output:
+            texts.append(output["text"])
+        for mime, value in output.get("data", {}).items():
+            if mime.startswith("text/") and isinstance(value, str):
+                texts.append(value)
+        if output.get("output_type") == "error":
+            texts.append(f"{output.get('ename')}: {output.get('evalue')}")
+    return texts
+
+
+def _where(path: Path, index: int) -> str:
+    return f"{path.name}, cell {index}"
+
+
+needs_notebooks = pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks yet")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_name_is_numbered_snake_case(path: Path) -> None:
+    assert NAME_PATTERN.match(path.name), f"{path.name}: notebook names must look like NN_snake_case.ipynb"
+
+
+@needs_notebooks
+def test_notebook_numbers_are_unique() -> None:
+    seen: dict[str, list[str]] = {}
+    for path in NOTEBOOKS:
+        match = NAME_PATTERN.match(path.name)
+        if match:
+            seen.setdefault(match.group(1), []).append(path.name)
+    clashes = {number: names for number, names in seen.items() if len(names) > 1}
+    assert not clashes, f"two notebooks share a chapter number: {clashes}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_installs_secrets_or_key_prompts(path: Path) -> None:
+    nb = _read(path)
+    problems: list[str] = []
+    for index, cell in enumerate(nb.cells):
+        for label, pattern in FORBIDDEN_IN_CELLS.items():
+            if pattern.search(cell.source):
+                problems.append(f"{_where(path, index)}: contains {label}")
+        for label, pattern in SECRET_PATTERNS.items():
+            for text in [cell.source, *_output_texts(cell)]:
+                if pattern.search(text):
+                    problems.append(f"{_where(path, index)}: contains what looks like a {label}")
+        if cell.cell_type == "code" and KEY_ASSIGNMENT.search(cell.source):
+            problems.append(f"{_where(path, index)}: sets an API key/token in code; set it in the shell instead")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_executed_top_to_bottom_once(path: Path) -> None:
+    """Every code cell ran, in order, in one fresh kernel: execution counts are exactly 1..n."""
+    cells = _code_cells(_read(path))
+    unrun = [i for i, cell in enumerate(cells, start=1) if cell.execution_count is None]
+    assert not unrun, (
+        f"{path.name}: code cells number {unrun} were never executed; re-run with "
+        "`jupyter nbconvert --to notebook --execute --inplace` from notebooks/"
+    )
+    counts = [cell.execution_count for cell in cells]
+    assert counts == list(range(1, len(cells) + 1)), (
+        f"{path.name}: execution counts are {counts}, expected 1..{len(cells)}; the outputs are stale or "
+        "were produced out of order. Restart the kernel and run all cells."
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_saved_errors(path: Path) -> None:
+    nb = _read(path)
+    for index, cell in enumerate(nb.cells):
+        if "raises-exception" in cell.get("metadata", {}).get("tags", []):
+            continue
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        assert not errors, f"{_where(path, index)}: saved with an error ({errors[0].get('ename')})"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_chapter_shape(path: Path) -> None:
+    """Title first, learning goals near the top, a recap after them, imports + seed in the first code cell."""
+    nb = _read(path)
+    markdown = [(i, cell.source) for i, cell in enumerate(nb.cells) if cell.cell_type == "markdown"]
+    assert nb.cells and nb.cells[0].cell_type == "markdown" and nb.cells[0].source.lstrip().startswith("# "), (
+        f"{path.name}: the first cell must be a markdown title ('# ...')"
+    )
+    goals = [i for i, text in markdown if re.search(r"learning goals", text, re.IGNORECASE) and i < 3]
+    assert goals, f"{path.name}: needs a 'Learning goals' markdown cell among the first three cells"
+    recaps = [i for i, text in markdown if re.search(r"^#+ .*\brecap\b", text, re.IGNORECASE | re.MULTILINE)]
+    assert recaps and max(recaps) > goals[0], f"{path.name}: needs a '## Recap' markdown heading after the goals"
+    code = _code_cells(nb)
+    assert code and "seed_everything(" in code[0].source, (
+        f"{path.name}: the first code cell should hold the imports and call seed_everything(0)"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_runs_on_the_default_kernel(path: Path) -> None:
+    """nbval starts the kernel named in the metadata; only `python3` exists on a fresh install and in CI."""
+    kernel = _read(path).metadata.get("kernelspec", {}).get("name", "python3")
+    assert kernel == "python3", f"{path.name}: kernelspec is {kernel!r}; save it with the 'python3' kernel"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_flaky_code_or_volatile_outputs(path: Path) -> None:
+    nb = _read(path)
+    problems: list[str] = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for label, pattern in FLAKY_CODE.items():
+            if pattern.search(cell.source):
+                problems.append(f"{_where(path, index)}: uses {label}")
+        for text in _output_texts(cell):
+            for label, pattern in VOLATILE_OUTPUT.items():
+                if pattern.search(text):
+                    problems.append(f"{_where(path, index)}: output shows a {label}, which changes every run")
+    assert not problems, "\n".join(problems)
