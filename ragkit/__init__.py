@@ -1,6 +1,16 @@
 """ragkit: the nodes, roles and graphs of the ragkit workbook (RAG and agents with LangGraph, offline by default)."""
 
 from ragkit.chat_models import describe_backend, load_chat_model
+from ragkit.data import (
+    DataError,
+    data_dir,
+    load_corpus,
+    load_handbook,
+    load_menu,
+    load_statute,
+    load_web_snapshot,
+    load_wines,
+)
 from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
@@ -9,6 +19,14 @@ from ragkit.text import clean_query, split_sentences, tokenize
 __version__ = "0.1.0"
 
 __all__ = [
+    "DataError",
+    "data_dir",
+    "load_corpus",
+    "load_handbook",
+    "load_menu",
+    "load_statute",
+    "load_web_snapshot",
+    "load_wines",
     "MiniLMEmbeddings",
     "ScriptedChatModel",
     "clean_query",
