@@ -1,0 +1,246 @@
+"""Adaptive RAG graph: shape snapshot, every route, empty/failing searches, validation, fallback, trace."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, get_args, get_type_hints
+
+import pytest
+from langchain_core.documents import Document
+
+from ragkit.fake_chat import ScriptedChatModel
+from ragkit.graphs import adaptive_rag
+from ragkit.graphs.adaptive_rag import (
+    NO_DOCUMENTS_PREFIX,
+    OFFLINE_FALLBACK,
+    ROUTE_NAMES,
+    ROUTES,
+    Route,
+    build_adaptive_rag_graph,
+    route_after_route_question,
+    route_after_search,
+)
+from ragkit.roles.base import Answer, RouteDecision
+
+SNAPSHOT = Path(__file__).parent / "snapshots" / "adaptive_rag.mmd"
+
+
+# ---------------------------------------------------------------- test doubles
+class FixedRouter:
+    """Always proposes the same route (any string, to test malformed routes too)."""
+
+    routes = ROUTES
+
+    def __init__(self, route: str, fallback: bool = False) -> None:
+        self.proposal, self.fallback, self.calls = route, fallback, []
+
+    def route(self, question: str) -> RouteDecision:
+        self.calls.append(question)
+        return RouteDecision(self.proposal, 0.9, note="scripted", fallback=self.fallback)
+
+
+class CrashingRouter(FixedRouter):
+    def route(self, question: str) -> RouteDecision:
+        raise RuntimeError("router is down")
+
+
+class EchoWriter:
+    """Answers with the first document's text and cites it."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, list[Document]]] = []
+
+    def write(self, question: str, documents: Any) -> Answer:
+        self.calls.append((question, list(documents)))
+        return Answer(f"{documents[0].page_content} [1]", citations=(1,))
+
+
+class RecordingSearch:
+    def __init__(self, docs: list[Document] | Exception) -> None:
+        self.docs, self.calls = docs, []
+
+    def __call__(self, query: str) -> list[Document]:
+        self.calls.append(query)
+        if isinstance(self.docs, Exception):
+            raise self.docs
+        return list(self.docs)
+
+
+class FakeWebSearch:
+    """Has the OfflineWebSearch interface: ``search_documents(query, k)``."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+
+    def search_documents(self, query: str, k: int) -> list[Document]:
+        self.calls.append((query, k))
+        return [Document("The harvest festival is on 12 October.", metadata={"id": "web-1"})]
+
+
+def make_graph(route: str, menu: Any = None, wine: Any = None, web: Any = None, **kwargs: Any) -> tuple[Any, dict]:
+    parts = {
+        "router": FixedRouter(route),
+        "writer": EchoWriter(),
+        "menu": menu or RecordingSearch([Document("Risotto (main course, 16.00 EUR).", metadata={"id": "menu-1"})]),
+        "wine": wine or RecordingSearch([Document("Barolo 2018, Nebbiolo.", metadata={"id": "wine-1"})]),
+        "web": web or FakeWebSearch(),
+    }
+    parts.update(kwargs)
+    graph = build_adaptive_rag_graph(
+        router=parts["router"], writer=parts["writer"],
+        retrievers={"menu": parts["menu"], "wine": parts["wine"]}, web_search=parts["web"],
+        chat_model=parts.get("chat_model"),
+    )
+    return graph, parts
+
+
+# ---------------------------------------------------------------- shape
+def test_mermaid_snapshot() -> None:
+    graph, _ = make_graph("search_menu")
+    text = graph.get_graph().draw_mermaid()
+    if os.environ.get("RAGKIT_UPDATE_SNAPSHOTS") == "1":  # regenerate deliberately, then review the diff
+        SNAPSHOT.parent.mkdir(exist_ok=True)
+        SNAPSHOT.write_text(text)
+    assert text == SNAPSHOT.read_text()
+
+
+def test_routes_are_a_literal_and_specs_match() -> None:
+    assert ROUTE_NAMES == get_args(Route) == ("search_menu", "search_wine", "search_web", "llm_fallback")
+    assert tuple(spec.name for spec in ROUTES) == ROUTE_NAMES
+    assert all(spec.description and len(spec.examples) >= 2 for spec in ROUTES)
+    assert get_type_hints(route_after_route_question)["return"] == Route
+    assert set(get_args(get_type_hints(route_after_search)["return"])) == {"generate", "llm_fallback"}
+
+
+def test_route_examples_are_not_copied_from_the_labelled_set() -> None:
+    from ragkit.data import load_routing_questions
+
+    try:
+        labelled = {item["question"].strip().lower() for item in load_routing_questions()}
+    except FileNotFoundError:
+        pytest.skip("data/routing_questions.json not present yet")
+    ours = {example.strip().lower() for spec in ROUTES for example in spec.examples}
+    assert not ours & labelled
+
+
+# ---------------------------------------------------------------- every route and branch
+@pytest.mark.parametrize("route", ["search_menu", "search_wine", "search_web"])
+def test_each_search_route_feeds_generate(route: str) -> None:
+    graph, parts = make_graph(route)
+    out = graph.invoke({"question": "  what is on tonight?  "})
+    assert out["route"] == route
+    assert out["path"] == ["check_question", "route_question", route, "generate"]
+    assert len(out["documents"]) == 1 and out["used_documents"] is True
+    assert out["generation"] == out["answer"].text and out["generation"].endswith("[1]")
+    assert parts["writer"].calls[0][0] == "what is on tonight?"  # the stripped question
+    if route == "search_web":
+        assert parts["web"].calls == [("what is on tonight?", 4)]
+    # only the chosen source was searched
+    assert len(parts["menu"].calls) == (route == "search_menu")
+    assert len(parts["wine"].calls) == (route == "search_wine")
+
+
+def test_llm_fallback_route_offline_answers_honestly_without_documents() -> None:
+    graph, parts = make_graph("llm_fallback")
+    out = graph.invoke({"question": "Who wrote Don Quixote?"})
+    assert out["path"] == ["check_question", "route_question", "llm_fallback"]
+    assert out["route"] == "llm_fallback" and out["documents"] == [] and out["used_documents"] is False
+    assert out["generation"] == OFFLINE_FALLBACK
+    assert parts["menu"].calls == parts["wine"].calls == parts["web"].calls == []
+    assert parts["writer"].calls == []
+
+
+def test_llm_fallback_with_a_chat_model_says_it_used_no_documents() -> None:
+    model = ScriptedChatModel(responses=["Miguel de Cervantes."])
+    graph, _ = make_graph("llm_fallback", chat_model=model)
+    out = graph.invoke({"question": "Who wrote Don Quixote?"})
+    assert out["generation"] == f"{NO_DOCUMENTS_PREFIX} Miguel de Cervantes."
+    assert "Who wrote Don Quixote?" in str(model.calls[0]["messages"][-1].content)
+
+
+def test_llm_fallback_when_the_chat_model_fails_gives_the_offline_message() -> None:
+    graph, _ = make_graph("llm_fallback", chat_model=ScriptedChatModel(responses=[TimeoutError("slow")]))
+    out = graph.invoke({"question": "Who wrote Don Quixote?"})
+    assert out["generation"].startswith(OFFLINE_FALLBACK) and "TimeoutError" in out["generation"]
+
+
+@pytest.mark.parametrize("proposal", ["search_recipes", "", "SEARCH_MENU"])
+def test_a_route_outside_the_literal_becomes_the_fallback(proposal: str) -> None:
+    graph, _ = make_graph(proposal)
+    out = graph.invoke({"question": "Anything?"})
+    assert out["route"] == "llm_fallback" and "unknown route" in out["route_note"]
+    assert out["path"][-1] == "llm_fallback"
+
+
+def test_a_crashing_router_becomes_the_fallback() -> None:
+    graph, _ = make_graph("search_menu", router=CrashingRouter("search_menu"))
+    out = graph.invoke({"question": "Anything?"})
+    assert out["route"] == "llm_fallback" and "router is down" in out["route_note"]
+
+
+def test_a_router_fallback_decision_is_kept_and_labelled() -> None:
+    graph, _ = make_graph("llm_fallback", router=FixedRouter("llm_fallback", fallback=True))
+    out = graph.invoke({"question": "Anything?"})
+    assert "safe default" in out["route_note"]
+
+
+def test_a_search_that_finds_nothing_goes_to_the_fallback() -> None:
+    graph, parts = make_graph("search_wine", wine=RecordingSearch([]))
+    out = graph.invoke({"question": "Do you have a Greek wine?"})
+    assert out["path"] == ["check_question", "route_question", "search_wine", "llm_fallback"]
+    assert out["route"] == "search_wine" and out["documents"] == []
+    assert "found nothing" in out["search_note"] and "found nothing" in out["generation"]
+    assert out["generation"] != OFFLINE_FALLBACK  # it says what happened, not "outside my topics"
+    assert parts["writer"].calls == []
+
+
+def test_a_search_that_raises_goes_to_the_fallback_without_crashing() -> None:
+    graph, _ = make_graph("search_menu", menu=RecordingSearch(ConnectionError("index missing")))
+    out = graph.invoke({"question": "Is the soup vegan?"})
+    assert out["path"][-1] == "llm_fallback" and out["documents"] == []
+    assert "ConnectionError" in out["search_note"] and "index missing" in out["generation"]
+
+
+def test_route_after_search_branches() -> None:
+    assert route_after_search({"documents": [Document("x")]}) == "generate"
+    assert route_after_search({"documents": []}) == "llm_fallback"
+
+
+# ---------------------------------------------------------------- validation and trace
+@pytest.mark.parametrize("question", ["", "   \n\t", None])
+def test_an_empty_question_is_rejected_before_any_role_runs(question: Any) -> None:
+    graph, parts = make_graph("search_menu")
+    with pytest.raises((ValueError, TypeError), match="question"):
+        graph.invoke({"question": question})
+    assert parts["router"].calls == [] and parts["menu"].calls == [] and parts["writer"].calls == []
+
+
+def test_a_huge_question_is_rejected_with_a_clear_message() -> None:
+    graph, parts = make_graph("search_menu")
+    with pytest.raises(ValueError, match="100,000 characters"):
+        graph.invoke({"question": "w" * 100_000})
+    assert parts["router"].calls == [] and parts["menu"].calls == []
+
+
+def test_the_trace_records_path_and_one_timing_per_node() -> None:
+    graph, _ = make_graph("search_web")
+    out = graph.invoke({"question": "Any festivals?"})
+    assert [name for name, _ in out["timings"]] == out["path"]
+    assert all(seconds >= 0 for _, seconds in out["timings"])
+
+
+def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    built: list[str] = []
+
+    def fake_default(corpus: str, k: int = 4) -> Any:
+        built.append(corpus)
+        return lambda query: [Document(f"{corpus} doc")]
+
+    monkeypatch.setattr(adaptive_rag, "default_retriever", fake_default)
+    graph = build_adaptive_rag_graph(router=FixedRouter("search_wine"), writer=EchoWriter(), web_search=FakeWebSearch())
+    assert built == []  # building the graph loaded nothing
+    out = graph.invoke({"question": "A red wine?"})
+    assert built == ["wine"] and out["generation"] == "wine doc [1]"
+    graph.invoke({"question": "Another red wine?"})
+    assert built == ["wine"]  # built once, then reused

@@ -1,0 +1,257 @@
+"""Self-RAG graph: shape snapshot, every branch, the cap (a property test over any grader verdicts), validation."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from langchain_core.documents import Document
+
+from ragkit.graphs.self_rag import (
+    best_candidate,
+    build_self_rag_graph,
+    worst_case_steps,
+)
+from ragkit.roles.base import Answer, Grade, Groundedness, Usefulness
+
+SNAPSHOT = Path(__file__).parent / "snapshots" / "self_rag.mmd"
+
+
+# ---------------------------------------------------------------- scripted test doubles
+class Script:
+    """Hands out scripted verdicts in order; once the script runs out it repeats ``then``."""
+
+    def __init__(self, verdicts: Sequence[bool], then: bool) -> None:
+        self.verdicts, self.then, self.calls = list(verdicts), then, 0
+
+    def next(self) -> bool:
+        self.calls += 1
+        return self.verdicts.pop(0) if self.verdicts else self.then
+
+
+class ScriptedGrader(Script):
+    def grade(self, question: str, document: Document) -> Grade:
+        relevant = self.next()
+        return Grade(relevant, 1.0 if relevant else 0.0)
+
+    def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
+        return [self.grade(question, d) for d in documents]
+
+
+class ScriptedHallucinationGrader(Script):
+    def check(self, documents: Sequence[Document], answer: str) -> Groundedness:
+        grounded = self.next()
+        return Groundedness(grounded, () if grounded else (answer,), 1.0 if grounded else 0.0)
+
+
+class ScriptedAnswerGrader(Script):
+    def grade(self, question: str, answer: str) -> Usefulness:
+        useful = self.next()
+        return Usefulness(useful, 1.0 if useful else 0.0)
+
+
+class NumberingWriter:
+    """Writes "answer N" (or abstains when scripted to), so tests can tell generations apart."""
+
+    def __init__(self, answered: Sequence[bool] = ()) -> None:
+        self.answered, self.calls = list(answered), []
+
+    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+        self.calls.append((question, list(documents)))
+        answered = self.answered.pop(0) if self.answered else True
+        if not answered:
+            return Answer("I don't have enough information.", answered=False)
+        return Answer(f"answer {len(self.calls)} [1]", citations=(1,))
+
+
+class SuffixRewriter:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str:
+        self.calls.append(question)
+        return f"{question} (rewrite {len(self.calls)})"
+
+
+class RecordingRetriever:
+    def __init__(self, fail: bool = False) -> None:
+        self.queries: list[str] = []
+        self.fail = fail
+
+    def invoke(self, query: str) -> list[Document]:
+        self.queries.append(query)
+        if self.fail:
+            raise OSError("index file missing")
+        return [Document(f"doc for {query}", metadata={"id": f"d{len(self.queries)}"}), Document("other")]
+
+
+def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = True, fail: bool = False,
+               max_attempts: int = 3) -> tuple[Any, dict]:
+    parts = {
+        "retriever": RecordingRetriever(fail),
+        "grader": ScriptedGrader(relevant, then),
+        "rewriter": SuffixRewriter(),
+        "writer": NumberingWriter(answered),
+        "hallucination_grader": ScriptedHallucinationGrader(grounded, then),
+        "answer_grader": ScriptedAnswerGrader(useful, then),
+    }
+    return build_self_rag_graph(**parts, max_attempts=max_attempts), parts
+
+
+# ---------------------------------------------------------------- shape
+def test_mermaid_snapshot() -> None:
+    graph, _ = make_graph()
+    text = graph.get_graph().draw_mermaid()
+    if os.environ.get("RAGKIT_UPDATE_SNAPSHOTS") == "1":  # regenerate deliberately, then review the diff
+        SNAPSHOT.parent.mkdir(exist_ok=True)
+        SNAPSHOT.write_text(text)
+    assert text == SNAPSHOT.read_text()
+
+
+# ---------------------------------------------------------------- each branch
+def test_relevant_grounded_useful_ends_after_one_generation() -> None:
+    graph, parts = make_graph()
+    out = graph.invoke({"question": "How does BM25 score documents?"})
+    assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation"]
+    assert out["generation"] == "answer 1 [1]" and out["gave_up"] is False
+    assert (out["attempts"], out["generations"], out["rewrites"]) == (1, 1, 0)
+    assert len(out["documents"]) == 2 and out["note"].startswith("checked:")
+
+
+def test_irrelevant_documents_are_dropped_and_no_relevant_ones_trigger_a_rewrite() -> None:
+    graph, parts = make_graph(relevant=[False, False, True, False])
+    out = graph.invoke({"question": "q"})
+    assert out["path"][:7] == ["check_question", "retrieve", "grade_documents", "transform_query", "retrieve",
+                               "grade_documents", "generate"]
+    assert parts["retriever"].queries == ["q", "q (rewrite 1)"]
+    assert out["query"] == "q (rewrite 1)" and out["rewrites"] == 1
+    assert [d.page_content for d in out["documents"]] == ["doc for q (rewrite 1)"]  # only the relevant one
+    assert parts["writer"].calls[0][0] == "q"  # the writer answers the user's question, not the rewrite
+
+
+def test_not_grounded_generates_again() -> None:
+    graph, parts = make_graph(grounded=[False])
+    out = graph.invoke({"question": "q"})
+    assert out["path"][3:] == ["generate", "grade_generation", "generate", "grade_generation"]
+    assert out["generation"] == "answer 2 [1]" and out["gave_up"] is False and out["attempts"] == 2
+
+
+def test_grounded_but_not_useful_rewrites_the_query() -> None:
+    graph, parts = make_graph(useful=[False])
+    out = graph.invoke({"question": "q"})
+    assert out["path"][3:] == ["generate", "grade_generation", "transform_query", "retrieve", "grade_documents",
+                               "generate", "grade_generation"]
+    assert out["attempts"] == 3 and out["gave_up"] is False
+
+
+def test_an_abstention_counts_as_not_useful_without_calling_the_graders() -> None:
+    graph, parts = make_graph(answered=[False])
+    out = graph.invoke({"question": "q"})
+    assert "transform_query" in out["path"] and out["generation"] == "answer 2 [1]"
+    assert parts["hallucination_grader"].calls == 1  # only the second (real) answer was checked
+
+
+def test_at_the_cap_it_gives_up_with_the_best_answer_and_says_so() -> None:
+    # answer 1: grounded but not useful; answer 2 (after a rewrite) is not grounded -> budget spent
+    graph, _ = make_graph(grounded=[True, False], useful=[False], max_attempts=3)
+    out = graph.invoke({"question": "q"})
+    assert out["path"][-1] == "give_up" and out["gave_up"] is True
+    assert out["attempts"] == 3 and (out["generations"], out["rewrites"]) == (2, 1)
+    assert out["generation"] == "answer 1 [1]"  # grounded beats ungrounded
+    assert "gave up checking after 3 attempts (2 generations, 1 rewrite)" in out["note"]
+    assert "not judged useful" in out["note"]
+
+
+def test_no_relevant_documents_and_no_budget_still_generates_once() -> None:
+    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1)
+    out = graph.invoke({"question": "q"})
+    assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation", "give_up"]
+    assert parts["writer"].calls[0][1] == [] and "NOT grounded" in out["note"]
+
+
+def test_max_attempts_is_a_state_field_per_run() -> None:
+    graph, _ = make_graph(then=False, max_attempts=3)
+    assert graph.invoke({"question": "q", "max_attempts": 5})["attempts"] == 5
+    assert graph.invoke({"question": "q"})["attempts"] == 3
+
+
+def test_a_failing_retriever_does_not_crash_the_graph() -> None:
+    graph, _ = make_graph(fail=True)
+    out = graph.invoke({"question": "q"})
+    assert "OSError: index file missing" in out["retrieval_note"]
+    assert out["documents"] == [] and out["rewrites"] == 2  # no documents -> rewrites until a generation must come
+
+
+def test_best_candidate_prefers_grounded_then_useful_then_score() -> None:
+    def c(name: str, grounded: bool, useful: bool, score: float) -> dict:
+        return {"generation": name, "grounded": grounded, "useful": useful, "score": score}
+
+    assert best_candidate([c("a", False, False, 0.9), c("b", True, False, 0.2)])["generation"] == "b"
+    assert best_candidate([c("a", True, False, 0.2), c("b", True, False, 0.7)])["generation"] == "b"
+    assert best_candidate([c("a", True, False, 0.5), c("b", True, False, 0.5)])["generation"] == "b"
+
+
+# ---------------------------------------------------------------- validation
+@pytest.mark.parametrize("question", ["", "  ", None])
+def test_an_empty_question_is_rejected_before_retrieval(question: Any) -> None:
+    graph, parts = make_graph()
+    with pytest.raises((ValueError, TypeError), match="question"):
+        graph.invoke({"question": question})
+    assert parts["retriever"].queries == []
+
+
+def test_a_huge_question_is_rejected_before_retrieval() -> None:
+    graph, parts = make_graph()
+    with pytest.raises(ValueError, match="100,000 characters"):
+        graph.invoke({"question": "x" * 100_000})
+    assert parts["retriever"].queries == []
+
+
+@pytest.mark.parametrize("cap", [0, -1, 2.5, True, "3"])
+def test_a_bad_cap_is_rejected(cap: Any) -> None:
+    graph, _ = make_graph()
+    with pytest.raises(ValueError, match="max_attempts"):
+        graph.invoke({"question": "q", "max_attempts": cap})
+
+
+def test_a_cap_the_recursion_limit_cannot_finish_is_rejected_up_front() -> None:
+    graph, parts = make_graph()
+    with pytest.raises(ValueError, match="recursion_limit"):
+        graph.invoke({"question": "q", "max_attempts": 10}, {"recursion_limit": 20})
+    assert parts["retriever"].queries == []
+
+
+# ---------------------------------------------------------------- the cap, for any verdicts
+def test_the_worst_case_takes_exactly_worst_case_steps() -> None:
+    for cap in range(1, 7):
+        graph, _ = make_graph(then=False, max_attempts=cap)
+        out = graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(cap)})
+        assert len(out["path"]) + 1 == worst_case_steps(cap) and out["gave_up"] is True  # +1: LangGraph's start step
+        graph, _ = make_graph(then=False, max_attempts=cap)
+        with pytest.raises(ValueError, match="recursion_limit"):  # the bound is tight
+            graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(cap) - 1})
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    cap=st.integers(min_value=1, max_value=6),
+    relevant=st.lists(st.booleans(), max_size=30),
+    grounded=st.lists(st.booleans(), max_size=10),
+    useful=st.lists(st.booleans(), max_size=10),
+    answered=st.lists(st.booleans(), max_size=10),
+    then=st.booleans(),
+)
+def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answered, then) -> None:
+    graph, parts = make_graph(relevant, grounded, useful, answered, then=then, max_attempts=cap)
+    # a recursion limit equal to the worst case: hitting it would raise GraphRecursionError
+    out = graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(cap)})
+    assert 1 <= out["generations"] and out["attempts"] == out["generations"] + out["rewrites"] <= cap
+    assert len(out["path"]) < worst_case_steps(cap)
+    assert out["gave_up"] == (out["path"][-1] == "give_up")
+    assert out["gave_up"] != (out["grounded"] and out["useful"])
+    assert out["generation"] in {c["generation"] for c in out["candidates"]}
+    assert len(out["candidates"]) == out["generations"] == len(parts["writer"].calls)
