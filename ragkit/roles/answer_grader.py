@@ -1,0 +1,135 @@
+"""Answer graders: does this answer actually resolve the question (whether or not it is grounded)?
+
+``LocalAnswerGrader`` checks three things, in order:
+
+1. the answer is not a refusal ("not enough information", "I don't know", an empty string);
+2. the answer has what the question's type asks for (its "intent"):
+   "how much / how many / what price / how long ..." needs a number; "when / what year / what time"
+   needs a date or time (a digit, a month, a weekday or a time word); "who" needs a capitalised name;
+3. the answer is about the question: ``relevance = similarity_weight * cosine + (1 - w) * coverage`` of
+   the question's key terms reaches ``bar``.
+
+``score`` is that relevance (0 when check 1 or 2 fails). ``LLMAnswerGrader`` asks a chat model; on
+failure it falls back to check 1 alone (a refusal is not useful, anything else is accepted), because
+the answer reaching this grader has usually already passed the groundedness check, and rejecting it
+for a failed call would loop the graph until its cap for nothing.
+
+Simplifications: intent comes from the first question words (English only); "where" and "why" have no
+specific check; a number anywhere in the answer satisfies "how much", even if it is the wrong number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import BaseModel, Field
+
+from ragkit.roles.base import Usefulness
+from ragkit.roles.features import check_answer, default_embedder, embed, names, numbers, strip_citations, term_coverage
+from ragkit.roles.hallucination import is_refusal
+from ragkit.roles.llm import call_structured
+from ragkit.roles.prompts import ANSWER_GRADER_PROMPT
+from ragkit.text import QUESTION_STOPWORDS, clean_query, words
+
+REFUSALS = re.compile(
+    r"\b(not enough information|don't know|do not know|cannot answer|can't answer|no information|unable to answer)\b",
+    re.IGNORECASE,
+)
+_QUANTITY = re.compile(r"^(how (much|many|long|old|far|big|large|often|expensive|cheap)|what (is the )?(price|cost|number|amount|percentage))\b")
+_TIME = re.compile(r"^(when|what (year|time|date|day|month)|which (year|day|month|date)|how long ago|until when|since when)\b")
+_WHO = re.compile(r"^(who|whom)\b")
+_TIME_WORDS = frozenset(
+    "january february march april may june july august september october november december jan feb mar apr jun "
+    "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
+    "morning afternoon evening night noon midnight daily weekly weekend weekends week month year century decade "
+    "spring summer autumn fall winter am pm always never before after during".split()
+)
+
+
+def intent(question: str) -> str:
+    """What a question asks for: "quantity", "time", "person" or "other".
+
+    >>> intent("How much is the lamb?"), intent("When does the terrace open?"), intent("Is it vegan?")
+    ('quantity', 'time', 'other')
+    """
+    text = " ".join(words(question))
+    if _TIME.search(text):
+        return "time"
+    if _QUANTITY.search(text):
+        return "quantity"
+    if _WHO.search(text):
+        return "person"
+    return "other"
+
+
+def has_intent(kind: str, answer: str) -> bool:
+    """Whether an answer contains what a question of this kind needs."""
+    if kind == "quantity":
+        return bool(numbers(answer)) or bool(re.search(r"\b(free|none|no|zero|one|two|three|four|five|six|seven|eight|nine|ten|dozen|half)\b", answer, re.I))
+    if kind == "time":
+        return bool(numbers(answer)) or bool(_TIME_WORDS & set(words(answer)))
+    if kind == "person":
+        first = answer.split()[0].strip(".,;:!?\"'") if answer.split() else ""
+        return bool(names(answer)) or (first[:1].isupper() and first.lower() not in QUESTION_STOPWORDS)
+    return True
+
+
+class LocalAnswerGrader:
+    """Useful = not a refusal, has what the question type needs, and is about the question's key terms.
+
+    >>> grader = LocalAnswerGrader()  # doctest: +SKIP
+    >>> grader.grade("How much are the oysters?", "Oysters are served raw.").useful  # doctest: +SKIP
+    False
+    """
+
+    def __init__(self, embedder: Embeddings | None = None, bar: float = 0.35, similarity_weight: float = 0.6):
+        self.embedder = embedder if embedder is not None else default_embedder()
+        self.bar = bar
+        self.similarity_weight = similarity_weight
+
+    def grade(self, question: str, answer: str) -> Usefulness:
+        question = clean_query(question, what="question")
+        answer = check_answer(answer)
+        if is_refusal(answer) or REFUSALS.search(answer):
+            return Usefulness(False, 0.0, "the answer is a refusal")
+        kind = intent(question)
+        if not has_intent(kind, strip_citations(answer)):
+            return Usefulness(False, 0.0, f"a {kind} question, but the answer has no {kind}")
+        q, a = embed(self.embedder, [question, strip_citations(answer)])
+        cosine, coverage = float(q @ a), term_coverage(question, answer)
+        w = self.similarity_weight
+        relevance = w * cosine + (1 - w) * coverage
+        note = f"{kind} question; cosine {cosine:.2f}, key-term coverage {coverage:.2f}"
+        return Usefulness(relevance >= self.bar, round(relevance, 4), note)
+
+
+class UsefulnessVerdict(BaseModel):
+    """Does the answer resolve the question?"""
+
+    useful: bool = Field(description="true if the answer addresses and resolves the question")
+
+
+class LLMAnswerGrader:
+    """A chat model judges usefulness; on failure: useful unless the answer is a refusal (see module doc).
+
+    >>> from ragkit.fake_chat import scripted
+    >>> LLMAnswerGrader(scripted("not json")).grade("How much?", "12 euros.").useful
+    True
+    """
+
+    def __init__(self, model: BaseChatModel, prompt=ANSWER_GRADER_PROMPT):
+        self.model = model
+        self.prompt = prompt
+
+    def grade(self, question: str, answer: str) -> Usefulness:
+        question = clean_query(question, what="question")
+        answer = check_answer(answer)
+        refusal = is_refusal(answer) or bool(REFUSALS.search(answer))
+        if refusal:
+            return Usefulness(False, 0.0, "the answer is a refusal")
+        result = call_structured(self.model, self.prompt, UsefulnessVerdict, {"question": question, "answer": answer})
+        if not result.ok:
+            return Usefulness(True, 0.5, f"accepted by default: {result.note}", fallback=True)
+        return Usefulness(result.value.useful, 1.0 if result.value.useful else 0.0)

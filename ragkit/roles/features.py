@@ -1,0 +1,174 @@
+"""Text features shared by the local roles: embeddings, sentences with their source, numbers, names, coverage.
+
+The local roles (grader, writer, hallucination grader, answer grader, router) are built from the same few
+measurements: cosine similarity between MiniLM vectors, which key terms of a question a text contains,
+and which numbers and capitalised names a sentence mentions. They live here once so every role measures
+them the same way.
+
+Simplifications: a "name" is any capitalised word that is not the first word of its sentence (so a name
+that opens a sentence is missed, and a capitalised common word inside a title is counted); a "number" is
+any token with a digit in it, compared after removing thousands separators and trailing zeros
+("12.50" == "12.5", "1,000" == "1000"), so "twelve" and "12" are different numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+from ragkit.text import LUCENE_STOPWORDS, QUESTION_STOPWORDS, key_terms, split_sentences, tokenize
+
+MAX_ANSWER_CHARS = 20_000  # an answer longer than this is not an answer to check sentence by sentence
+MAX_DOCUMENT_CHARS = 100_000  # one Document above this is an unsplit corpus, not a retrieved passage
+MAX_DOCUMENTS = 200
+
+_CITATION = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
+_TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F][\w'\u00C0-\u024F-]*|\d[\d,.:/-]*\d|\d")
+
+
+def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:
+    """Unit vectors ``(n, d)`` for texts, in one batch (uses ``embed_array`` when the embedder has it)."""
+    texts = list(texts)
+    if hasattr(embedder, "embed_array"):
+        vectors = np.asarray(embedder.embed_array(texts), dtype=np.float32)
+    else:
+        vectors = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
+    if vectors.ndim != 2 or len(vectors) != len(texts):
+        raise ValueError(f"the embedder returned shape {vectors.shape} for {len(texts)} texts")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+def default_embedder() -> Embeddings:
+    """The packaged MiniLM (imported lazily so building a role with your own embedder loads no model)."""
+    from ragkit.embeddings import load_embedder
+
+    return load_embedder()
+
+
+def check_documents(documents: Sequence[Document], what: str = "documents") -> list[Document]:
+    """Check a list of Documents (type, count, size) and return it as a list; raise a clear error otherwise."""
+    if isinstance(documents, (str, Document)):
+        raise TypeError(f"{what} must be a list of Documents, not a single {type(documents).__name__}")
+    documents = list(documents)
+    if len(documents) > MAX_DOCUMENTS:
+        raise ValueError(f"{what}: {len(documents)} documents given; the limit is {MAX_DOCUMENTS}")
+    for i, doc in enumerate(documents):
+        if not isinstance(doc, Document):
+            raise TypeError(f"{what}[{i}] is a {type(doc).__name__}, not a langchain Document")
+        if len(doc.page_content) > MAX_DOCUMENT_CHARS:
+            raise ValueError(
+                f"{what}[{i}] is {len(doc.page_content):,} characters long; the limit is {MAX_DOCUMENT_CHARS:,}. "
+                "Split long texts into passages before grading or writing from them."
+            )
+    return documents
+
+
+def check_answer(answer: object, max_chars: int = MAX_ANSWER_CHARS) -> str:
+    """Check an answer string (type and size) and return it stripped; an empty answer is allowed."""
+    if not isinstance(answer, str):
+        raise TypeError(f"answer must be a string, got {type(answer).__name__}")
+    if len(answer) > max_chars:
+        raise ValueError(f"answer is {len(answer):,} characters long; the limit is {max_chars:,}")
+    return answer.strip()
+
+
+def strip_citations(text: str) -> str:
+    """Remove ``[n]`` / ``[1, 2]`` citation markers.
+
+    >>> strip_citations("It costs 12 euros [2]. Served hot [1, 3].")
+    'It costs 12 euros. Served hot.'
+    """
+    return _CITATION.sub("", text).strip()
+
+
+def cited_numbers(text: str) -> list[int]:
+    """The document numbers cited with ``[n]`` markers, in order of first appearance.
+
+    >>> cited_numbers("A [2]. B [1, 2]. C [3-4].")
+    [2, 1, 3, 4]
+    """
+    found: dict[int, None] = {}
+    for group in _CITATION.findall(text):
+        for part in re.split(r"\s*[,;]\s*", group):
+            if "-" in part:
+                lo, hi = (int(x) for x in part.split("-", 1))
+                for n in range(lo, min(hi, lo + 50) + 1):
+                    found.setdefault(n, None)
+            else:
+                found.setdefault(int(part), None)
+    return list(found)
+
+
+@dataclass(frozen=True)
+class SourceSentence:
+    """One sentence of one document: ``doc`` is the 0-based index of the document it came from."""
+
+    doc: int
+    position: int
+    text: str
+
+
+def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
+    """Every sentence of every document, tagged with its document index and position."""
+    out: list[SourceSentence] = []
+    for d, doc in enumerate(documents):
+        for p, sentence in enumerate(split_sentences(doc.page_content)):
+            out.append(SourceSentence(d, p, sentence))
+    return out
+
+
+def _normalise_number(token: str) -> str:
+    token = token.replace(",", "")
+    if re.fullmatch(r"\d+\.\d+", token):
+        token = token.rstrip("0").rstrip(".")
+    return token
+
+
+def numbers(text: str) -> set[str]:
+    """Digit tokens in a text, normalised.
+
+    >>> sorted(numbers("Costs 12.50 euros for 1,000 g, since 2019."))
+    ['1000', '12.5', '2019']
+    """
+    return {_normalise_number(t) for t in _TOKEN.findall(strip_citations(text)) if any(c.isdigit() for c in t)}
+
+
+def names(sentence: str) -> set[str]:
+    """Capitalised words that are not the sentence's first word (lower-cased), a cheap named-entity finder.
+
+    >>> sorted(names("The Chablis comes from Burgundy, says Marie."))
+    ['burgundy', 'chablis', 'marie']
+    """
+    tokens = [t for t in _TOKEN.findall(strip_citations(sentence)) if not t[0].isdigit()]
+    found = set()
+    for i, token in enumerate(tokens):
+        if i == 0 or not token[0].isupper():
+            continue
+        if token.lower() in LUCENE_STOPWORDS or token.lower() in QUESTION_STOPWORDS:
+            continue
+        found.add(token.lower())
+    return found
+
+
+def word_set(text: str) -> set[str]:
+    """Lower-cased word and number tokens of a text, for checking that a name or number occurs in it."""
+    return {_normalise_number(t.lower()) for t in _TOKEN.findall(text)}
+
+
+def term_coverage(question: str, text: str) -> float:
+    """Share of the question's key terms (stemmed) that occur in the text, 0..1 (1 when the question has none).
+
+    >>> term_coverage("Which wine goes with grilled fish?", "A white wine for fish.")
+    0.5
+    """
+    terms = key_terms(question)
+    if not terms:
+        return 1.0
+    present = set(tokenize(text))
+    return sum(t in present for t in terms) / len(terms)

@@ -1,0 +1,182 @@
+"""Writers: answer a question from documents, citing them as [n], or say there is not enough information.
+
+``LocalWriter`` is extractive: it writes nothing of its own, it quotes. Every document is cut into
+sentences (a very short sentence, like "12 euros.", is glued to the one before it so it keeps its
+context). Each sentence is scored by
+
+    relevance = similarity_weight * cosine(question, sentence) + (1 - similarity_weight) * key-term coverage
+
+and up to ``max_sentences`` are picked greedily with maximal marginal relevance (MMR: relevance minus a
+penalty for resembling a sentence already picked), so the answer does not say the same thing twice. Only
+sentences that clear ``support_bar`` and come within ``relative_bar`` of the best one are used; if none
+clears the bar, the writer refuses with ``NOT_ENOUGH_INFORMATION`` (``answered=False``). Each quoted
+sentence is followed by ``[n]``, the 1-based number of its document.
+
+``LLMWriter`` asks a chat model for an answer with citations; code then keeps only citations that point
+at a real document, and a failed call is an explicit refusal.
+
+Simplifications: quoting cannot combine facts into a new sentence, resolve "it" to its antecedent, or
+compute anything (a total, a comparison); the bar was set on SQuAD 2.0 train articles (question with
+its own paragraph vs with another article's paragraph; see ``benchmarks/roles/writer_refusal.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import numpy as np
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import BaseModel, Field
+
+from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Answer
+from ragkit.roles.features import SourceSentence, check_documents, cited_numbers, default_embedder, embed, source_sentences, term_coverage
+from ragkit.roles.llm import call_structured
+from ragkit.roles.prompts import WRITER_PROMPT, format_documents
+from ragkit.text import clean_query
+
+MIN_UNIT_WORDS = 5
+
+
+def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
+    """Sentences of every document, each very short sentence glued to the previous one of its document."""
+    units: list[SourceSentence] = []
+    for s in source_sentences(documents):
+        if units and units[-1].doc == s.doc and len(s.text.split()) < MIN_UNIT_WORDS:
+            units[-1] = SourceSentence(s.doc, units[-1].position, f"{units[-1].text} {s.text}")
+        else:
+            units.append(s)
+    return units
+
+
+def cite(sentence: str, number: int) -> str:
+    """Put a ``[n]`` marker before the sentence's final punctuation.
+
+    >>> cite("Oysters cost 12 euros.", 2)
+    'Oysters cost 12 euros [2].'
+    """
+    match = re.search(r"[.!?]+[\"')\]]*$", sentence)
+    if match:
+        return f"{sentence[: match.start()]} [{number}]{sentence[match.start():]}"
+    return f"{sentence} [{number}]"
+
+
+class LocalWriter:
+    """Extractive answers: the best source sentences (MMR), each cited [n]; a refusal when none is good enough.
+
+    >>> docs = [Document(page_content="Oysters from Brittany. Six oysters cost 14 euros."),
+    ...         Document(page_content="The terrace opens in May.")]
+    >>> LocalWriter().write("How much are the oysters?", docs).text  # doctest: +SKIP
+    'Six oysters cost 14 euros [1].'
+    """
+
+    def __init__(
+        self,
+        embedder: Embeddings | None = None,
+        max_sentences: int = 3,
+        support_bar: float = 0.45,
+        relative_bar: float = 0.15,
+        similarity_weight: float = 0.7,
+        diversity: float = 0.3,
+    ):
+        self.embedder = embedder if embedder is not None else default_embedder()
+        self.max_sentences = max_sentences
+        self.support_bar = support_bar
+        self.relative_bar = relative_bar
+        self.similarity_weight = similarity_weight
+        self.diversity = diversity
+
+    def score_units(self, question: str, documents: Sequence[Document]) -> tuple[list[SourceSentence], np.ndarray, np.ndarray]:
+        """Candidate sentences, their relevance to the question, and their embeddings."""
+        question = clean_query(question, what="question")
+        units = answer_units(check_documents(documents))
+        if not units:
+            return [], np.zeros(0), np.zeros((0, 1))
+        vectors = embed(self.embedder, [question] + [u.text for u in units])
+        cosine = vectors[1:] @ vectors[0]
+        coverage = np.asarray([term_coverage(question, u.text) for u in units])
+        w = self.similarity_weight
+        return units, w * cosine + (1 - w) * coverage, vectors[1:]
+
+    def select(self, relevance: np.ndarray, vectors: np.ndarray) -> list[int]:
+        """Indexes of the chosen sentences in answer order (MMR over those that clear both bars)."""
+        if len(relevance) == 0 or relevance.max() < self.support_bar:
+            return []
+        floor = max(self.support_bar, float(relevance.max()) - self.relative_bar)
+        candidates = [i for i in np.argsort(-relevance, kind="stable") if relevance[i] >= floor]
+        chosen: list[int] = []
+        while candidates and len(chosen) < self.max_sentences:
+            def mmr(i: int) -> float:
+                redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
+                return (1 - self.diversity) * relevance[i] - self.diversity * redundancy
+
+            best = max(candidates, key=lambda i: (mmr(i), -i))
+            candidates.remove(best)
+            if chosen and max(float(vectors[best] @ vectors[j]) for j in chosen) > 0.9:
+                continue  # a near-duplicate of a sentence already quoted
+            chosen.append(best)
+        return chosen
+
+    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+        units, relevance, vectors = self.score_units(question, documents)
+        chosen = self.select(relevance, vectors)
+        if not chosen:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        text = " ".join(cite(units[i].text, units[i].doc + 1) for i in chosen)
+        return Answer(text, tuple(sorted({units[i].doc + 1 for i in chosen})))
+
+
+class WrittenAnswer(BaseModel):
+    """An answer grounded in numbered documents."""
+
+    answer: str = Field(description="the answer, each sentence followed by the [n] numbers of its documents")
+    answered: bool = Field(description="false when the documents do not contain the answer")
+
+
+class LLMWriter:
+    """A chat model writes the answer; code keeps only citations of real documents. On failure: a refusal.
+
+    Why refuse: an answer the model did not produce cannot be checked; "not enough information" is honest
+    and makes the graph try again or stop, never shows a made-up answer.
+
+    >>> from ragkit.fake_chat import scripted
+    >>> w = LLMWriter(scripted('{"answer": "Six cost 14 euros [1] [7].", "answered": true}'))
+    >>> w.write("How much are the oysters?", [Document(page_content="Six oysters cost 14 euros.")])
+    Answer(text='Six cost 14 euros [1].', citations=(1,), answered=True, fallback=False)
+    """
+
+    def __init__(self, model: BaseChatModel, prompt=WRITER_PROMPT):
+        self.model = model
+        self.prompt = prompt
+
+    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+        question = clean_query(question, what="question")
+        documents = check_documents(documents)
+        if not documents:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        inputs = {"question": question, "documents": format_documents(documents)}
+        result = call_structured(self.model, self.prompt, WrittenAnswer, inputs)
+        if not result.ok:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False, fallback=True)
+        text = result.value.answer.strip()
+        if not result.value.answered or not text or NOT_ENOUGH_INFORMATION in text:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        valid = [n for n in cited_numbers(text) if 1 <= n <= len(documents)]
+        text = drop_invalid_citations(text, len(documents))
+        return Answer(text, tuple(sorted(set(valid))))
+
+
+def drop_invalid_citations(text: str, n_documents: int) -> str:
+    """Remove citation markers that point outside ``1..n_documents`` (a model may invent them).
+
+    >>> drop_invalid_citations("A [1] [7]. B [2, 9].", 2)
+    'A [1]. B [2].'
+    """
+
+    def fix(match: re.Match) -> str:
+        kept = [n for n in cited_numbers(match.group(0)) if 1 <= n <= n_documents]
+        return f" [{', '.join(map(str, kept))}]" if kept else ""
+
+    return re.sub(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]", fix, text)

@@ -1,0 +1,192 @@
+"""The local roles on small hand-made restaurant documents: real MiniLM, real decisions, no API key."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from langchain_core.documents import Document
+
+from ragkit.roles import (
+    NOT_ENOUGH_INFORMATION,
+    LocalAnswerGrader,
+    LocalGrader,
+    LocalHallucinationGrader,
+    LocalRewriter,
+    LocalRouter,
+    LocalWriter,
+    RouteSpec,
+)
+from ragkit.roles.answer_grader import intent
+from ragkit.roles.features import cited_numbers, names, numbers, strip_citations
+from ragkit.roles.grader import best_f1_threshold, fit_logistic
+from ragkit.text import key_terms, tokenize
+
+DOCS = [
+    Document(page_content="Grilled sea bass with lemon butter and fennel (main, 24.00 EUR). Allergens: fish, dairy."),
+    Document(page_content="Tomato soup with basil, served with sourdough bread. The soup is vegan. It costs 7 euros."),
+    Document(
+        page_content="Chablis 2021 is a dry white wine from Burgundy. It pairs well with oysters and grilled fish. "
+        "A bottle costs 38 euros."
+    ),
+    Document(page_content="The terrace opens in May and closes at the end of September."),
+]
+
+ROUTES = [
+    RouteSpec("search_menu", "The restaurant menu: dishes, ingredients, prices, allergens, vegan options", ("How much is the lamb?", "Is the soup gluten free?")),
+    RouteSpec("search_wine", "The wine list: wines, grapes, regions, vintages, bottle prices, food pairings", ("Which red wine goes with steak?", "Do you have a Riesling?")),
+    RouteSpec("search_web", "News, weather, sports results and general facts from the web", ("Who won the match yesterday?", "What is the weather in Lyon?")),
+    RouteSpec("llm_fallback", "Greetings, thanks, jokes and small talk that need no documents", ("Hello, how are you?", "Tell me a joke")),
+]
+
+
+@pytest.fixture(scope="module")
+def router() -> LocalRouter:
+    return LocalRouter(ROUTES, fallback="llm_fallback")
+
+
+# ---------------------------------------------------------------- router
+@pytest.mark.parametrize(
+    "question, route",
+    [
+        ("Do you have any vegan dishes?", "search_menu"),
+        ("Which wine would you pour with the sea bass?", "search_wine"),
+        ("What will the weather be like in Rome tomorrow?", "search_web"),
+        ("Hi there, thanks a lot!", "llm_fallback"),
+    ],
+)
+def test_router_picks_the_right_route(router: LocalRouter, question: str, route: str) -> None:
+    decision = router.route(question)
+    assert decision.route == route, decision
+    assert not decision.fallback
+
+
+def test_router_falls_back_under_the_margin(router: LocalRouter) -> None:
+    scores = router.scores("Do you have any vegan dishes?")
+    best = max(scores.values())
+    strict = LocalRouter(ROUTES, fallback="llm_fallback", margin=1.0, embedder=router.embedder)
+    assert strict.route("Do you have any vegan dishes?").route == "llm_fallback"
+    assert strict.route("Do you have any vegan dishes?").fallback
+    picky = LocalRouter(ROUTES, fallback="llm_fallback", min_similarity=best + 0.01, embedder=router.embedder)
+    assert picky.route("Do you have any vegan dishes?").route == "llm_fallback"
+
+
+def test_router_rejects_bad_specs_and_questions(router: LocalRouter) -> None:
+    with pytest.raises(ValueError, match="not one of the routes"):
+        LocalRouter(ROUTES, fallback="nowhere", embedder=router.embedder)
+    with pytest.raises(ValueError, match="unique"):
+        LocalRouter(ROUTES + ROUTES[:1], embedder=router.embedder)
+    with pytest.raises(ValueError, match="empty"):
+        router.route("   ")
+    with pytest.raises(ValueError, match="limit"):
+        router.route("wine " * 1000)
+
+
+# ---------------------------------------------------------------- grader
+@pytest.mark.parametrize(
+    "question, relevant_index",
+    [("How much is the sea bass?", 0), ("Is the tomato soup vegan?", 1), ("Which wine goes with oysters?", 2)],
+)
+def test_grader_separates_relevant_from_irrelevant(question: str, relevant_index: int) -> None:
+    grades = LocalGrader().grade_many(question, DOCS)
+    assert grades[relevant_index].relevant
+    assert not any(g.relevant for i, g in enumerate(grades) if i != relevant_index)
+    assert grades[relevant_index].score == max(g.score for g in grades)
+
+
+def test_grader_single_and_batch_agree() -> None:
+    grader = LocalGrader()
+    assert grader.grade("Is the tomato soup vegan?", DOCS[1]) == grader.grade_many("Is the tomato soup vegan?", DOCS)[1]
+    assert grader.grade_many("Is the soup vegan?", []) == []
+
+
+def test_logistic_fit_matches_scikit_learn() -> None:
+    sklearn = pytest.importorskip("sklearn.linear_model")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    y = (X @ [1.5, -2.0, 0.5] + rng.normal(scale=0.8, size=300) > 0).astype(int)
+    w, b = fit_logistic(X, y, l2=1.0)
+    ref = sklearn.LogisticRegression(C=1.0, tol=1e-10, max_iter=1000).fit(X, y)
+    assert np.allclose(w, ref.coef_[0], atol=1e-3) and abs(b - ref.intercept_[0]) < 1e-3
+    assert best_f1_threshold(np.array([0.9, 0.7, 0.6, 0.2]), np.array([1, 0, 1, 0])) == 0.6
+
+
+# ---------------------------------------------------------------- rewriter
+def test_rewriter_keeps_the_question_first_and_adds_feedback_terms() -> None:
+    query = LocalRewriter(max_terms=4).rewrite("What goes with oysters?", [DOCS[2], DOCS[0]])
+    assert query.startswith("What goes with oysters?")
+    added = query[len("What goes with oysters?") :].split()
+    assert 1 <= len(added) <= 4
+    feedback_vocab = set(tokenize(DOCS[2].page_content + " " + DOCS[0].page_content))
+    assert all(tokenize(w)[0] in feedback_vocab for w in added)
+    assert not set(tokenize(" ".join(added))) & set(key_terms("What goes with oysters?"))
+
+
+def test_rewriter_without_documents_keeps_the_content_words() -> None:
+    assert LocalRewriter().rewrite("What wine should I drink with the fish?") == "wine drink fish"
+    with pytest.raises(ValueError, match="empty"):
+        LocalRewriter().rewrite("")
+
+
+# ---------------------------------------------------------------- writer
+def test_writer_quotes_and_cites_real_sentences() -> None:
+    answer = LocalWriter().write("How much does a bottle of Chablis cost?", DOCS)
+    assert answer.answered and answer.citations == (3,)
+    assert "38 euros" in answer.text
+    for sentence in strip_citations(answer.text).split(". "):
+        assert sentence.rstrip(".") in DOCS[2].page_content
+    assert set(cited_numbers(answer.text)) == set(answer.citations)
+
+
+def test_writer_refuses_on_irrelevant_documents() -> None:
+    answer = LocalWriter().write("Who won the football world cup in 2018?", DOCS)
+    assert not answer.answered and answer.text == NOT_ENOUGH_INFORMATION and answer.citations == ()
+    assert not LocalWriter().write("Is the soup vegan?", []).answered
+
+
+# ---------------------------------------------------------------- hallucination grader
+def test_hallucination_grader_accepts_a_faithful_answer() -> None:
+    result = LocalHallucinationGrader().check(DOCS, "The soup is vegan [2]. A bottle costs 38 euros [3].")
+    assert result.grounded and result.unsupported == () and result.score == 1.0
+
+
+def test_hallucination_grader_flags_a_changed_number() -> None:
+    result = LocalHallucinationGrader().check(DOCS, "The soup is vegan [2]. A bottle costs 42 euros [3].")
+    assert not result.grounded
+    assert result.unsupported == ("A bottle costs 42 euros.",)
+    assert "42" in result.note
+
+
+def test_hallucination_grader_flags_an_added_sentence() -> None:
+    answer = "The terrace opens in May [4]. Our chef trained for ten years in a famous Paris kitchen."
+    result = LocalHallucinationGrader().check(DOCS, answer)
+    assert result.unsupported == ("Our chef trained for ten years in a famous Paris kitchen.",)
+    assert result.score == 0.5
+
+
+def test_hallucination_grader_treats_a_refusal_as_grounded() -> None:
+    assert LocalHallucinationGrader().check(DOCS, NOT_ENOUGH_INFORMATION).grounded
+
+
+# ---------------------------------------------------------------- answer grader
+@pytest.mark.parametrize(
+    "question, answer, useful",
+    [
+        ("How much is the sea bass?", "The sea bass costs 24 euros [1].", True),
+        ("How much is the sea bass?", "The sea bass is served with fennel [1].", False),
+        ("When does the terrace open?", "The terrace opens in May [4].", True),
+        ("When does the terrace open?", "The terrace is lovely.", False),
+        ("Is the tomato soup vegan?", "Yes, the tomato soup is vegan [2].", True),
+        ("Is the tomato soup vegan?", "The terrace opens in May.", False),
+        ("Is the tomato soup vegan?", NOT_ENOUGH_INFORMATION, False),
+    ],
+)
+def test_answer_grader(question: str, answer: str, useful: bool) -> None:
+    assert LocalAnswerGrader().grade(question, answer).useful is useful
+
+
+def test_intent_and_feature_helpers() -> None:
+    assert intent("How many oysters come in a plate?") == "quantity"
+    assert intent("What year did it open?") == "time"
+    assert intent("Who is the chef?") == "person"
+    assert numbers("It costs 24.00 EUR [1].") == {"24"}
+    assert names("The Chablis comes from Burgundy [3].") == {"chablis", "burgundy"}
