@@ -15,6 +15,7 @@ from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
 from ragkit.text import clean_query, split_sentences, tokenize
+from ragkit.web_search import OfflineWebSearch
 
 __version__ = "0.1.0"
 
@@ -28,6 +29,7 @@ __all__ = [
     "load_web_snapshot",
     "load_wines",
     "MiniLMEmbeddings",
+    "OfflineWebSearch",
     "ScriptedChatModel",
     "clean_query",
     "describe_backend",

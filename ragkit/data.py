@@ -168,11 +168,12 @@ def wine_text(wine: dict[str, Any]) -> str:
     'Vermentino by Casa Bianca (Sardinia, Italy), 2023, white wine. Grapes: Vermentino. Price: 7.00 EUR a glass, 32.00 EUR a bottle. Tasting notes: Lemon and salt. Pairing: Good with oysters.'
     """
     vintage = str(wine["vintage"]) if wine.get("vintage") else "non-vintage"
-    glass = f"{_eur(wine['price_glass'])} a glass, " if wine.get("price_glass") else "by the bottle only, "
+    bottle = f"{_eur(wine['price_bottle'])} a bottle"
+    price = f"{_eur(wine['price_glass'])} a glass, {bottle}" if wine.get("price_glass") else f"{bottle} (not by the glass)"
     return (
         f"{wine['name']} by {wine['producer']} ({wine['region']}, {wine['country']}), {vintage}, "
-        f"{wine['style']} wine. Grapes: {_listing(wine['grapes'])}. Price: {glass}{_eur(wine['price_bottle'])} "
-        f"a bottle. Tasting notes: {wine['tasting_notes'].strip()} Pairing: {wine['pairing'].strip()}"
+        f"{wine['style']} wine. Grapes: {_listing(wine['grapes'])}. Price: {price}. "
+        f"Tasting notes: {wine['tasting_notes'].strip()} Pairing: {wine['pairing'].strip()}"
     )
 
 
