@@ -55,9 +55,16 @@ def _locate(path: str | Path | None, default: str, expected: str, want_dir: bool
     return p
 
 
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DataError(f"{path}: not UTF-8 text (byte {err.start}); save the file as UTF-8") from err
+
+
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(_read_text(path))
     except json.JSONDecodeError as err:
         raise DataError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from err
 
@@ -138,7 +145,8 @@ def load_menu(path: str | Path | None = None) -> list[Document]:
     """One Document per dish of ``menu.json``; metadata adds course, price, allergens, dietary, ingredients."""
     path = _locate(path, "menu.json", "a JSON object with 'restaurant' and a list of 'dishes'")
     data = _read_json(path)
-    restaurant = data.get("restaurant", {}).get("name", "") if isinstance(data, dict) else ""
+    info = data.get("restaurant") if isinstance(data, dict) else None
+    restaurant = str(info.get("name", "")) if isinstance(info, dict) else ""
     docs = []
     for i, dish in enumerate(_records(path, data, "dishes")):
         _require(path, dish, i, _MENU_FIELDS)
@@ -233,17 +241,15 @@ def load_web_snapshot(path: str | Path | None = None) -> list[Document]:
         raise DataError(f"{folder}: no Markdown articles (*.md) found; the web snapshot is empty")
     docs = []
     for file in files:
-        meta, body = parse_front_matter(file, file.read_text(encoding="utf-8"))
+        meta, body = parse_front_matter(file, _read_text(file))
         for field in WEB_FIELDS:
             if not meta.get(field):
                 raise DataError(f"{file}: the front matter is missing the required field {field!r}")
         if not body:
             raise DataError(f"{file}: the article has a front matter but no text")
-        extra = {k: v for k, v in meta.items() if k not in WEB_FIELDS}
-        docs.append(Document(page_content=body, metadata={
-            "source": meta["url"], "id": file.stem, "title": meta["title"], "url": meta["url"],
-            "date": meta["date"], "topic": meta["topic"], "file": f"{folder.name}/{file.name}", **extra,
-        }))
+        # Extra front-matter keys (author, ...) ride along; the fixed keys always win.
+        fixed = {"source": meta["url"], "id": file.stem, "file": f"{folder.name}/{file.name}"}
+        docs.append(Document(page_content=body, metadata={**meta, **fixed}))
     return _unique_ids(folder, docs)
 
 
@@ -290,7 +296,7 @@ _HB_HEADING = re.compile(r"^(HB-\d{2,})\s*[.:\-\u2013\u2014]?\s+(\S.*)$")
 def load_handbook(path: str | Path | None = None) -> list[Document]:
     """One Document per ``## HB-NN Title`` section of ``handbook.md``; metadata adds has_code."""
     path = _locate(path, "handbook.md", "Markdown with sections headed '## HB-01 Title'")
-    sections = markdown_sections(path.read_text(encoding="utf-8"))
+    sections = markdown_sections(_read_text(path))
     if not sections:
         raise DataError(f"{path}: no sections found; each section starts with a line like '## HB-01 Title'")
     docs = []
@@ -333,7 +339,7 @@ def article_references(text: str, exclude: int | None = None) -> list[int]:
 def load_statute(path: str | Path | None = None) -> list[Document]:
     """One Document per ``## Article N. Title`` of ``statute.md``; metadata adds article, part, references."""
     path = _locate(path, "statute.md", "Markdown with articles headed '## Article 1. Title'")
-    sections = markdown_sections(path.read_text(encoding="utf-8"))
+    sections = markdown_sections(_read_text(path))
     if not sections:
         raise DataError(f"{path}: no articles found; each article starts with a line like '## Article 1. Title'")
     docs = []

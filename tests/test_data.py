@@ -348,3 +348,16 @@ def test_wine_and_routing_errors(tmp_path):
     path = write(tmp_path / "r.json", json.dumps([{"question": "Hi?", "route": "search_recipes"}]))
     with pytest.raises(DataError, match="route 'search_recipes'"):
         load_routing_questions(path)
+
+
+def test_non_utf8_file_is_a_data_error(tmp_path):
+    path = tmp_path / "handbook.md"
+    path.write_bytes("## HB-01 Caf\xe9\ntext\n".encode("latin-1"))
+    with pytest.raises(DataError, match=r"handbook\.md: not UTF-8"):
+        load_handbook(path)
+
+
+def test_extra_front_matter_keys_are_kept_but_cannot_override(tmp_path):
+    write(tmp_path / "a.md", ARTICLE.replace("topic: news\n", "topic: news\nauthor: Ana\nsource: elsewhere\n"))
+    meta = load_web_snapshot(tmp_path)[0].metadata
+    assert meta["author"] == "Ana" and meta["source"] == "https://example.org/t" and meta["id"] == "a"
