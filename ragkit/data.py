@@ -40,7 +40,7 @@ class DataError(ValueError):
 def data_dir() -> Path:
     """The folder holding the teaching data: ``$RAGKIT_DATA_DIR`` if set, else the project's ``data/``."""
     override = os.environ.get("RAGKIT_DATA_DIR")
-    return Path(override) if override else Path(ragkit.__file__).resolve().parents[1] / "data"
+    return Path(override).expanduser() if override else Path(ragkit.__file__).resolve().parents[1] / "data"
 
 
 def _locate(path: str | Path | None, default: str, expected: str, want_dir: bool = False) -> Path:
@@ -373,7 +373,8 @@ def load_corpus(name: str, path: str | Path | None = None) -> list[Document]:
     >>> len(load_corpus("menu")) == len(load_menu())
     True
     """
-    key = {"wines": "wine", "menus": "menu"}.get(name.strip().lower(), name.strip().lower())
+    key = str(name).strip().lower()
+    key = {"wines": "wine", "menus": "menu"}.get(key, key)
     if key not in LOADERS:
         raise ValueError(f"unknown corpus {name!r}; choose one of {sorted(LOADERS)}")
     return LOADERS[key](path)
