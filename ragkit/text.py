@@ -1,6 +1,6 @@
 """Small text utilities shared by retrievers and local roles: tokenizing, stemming, sentences, query checks.
 
-The tokenizer is the classic IR recipe: lower-case, split on word characters, drop Lucene's 33 English
+The tokenizer is the classic IR recipe: lower-case, strip accents, split on word characters, drop Lucene's 33 English
 stopwords, Porter-stem what is left (the Snowball implementation of Porter's 1980 algorithm, in C through
 PyStemmer). The sentence splitter is a regular expression, not a trained model: it knows common
 abbreviations and decimal numbers, and it will sometimes split or join wrongly on unusual text.
@@ -9,6 +9,7 @@ abbreviations and decimal numbers, and it will sometimes split or join wrongly o
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 import Stemmer
@@ -43,13 +44,25 @@ def stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
+def fold(text: str) -> str:
+    """Lower-case and strip accents, so "Café" and "cafe" match.
+
+    >>> fold("Crème Brûlée")
+    'creme brulee'
+    """
+    text = text.lower()
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def words(text: str) -> list[str]:
     """Lower-cased word tokens, nothing removed.
 
     >>> words("Hello, World-2!")
     ['hello', 'world', '2']
     """
-    return _WORD.findall(text.lower())
+    return _WORD.findall(fold(text))
 
 
 def tokenize(text: str, stopwords: frozenset[str] = LUCENE_STOPWORDS) -> list[str]:
@@ -58,7 +71,7 @@ def tokenize(text: str, stopwords: frozenset[str] = LUCENE_STOPWORDS) -> list[st
     >>> tokenize("The wines are pairing well with oysters")
     ['wine', 'pair', 'well', 'oyster']
     """
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in stopwords]
+    return [stem(w) for w in _WORD.findall(fold(text)) if w not in stopwords]
 
 
 def key_terms(text: str) -> list[str]:
@@ -68,7 +81,7 @@ def key_terms(text: str) -> list[str]:
     ['wine', 'goe', 'grill', 'fish']
     """
     seen: dict[str, None] = {}
-    for w in _WORD.findall(text.lower()):
+    for w in _WORD.findall(fold(text)):
         if w not in QUESTION_STOPWORDS and len(w) > 1:
             seen.setdefault(stem(w), None)
     return list(seen)

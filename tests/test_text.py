@@ -34,3 +34,7 @@ def test_sentences_keep_decimals_and_abbreviations():
 
 def test_key_terms_are_unique_content_stems():
     assert key_terms("What wines, which wine?") == ["wine"]
+
+
+def test_accents_are_folded():
+    assert tokenize("Café crème") == tokenize("cafe creme")
