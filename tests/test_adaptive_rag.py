@@ -244,3 +244,46 @@ def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> N
     assert built == ["wine"] and out["generation"] == "wine doc [1]"
     graph.invoke({"question": "Another red wine?"})
     assert built == ["wine"]  # built once, then reused
+
+
+# ---------------------------------------------------------------- LLM roles on a scripted chat model
+def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
+    model = ScriptedChatModel(responses=[
+        {"route": "search_wine", "reason": "asks about the wine list"},
+        {"answer": "The Barolo is a Nebbiolo [1] [9].", "answered": True},
+    ])
+    graph = build_adaptive_rag_graph(chat_model=model, retrievers={"menu": RecordingSearch([]),
+                                     "wine": RecordingSearch([Document("Barolo 2018, Nebbiolo.")])},
+                                     web_search=FakeWebSearch())
+    out = graph.invoke({"question": "Which grape is the Barolo?"})
+    assert out["route"] == "search_wine" and out["path"][-1] == "generate"
+    assert out["generation"] == "The Barolo is a Nebbiolo [1]."  # the invented citation [9] was dropped
+    assert len(model.calls) == 2
+
+
+def test_malformed_router_output_goes_to_the_fallback_which_says_it_used_no_documents() -> None:
+    model = ScriptedChatModel(responses=["I think it's about wine!", "Paris."])
+    graph = build_adaptive_rag_graph(chat_model=model, retrievers={"menu": RecordingSearch([]),
+                                     "wine": RecordingSearch([])}, web_search=FakeWebSearch())
+    out = graph.invoke({"question": "What is the capital of France?"})
+    assert out["route"] == "llm_fallback" and "safe default" in out["route_note"]
+    assert out["generation"] == f"{NO_DOCUMENTS_PREFIX} Paris." and out["documents"] == []
+
+
+def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
+    graph = build_adaptive_rag_graph()
+    out = graph.invoke({"question": "Which of the desserts on your menu contain eggs?"})
+    assert out["route"] == "search_menu" and out["path"][:3] == ["check_question", "route_question", "search_menu"]
+    assert out["documents"] and all(d.metadata["source"] == "menu.json" for d in out["documents"])
+    assert out["generation"]
+
+
+@pytest.mark.gemini
+@pytest.mark.skipif(not (os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")),
+                    reason="needs GOOGLE_API_KEY or GEMINI_API_KEY")
+def test_gemini_smoke() -> None:
+    from ragkit.chat_models import load_chat_model
+
+    graph = build_adaptive_rag_graph(chat_model=load_chat_model("fast", required=True))
+    out = graph.invoke({"question": "Is there a vegetarian main course on the menu?"})
+    assert out["route"] in ROUTE_NAMES and out["generation"].strip()

@@ -255,3 +255,48 @@ def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answer
     assert out["gave_up"] != (out["grounded"] and out["useful"])
     assert out["generation"] in {c["generation"] for c in out["candidates"]}
     assert len(out["candidates"]) == out["generations"] == len(parts["writer"].calls)
+
+
+# ---------------------------------------------------------------- LLM roles on a scripted chat model
+def test_llm_roles_on_a_scripted_model_happy_path() -> None:
+    from ragkit.fake_chat import ScriptedChatModel
+
+    model = ScriptedChatModel(responses=[
+        {"relevant": True}, {"relevant": False},  # grade the two retrieved documents
+        {"answer": "It fuses rankings [1].", "answered": True},
+        {"grounded": True, "unsupported": []},
+        {"useful": True},
+    ])
+    graph = build_self_rag_graph(retriever=RecordingRetriever(), chat_model=model)
+    out = graph.invoke({"question": "What does RRF do?"})
+    assert out["generation"] == "It fuses rankings [1]." and out["gave_up"] is False
+    assert len(out["documents"]) == 1 and len(model.calls) == 5
+
+
+def test_malformed_llm_output_takes_each_roles_safe_default_and_the_cap_holds() -> None:
+    from ragkit.fake_chat import ScriptedChatModel
+
+    model = ScriptedChatModel(responses=["nonsense"], cycle=True)  # every reply is unparsable
+    graph = build_self_rag_graph(retriever=RecordingRetriever(), chat_model=model)
+    out = graph.invoke({"question": "What does RRF do?"})
+    # grader keeps documents, writer refuses, refusal -> rewrite (rewriter keeps the question) -> ... -> give up
+    assert out["gave_up"] is True and out["attempts"] <= 3
+    assert out["generation"] == out["answer"].text and out["answer"].answered is False
+
+
+def test_default_local_roles_answer_a_handbook_question_within_the_cap() -> None:
+    graph = build_self_rag_graph()
+    out = graph.invoke({"question": "What does a checkpointer give a LangGraph graph?"})
+    assert out["attempts"] <= 3 and out["generation"]
+    assert all(d.metadata["id"].startswith("HB-") for d in out["documents"])
+
+
+@pytest.mark.gemini
+@pytest.mark.skipif(not (os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")),
+                    reason="needs GOOGLE_API_KEY or GEMINI_API_KEY")
+def test_gemini_smoke() -> None:
+    from ragkit.chat_models import load_chat_model
+
+    graph = build_self_rag_graph(chat_model=load_chat_model("fast", required=True))
+    out = graph.invoke({"question": "What is reciprocal rank fusion?"})
+    assert out["attempts"] <= 3 and out["generation"].strip()

@@ -285,11 +285,10 @@ def give_up(state: SelfRAGState) -> SelfRAGState:
 
 # ---------------------------------------------------------------- defaults and builder
 def default_handbook_retriever(k: int = 4) -> Any:
-    """ragkit's hybrid (BM25 + dense) retriever over the bundled handbook."""
-    from ragkit.data import load_handbook
-    from ragkit.retrieval import HybridRetriever
+    """ragkit's hybrid retriever (BM25 + MiniLM dense, RRF) over the bundled handbook, one section per document."""
+    from ragkit.graphs.adaptive_rag import default_retriever
 
-    return HybridRetriever.from_documents(load_handbook(), k=k)
+    return default_retriever("handbook", k)
 
 
 class _LazyRetriever:
