@@ -128,6 +128,7 @@ def test_irrelevant_documents_are_dropped_and_no_relevant_ones_trigger_a_rewrite
     assert out["path"][:7] == ["check_question", "retrieve", "grade_documents", "transform_query", "retrieve",
                                "grade_documents", "generate"]
     assert parts["retriever"].queries == ["q", "q (rewrite 1)"]
+    assert parts["rewriter"].calls == ["q"]
     assert out["query"] == "q (rewrite 1)" and out["rewrites"] == 1
     assert [d.page_content for d in out["documents"]] == ["doc for q (rewrite 1)"]  # only the relevant one
     assert parts["writer"].calls[0][0] == "q"  # the writer answers the user's question, not the rewrite
@@ -138,6 +139,22 @@ def test_not_grounded_generates_again() -> None:
     out = graph.invoke({"question": "q"})
     assert out["path"][3:] == ["generate", "grade_generation", "generate", "grade_generation"]
     assert out["generation"] == "answer 2 [1]" and out["gave_up"] is False and out["attempts"] == 2
+
+
+def test_a_writer_that_repeats_an_ungrounded_answer_is_not_asked_again() -> None:
+    class ConstantWriter(NumberingWriter):
+        def write(self, question: str, documents: Sequence[Document]) -> Answer:
+            self.calls.append((question, list(documents)))
+            return Answer("the same answer [1]", citations=(1,))
+
+    graph = build_self_rag_graph(retriever=RecordingRetriever(), grader=ScriptedGrader([], True),
+                                 rewriter=SuffixRewriter(), writer=ConstantWriter(),
+                                 hallucination_grader=ScriptedHallucinationGrader([False, False], True),
+                                 answer_grader=ScriptedAnswerGrader([], True), max_attempts=4)
+    out = graph.invoke({"question": "q"})
+    # generate (not grounded) -> generate (same text, not grounded) -> rewrite, not a third identical try
+    assert out["path"][3:8] == ["generate", "grade_generation", "generate", "grade_generation", "transform_query"]
+    assert out["gave_up"] is False and out["attempts"] == 4
 
 
 def test_grounded_but_not_useful_rewrites_the_query() -> None:

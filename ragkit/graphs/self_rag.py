@@ -5,7 +5,7 @@ The graph::
     check_question -> retrieve -> grade_documents -> generate | transform_query
     transform_query -> retrieve                      (ask again with a rewritten query)
     generate -> grade_generation -> END              (grounded and useful)
-                                 -> generate         (not grounded: write again)
+                                 -> generate         (not grounded: write again, unless it repeated itself)
                                  -> transform_query  (grounded but not useful: search again)
                                  -> give_up -> END   (budget spent)
 
@@ -63,6 +63,7 @@ class SelfRAGState(TypedDict, total=False):
 
     question: str  # the user's question, answered and graded against
     query: str  # what is searched for (the question, then its rewrites)
+    retrieved: list[Document]  # what the last search returned (feedback for the rewriter)
     documents: list[Document]  # after grade_documents: only the relevant ones
     grades: list[Grade]
     retrieval_note: str
@@ -146,13 +147,13 @@ def retrieve_node(retriever: Any) -> Callable[[SelfRAGState], SelfRAGState]:
     def retrieve(state: SelfRAGState) -> SelfRAGState:
         """Search for the current query; a failing search gives no documents and a note, not a crash.
 
-        Reads: query. Writes: documents, retrieval_note.
+        Reads: query. Writes: retrieved, documents, retrieval_note.
         """
         try:
             docs = list(search(state["query"]))
         except Exception as err:  # noqa: BLE001 - reported in state, never raised
-            return {"documents": [], "retrieval_note": f"retrieval failed ({type(err).__name__}: {err})"}
-        return {"documents": docs, "retrieval_note": f"{len(docs)} documents for {state['query']!r}"}
+            return {"retrieved": [], "documents": [], "retrieval_note": f"retrieval failed ({type(err).__name__}: {err})"}
+        return {"retrieved": docs, "documents": docs, "retrieval_note": f"{len(docs)} documents for {state['query']!r}"}
 
     return retrieve
 
@@ -187,9 +188,12 @@ def transform_query_node(rewriter: QuestionRewriter) -> Callable[[SelfRAGState],
     def transform_query(state: SelfRAGState) -> SelfRAGState:
         """Rewrite the current query for a better search; counts as one attempt.
 
-        Reads: query, documents, attempts, rewrites. Writes: query, attempts, rewrites.
+        The rewriter sees what the last search returned (even the documents graded irrelevant): a
+        pseudo-relevance-feedback rewriter learns which words the corpus uses from them.
+
+        Reads: query, retrieved, attempts, rewrites. Writes: query, attempts, rewrites.
         """
-        query = rewriter.rewrite(state["query"], state.get("documents") or [])
+        query = rewriter.rewrite(state["query"], state.get("retrieved") or [])
         query = query.strip() if isinstance(query, str) and query.strip() else state["query"]
         return {"query": query, "attempts": state.get("attempts", 0) + 1, "rewrites": state.get("rewrites", 0) + 1}
 
@@ -247,11 +251,18 @@ def grade_generation_node(
 def route_after_grade_generation(
     state: SelfRAGState,
 ) -> Literal["generate", "transform_query", "give_up", "__end__"]:
-    """Useful -> END; not grounded -> ``generate``; not useful -> ``transform_query``; no budget -> ``give_up``."""
+    """Useful -> END; not grounded -> ``generate``; not useful -> ``transform_query``; no budget -> ``give_up``.
+
+    One refinement: if the writer just repeated an answer it already gave (a deterministic writer does,
+    given the same documents), writing again cannot help, so an ungrounded repeat is treated like a
+    useless answer: search again with a rewritten query, or give up.
+    """
     if state.get("grounded") and state.get("useful"):
         return END
     if not state.get("grounded"):
-        return "generate" if can_generate(state) else "give_up"
+        earlier = [c["generation"] for c in (state.get("candidates") or [])[:-1]]
+        if state.get("generation") not in earlier:
+            return "generate" if can_generate(state) else "give_up"
     return "transform_query" if can_rewrite(state) else "give_up"
 
 
