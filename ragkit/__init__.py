@@ -14,6 +14,32 @@ from ragkit.data import (
 from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
+from ragkit.retrieval import (
+    BM25Retriever,
+    CrossEncoderReranker,
+    DenseRetriever,
+    HybridRetriever,
+    LocalReranker,
+    RerankRetriever,
+    load_beir,
+    split_documents,
+)
+from ragkit.roles import (
+    NOT_ENOUGH_INFORMATION,
+    LLMAnswerGrader,
+    LLMGrader,
+    LLMHallucinationGrader,
+    LLMRewriter,
+    LLMRouter,
+    LLMWriter,
+    LocalAnswerGrader,
+    LocalGrader,
+    LocalHallucinationGrader,
+    LocalRewriter,
+    LocalRouter,
+    LocalWriter,
+    RouteSpec,
+)
 from ragkit.text import clean_query, split_sentences, tokenize
 from ragkit.web_search import OfflineWebSearch
 
@@ -28,6 +54,28 @@ __all__ = [
     "load_statute",
     "load_web_snapshot",
     "load_wines",
+    "BM25Retriever",
+    "CrossEncoderReranker",
+    "DenseRetriever",
+    "HybridRetriever",
+    "LocalReranker",
+    "RerankRetriever",
+    "load_beir",
+    "split_documents",
+    "NOT_ENOUGH_INFORMATION",
+    "LLMAnswerGrader",
+    "LLMGrader",
+    "LLMHallucinationGrader",
+    "LLMRewriter",
+    "LLMRouter",
+    "LLMWriter",
+    "LocalAnswerGrader",
+    "LocalGrader",
+    "LocalHallucinationGrader",
+    "LocalRewriter",
+    "LocalRouter",
+    "LocalWriter",
+    "RouteSpec",
     "MiniLMEmbeddings",
     "OfflineWebSearch",
     "ScriptedChatModel",

@@ -1,0 +1,131 @@
+"""Hybrid retrieval: fuse the rankings of several retrievers (say BM25 and dense) into one.
+
+Keyword and embedding search fail on different questions, so combining them usually beats either one.
+Two classic ways to fuse:
+
+- reciprocal rank fusion (RRF, Cormack et al. 2009): a document earns ``1 / (k + rank)`` from every list
+  it appears in. It uses ranks only, so the retrievers' score scales never have to agree;
+- weighted score fusion: min-max normalise each list's scores to [0, 1], then add them with weights
+  (``alpha`` for the first retriever, ``1 - alpha`` for the second is the usual two-retriever form).
+
+Simplification: a document missing from a list contributes nothing from that list (score 0 after
+normalisation), although it might have scored well just below that list's cut-off (``fetch_k``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from langchain_core.documents import Document
+
+from ragkit.retrieval.base import Scored, ScoredRetriever, check_k, doc_key
+
+
+def reciprocal_rank_fusion(ranked_lists: Sequence[Sequence[str]], k: int = 60) -> list[tuple[str, float]]:
+    """Fuse ranked lists of ids: ``score(d) = sum over lists of 1 / (k + rank of d)``, ranks from 1.
+
+    Ties keep the order in which documents were first met (list by list), so the output is deterministic.
+
+    >>> reciprocal_rank_fusion([["a", "b", "c"], ["b", "c", "d"]], k=1)
+    [('b', 0.8333333333333333), ('c', 0.5833333333333333), ('a', 0.5), ('d', 0.25)]
+
+    With k=1: ``b`` is 2nd then 1st, so 1/(1+2) + 1/(1+1) = 0.833; ``c`` is 3rd then 2nd, 1/4 + 1/3 = 0.583;
+    ``a`` is only 1st once, 1/2; ``d`` only 3rd once, 1/4. The usual k=60 flattens these differences:
+
+    >>> dict(reciprocal_rank_fusion([["a", "b"], ["b"]], k=60))["b"] == 1 / 62 + 1 / 61
+    True
+    """
+    if k < 0:
+        raise ValueError(f"rrf k must be >= 0, got {k}")
+    scores: dict[str, float] = {}
+    for ranking in ranked_lists:
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return sorted(scores.items(), key=lambda item: -item[1])
+
+
+def min_max(scores: Sequence[float]) -> list[float]:
+    """Rescale scores to [0, 1]; if all are equal, every one becomes 1.0.
+
+    >>> min_max([2.0, 4.0, 3.0])
+    [0.0, 1.0, 0.5]
+    """
+    lo, hi = min(scores, default=0.0), max(scores, default=0.0)
+    if hi == lo:
+        return [1.0 for _ in scores]
+    return [(s - lo) / (hi - lo) for s in scores]
+
+
+def weighted_score_fusion(scored_lists: Sequence[Sequence[tuple[str, float]]], weights: Sequence[float]) -> list[tuple[str, float]]:
+    """Fuse ``(id, score)`` lists: min-max normalise each list, then sum ``weight * normalised score``.
+
+    >>> weighted_score_fusion([[("a", 10.0), ("b", 5.0), ("c", 0.0)], [("c", 0.9), ("a", 0.1)]], [0.5, 0.5])
+    [('a', 0.5), ('c', 0.5), ('b', 0.25)]
+
+    ``a``: 0.5 * 1.0 + 0.5 * 0.0 = 0.5; ``c``: 0.5 * 0.0 + 0.5 * 1.0 = 0.5; ``b``: 0.5 * 0.5 = 0.25 (absent
+    from the second list). ``a`` and ``c`` tie, and ``a`` was met first.
+    """
+    if len(weights) != len(scored_lists):
+        raise ValueError(f"got {len(weights)} weights for {len(scored_lists)} lists: give one weight per list")
+    fused: dict[str, float] = {}
+    for weight, scored in zip(weights, scored_lists):
+        for (key, _), norm in zip(scored, min_max([s for _, s in scored])):
+            fused[key] = fused.get(key, 0.0) + weight * norm
+    return sorted(fused.items(), key=lambda item: -item[1])
+
+
+# Tuned on the SciFact train split (see benchmarks/README.md).
+DEFAULT_RRF_K = 60
+DEFAULT_ALPHA = 0.5
+
+
+class HybridRetriever(ScoredRetriever):
+    """Fuse any list of ragkit retrievers with RRF (default) or weighted score fusion.
+
+    ``weights`` default to ``[alpha, 1 - alpha]`` for two retrievers and to equal weights otherwise; with
+    RRF, weights multiply each list's ``1 / (k + rank)`` terms. Each retriever is asked for ``fetch_k``.
+    """
+
+    retrievers: list[ScoredRetriever]
+    method: Literal["rrf", "weighted"] = "rrf"
+    rrf_k: int = DEFAULT_RRF_K
+    alpha: float = DEFAULT_ALPHA
+    weights: list[float] | None = None
+    fetch_k: int = 100
+
+    def model_post_init(self, __context: Any) -> None:
+        if not self.retrievers:
+            raise ValueError("HybridRetriever needs at least one retriever: the retrievers list is empty")
+        if self.method not in ("rrf", "weighted"):
+            raise ValueError(f"method must be 'rrf' or 'weighted', got {self.method!r}")
+        check_k(self.fetch_k, "fetch_k")
+        if self.weights is not None and len(self.weights) != len(self.retrievers):
+            raise ValueError(f"{len(self.weights)} weights for {len(self.retrievers)} retrievers: give one each")
+
+    def list_weights(self) -> list[float]:
+        """The weight of each retriever's list."""
+        if self.weights is not None:
+            return list(self.weights)
+        if len(self.retrievers) == 2:
+            return [self.alpha, 1.0 - self.alpha]
+        return [1.0 / len(self.retrievers)] * len(self.retrievers)
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        query, k = self._prepare(query, k)
+        depth = max(k, self.fetch_k)
+        results = [retriever.search_with_scores(query, depth) for retriever in self.retrievers]
+        by_key: dict[str, Document] = {}
+        for scored in results:
+            for doc, _ in scored:
+                by_key.setdefault(doc_key(doc), doc)
+        weights = self.list_weights()
+        if self.method == "rrf":
+            fused: dict[str, float] = {}
+            for weight, scored in zip(weights, results):
+                for key, score in reciprocal_rank_fusion([[doc_key(d) for d, _ in scored]], self.rrf_k):
+                    fused[key] = fused.get(key, 0.0) + weight * score
+            ranking = sorted(fused.items(), key=lambda item: -item[1])
+        else:
+            ranking = weighted_score_fusion([[(doc_key(d), s) for d, s in scored] for scored in results], weights)
+        return [(by_key[key], score) for key, score in ranking[:k]]
