@@ -136,10 +136,10 @@ def build_tool_agent_graph(
         if last_round and calls:  # the model ignored "no tools": keep its words, drop its calls
             text = str(reply.content).strip() or "I could not finish this within the allowed number of steps."
             return {"messages": [AIMessage(content=text)], "round": rnd, "queue": []}
-        seen: set[str] = set()
+        seen = {c["id"] for m in state.get("messages", []) if isinstance(m, AIMessage) for c in m.tool_calls}
         fixed = []
-        for i, c in enumerate(calls):  # deterministic ids, unique within the message
-            cid = c.get("id") if c.get("id") and c.get("id") not in seen else f"call_{rnd}_{i}"
+        for i, c in enumerate(calls):  # deterministic ids, unique within the thread
+            cid = c.get("id") if c.get("id") and c.get("id") not in seen else f"call_{len(seen)}_{i}"
             seen.add(cid)
             fixed.append({"name": c.get("name"), "args": c.get("args"), "id": cid, "type": "tool_call"})
         message = AIMessage(content=reply.content, tool_calls=fixed) if calls else reply
@@ -163,6 +163,8 @@ def build_tool_agent_graph(
         while queue:
             decision = decide(state, queue[0])
             if decision.step != "refuse":
+                if decision.args != queue[0]["args"]:  # store the call exactly as it would run (defaults filled)
+                    queue[0] = {**queue[0], "args": decision.args}
                 reset = {"approval": None, "otp": None} if refusals else {}
                 return {"queue": queue, "step": decision.step, "messages": refusals, **reset}
             call = queue.pop(0)
@@ -236,7 +238,8 @@ def build_tool_agent_graph(
         spec, args = spec_map.get(call["name"]), call["args"]
         digest = call_digest(call["name"], args)
         approved = (state.get("approval") or {}).get("digest") == digest
-        if decide(state, call).step != "execute" or spec is None or (spec.mutates and not approved):
+        decision = decide(state, call)
+        if decision.step != "execute" or decision.args != args or spec is None or (spec.mutates and not approved):
             text = f"Refused: {call['name']} no longer matches what was checked and approved. Nothing was run."
             return {**done, "messages": [ToolMessage(text, tool_call_id=call["id"], name=str(call["name"]), status="error")]}
         try:

@@ -67,10 +67,16 @@ def mentioned_by_user(value: str, user_text: str) -> bool:
 
 @dataclass(frozen=True)
 class GuardDecision:
-    """What to do with one proposed call; ``message`` is what the model is told when it is refused."""
+    """What to do with one proposed call.
+
+    ``message`` is what the model is told when it is refused. ``args`` are the arguments as the tool
+    will receive them (validated, defaults filled in): the graph stores these, so the call a person
+    approves, and whose digest is checked, is exactly the call that runs.
+    """
 
     step: Step
     message: str = ""
+    args: dict | None = None
 
 
 def _refuse(message: str) -> GuardDecision:
@@ -110,7 +116,7 @@ def check_call(
         if is_blank(args.get(arg)):
             return _refuse(f"Missing required argument {arg!r} for {name}. {ASK_USER}")
     try:
-        spec.args_schema.model_validate(dict(args))
+        args = spec.args_schema.model_validate(dict(args)).model_dump()
     except ValidationError as err:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'args'}: {e['msg']}" for e in err.errors())
         return _refuse(f"Invalid arguments for {name}: {problems}. Nothing was run.")
@@ -119,7 +125,7 @@ def check_call(
         return _refuse(f"The order id {order_id!r} was not given by the user. {ASK_USER}")
     if spec.needs_login:
         if user_id is None:
-            return GuardDecision("login")
+            return GuardDecision("login", args=args)
         order = store.get(order_id) if order_id else None
         if order_id and order is None:
             return _refuse(f"No order with id {order_id!r} exists. Ask the user to check the order id. Nothing was run.")
@@ -133,15 +139,15 @@ def check_call(
     if spec.mutates:
         digest = call_digest(name, args)
         if approval is None or approval.get("digest") != digest:
-            return GuardDecision("approve")
+            return GuardDecision("approve", args=args)
         if not approval.get("approved"):
             return _refuse(f"The user rejected {name} {dict(args)}. Nothing was changed. Do not retry unless the user asks again.")
         if require_otp:
             if otp is None or otp.get("digest") != digest:
-                return GuardDecision("otp")
+                return GuardDecision("otp", args=args)
             if not otp.get("passed"):
                 return _refuse(f"The one-time code check failed for {name}. Nothing was changed.")
-    return GuardDecision("execute")
+    return GuardDecision("execute", args=args)
 
 
 # ---------------------------------------------------------------- resume payloads

@@ -1,0 +1,117 @@
+"""The deterministic guards, one rule at a time (pure functions: no graph, no model)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ragkit.tools import ORDER_TOOL_SPECS, ResumePayloadError, SeededCodeSource, call_digest, check_call, load_order_store
+from ragkit.tools.guards import parse_approval, parse_login, parse_otp
+
+SPECS = {s.name: s for s in ORDER_TOOL_SPECS}
+SAID = "please cancel A1001, and track A1002 and A9999; A1007 too"
+
+
+def decide(name, args, **facts):
+    facts.setdefault("user_text", SAID)
+    return check_call({"name": name, "args": args}, SPECS, load_order_store(), **facts)
+
+
+def test_unknown_tool_is_refused_and_lists_the_real_ones() -> None:
+    d = decide("delete_all_orders", {"order_id": "A1001"})
+    assert d.step == "refuse" and "Unknown tool 'delete_all_orders'" in d.message and "cancel_order" in d.message
+
+
+@pytest.mark.parametrize("args", [{}, {"order_id": ""}, {"order_id": "   "}, {"order_id": None}])
+def test_blank_or_missing_required_argument_says_ask_the_user(args) -> None:
+    d = decide("cancel_order", args, user_id="C001")
+    assert d.step == "refuse"
+    assert "Missing required argument 'order_id'" in d.message and "Do not invent it: ask the user" in d.message
+
+
+def test_blank_address_is_refused_even_with_a_good_order_id() -> None:
+    d = decide("change_delivery_address", {"order_id": "A1001", "new_address": " \n "}, user_id="C001")
+    assert d.step == "refuse" and "'new_address'" in d.message and "ask the user" in d.message
+
+
+def test_invalid_or_extra_arguments_are_refused() -> None:
+    assert "not an order id" in decide("track_shipment", {"order_id": "12"}).message
+    assert "Extra inputs" in decide("track_shipment", {"order_id": "A1002", "force": True}).message
+    assert "must be an object" in decide("track_shipment", ["A1002"]).message
+
+
+def test_order_ids_the_user_never_typed_are_refused_when_grounded() -> None:
+    d = decide("track_shipment", {"order_id": "A1010"})
+    assert d.step == "refuse" and "was not given by the user" in d.message
+    assert decide("track_shipment", {"order_id": "A1010"}, grounded=False).step == "execute"
+    assert decide("track_shipment", {"order_id": "a1002"}).step == "execute"  # case-insensitive
+
+
+def test_login_then_ownership_then_business_rule() -> None:
+    assert decide("lookup_order", {"order_id": "A1001"}).step == "login"
+    assert "does not belong to the logged-in customer C002" in decide("lookup_order", {"order_id": "A1001"}, user_id="C002").message
+    assert "No order with id 'A9999'" in decide("cancel_order", {"order_id": "A9999"}, user_id="C001").message
+    assert "already shipped" in decide("cancel_order", {"order_id": "A1002"}, user_id="C002").message
+    assert decide("track_shipment", {"order_id": "A1002"}).step == "execute"  # reads without login run at once
+
+
+def test_mutations_need_an_approval_for_this_exact_digest() -> None:
+    args = {"order_id": "A1001"}
+    first = decide("cancel_order", args, user_id="C001")
+    assert first.step == "approve" and first.args == {"order_id": "A1001", "reason": ""}  # defaults filled in
+    digest = call_digest("cancel_order", first.args)  # the digest covers the call exactly as it would run
+    other = {"digest": call_digest("cancel_order", {"order_id": "A1001"}), "approved": True}
+    assert decide("cancel_order", args, user_id="C001", approval=other).step == "approve"
+    assert decide("cancel_order", args, user_id="C001", approval={"digest": digest, "approved": True}).step == "execute"
+    rejected = decide("cancel_order", args, user_id="C001", approval={"digest": digest, "approved": False})
+    assert rejected.step == "refuse" and "rejected" in rejected.message
+
+
+def test_otp_is_asked_after_approval_only_when_required() -> None:
+    args = {"order_id": "A1001", "reason": ""}
+    approved = {"digest": call_digest("cancel_order", args), "approved": True}
+    facts = {"user_id": "C001", "approval": approved, "require_otp": True}
+    assert decide("cancel_order", args, **facts).step == "otp"
+    assert decide("cancel_order", args, otp={"digest": approved["digest"], "passed": True}, **facts).step == "execute"
+    failed = decide("cancel_order", args, otp={"digest": approved["digest"], "passed": False}, **facts)
+    assert failed.step == "refuse" and "one-time code" in failed.message
+
+
+def test_digest_is_canonical_and_sensitive_to_every_argument() -> None:
+    assert call_digest("cancel_order", {"order_id": "A1001", "reason": ""}) == call_digest("cancel_order", {"reason": "", "order_id": "A1001"})
+    assert call_digest("cancel_order", {"order_id": "A1001"}) != call_digest("cancel_order", {"order_id": "A1001 "})
+    assert call_digest("cancel_order", {"order_id": "A1001"}) != call_digest("lookup_order", {"order_id": "A1001"})
+
+
+@pytest.mark.parametrize(
+    "payload, error",
+    [
+        (None, "expected a dict"),
+        ("yes", "expected a dict"),
+        ({}, "missing key"),
+        ({"approved": "yes", "digest": "d"}, "must be true or false"),
+        ({"approved": True}, "does not match"),
+        ({"approved": True, "digest": "other"}, "does not match"),
+        ({"approved": True, "digest": "d", "args": {"order_id": "A1007"}}, "cannot change the call"),
+        ({"approved": True, "digest": "d", "name": "lookup_order"}, "cannot change the call"),
+    ],
+)
+def test_approval_payloads_of_the_wrong_shape_are_rejected(payload, error) -> None:
+    with pytest.raises(ResumePayloadError, match=error):
+        parse_approval(payload, "d")
+
+
+def test_login_and_otp_payloads() -> None:
+    assert parse_login({"user_id": " c001 "}, {"C001"}) == "C001"
+    for bad, error in (({"user_id": ""}, "non-blank"), ({"user_id": "C999"}, "no customer"), ({"user": "C001"}, "unexpected")):
+        with pytest.raises(ResumePayloadError, match=error):
+            parse_login(bad, {"C001"})
+    assert parse_otp({"code": 123456}) == "123456"
+    with pytest.raises(ResumePayloadError, match="digits"):
+        parse_otp({"code": "12ab"})
+
+
+def test_seeded_codes_are_repeatable_and_depend_on_the_call_and_secret() -> None:
+    a, b = SeededCodeSource("s"), SeededCodeSource("s")
+    assert a.code_for("x") == b.code_for("x") and len(a.code_for("x")) == 6 and a.code_for("x").isdigit()
+    assert len({a.code_for(str(i)) for i in range(50)}) > 45
+    assert SeededCodeSource("other").code_for("x") != a.code_for("x")
