@@ -136,7 +136,7 @@ def numbers(text: str) -> set[str]:
     >>> sorted(numbers("Costs 12.50 euros for 1,000 g, since 2019."))
     ['1000', '12.5', '2019']
     """
-    return {_normalise_number(t) for t in _TOKEN.findall(strip_citations(text)) if any(c.isdigit() for c in t)}
+    return {_normalise_number(t.lower()) for t in _TOKEN.findall(strip_citations(text)) if any(c.isdigit() for c in t)}
 
 
 def names(sentence: str) -> set[str]:
