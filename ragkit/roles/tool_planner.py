@@ -229,8 +229,9 @@ class LocalToolPlanner(BaseChatModel):
             if r.status == "error":
                 if "ask the user" in content.lower():
                     parts.append("I need a detail from you first: " + content.split(". ")[0].rstrip(".") + ".")
-                else:
-                    parts.append("That did not go through: " + content)
+                else:  # keep what happened; drop sentences addressed to the model ("Do not retry ...")
+                    kept = [s for s in re.split(r"(?<=\.)\s+", content) if not s.startswith("Do not")]
+                    parts.append("That did not go through: " + " ".join(kept))
             else:
                 parts.append(content)
         return " ".join(parts)
