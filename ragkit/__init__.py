@@ -41,6 +41,7 @@ from ragkit.roles import (
     RouteSpec,
 )
 from ragkit.text import clean_query, split_sentences, tokenize
+from ragkit.tools import OrderStore, load_order_store
 from ragkit.web_search import OfflineWebSearch
 
 __version__ = "0.1.0"
@@ -90,4 +91,6 @@ __all__ = [
     "show_graph",
     "split_sentences",
     "tokenize",
+    "OrderStore",
+    "load_order_store",
 ]
