@@ -13,6 +13,8 @@ from ragkit.data import (
 )
 from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
+from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
 from ragkit.retrieval import (
     BM25Retriever,
@@ -47,6 +49,8 @@ from ragkit.web_search import OfflineWebSearch
 __version__ = "0.1.0"
 
 __all__ = [
+    "build_adaptive_rag_graph",
+    "build_self_rag_graph",
     "DataError",
     "data_dir",
     "load_corpus",
