@@ -1,0 +1,84 @@
+"""The ``ragkit`` command line: ``ragkit bench retrieval`` runs the retrieval benchmark on a BEIR folder.
+
+Example (from the project folder)::
+
+    HF_HUB_OFFLINE=1 ragkit bench retrieval --data ../shared/datasets/scifact --split test --json
+
+Without ``--json`` it prints a table; with it, one JSON object ``{system: {metric: value}}`` on stdout.
+``--save FILE`` also writes the results, the parameters and the command to a JSON file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from ragkit.bench import SYSTEMS, BenchConfig, config_dict, format_table, run_retrieval_benchmark
+
+
+def parse_systems(text: str) -> list[str]:
+    """Parse ``--systems`` ("bm25,dense" or "all") into a list of known system names.
+
+    >>> parse_systems("bm25, hybrid")
+    ['bm25', 'hybrid']
+    """
+    if text.strip() == "all":
+        return list(SYSTEMS)
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in SYSTEMS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"unknown system(s) {unknown or [text]}; choose from {', '.join(SYSTEMS)} or 'all'")
+    return names
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ragkit", description="ragkit: RAG and agents with LangGraph, offline by default.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    bench = commands.add_parser("bench", help="run a benchmark")
+    kinds = bench.add_subparsers(dest="kind", required=True)
+    retrieval = kinds.add_parser("retrieval", help="nDCG@10 / Recall@100 of bm25, dense, hybrid, hybrid+rerank on a BEIR folder")
+    retrieval.add_argument("--data", required=True, type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)")
+    retrieval.add_argument("--split", default="test", help="qrels split to evaluate (default: test)")
+    retrieval.add_argument("--systems", default="all", type=parse_systems, help=f"comma-separated subset of {','.join(SYSTEMS)} (default: all)")
+    retrieval.add_argument("--limit-queries", type=int, default=None, metavar="N", help="evaluate only the first N judged queries")
+    retrieval.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    retrieval.add_argument("--save", type=Path, default=None, metavar="FILE", help="also write results, parameters and command to FILE")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``ragkit`` console script; returns the exit code."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never download model weights
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser().parse_args(argv)
+    if args.limit_queries is not None and args.limit_queries < 1:
+        print("ragkit: --limit-queries must be at least 1", file=sys.stderr)
+        return 2
+    config = BenchConfig()
+    try:
+        results = run_retrieval_benchmark(args.data, args.split, args.systems, args.limit_queries, config)
+    except (FileNotFoundError, ValueError) as err:
+        print(f"ragkit: {err}", file=sys.stderr)
+        return 2
+    if args.save is not None:
+        record = {
+            "command": "ragkit " + " ".join(shlex.quote(a) for a in argv),
+            "dataset": args.data.name,
+            "split": args.split,
+            "limit_queries": args.limit_queries,
+            "params": config_dict(config),
+            "results": results,
+        }
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        args.save.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=2) if args.json else format_table(results))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
