@@ -1,0 +1,43 @@
+"""Shared helpers for the role benchmarks: paths, the SciFact hybrid retriever, metrics, writing results."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+DATASETS = ROOT.parent / "shared" / "datasets"
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def scifact_hybrid(folder: Path = DATASETS / "scifact"):
+    """SciFact train and test splits plus ragkit's default hybrid retriever (BM25 + MiniLM, RRF) over the corpus."""
+    from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, load_beir
+
+    train, test = load_beir(folder, "train"), load_beir(folder, "test")
+    docs = test.documents()
+    retriever = HybridRetriever(retrievers=[BM25Retriever.from_documents(docs), DenseRetriever.from_documents(docs)])
+    return train, test, retriever
+
+
+def binary_metrics(predicted: np.ndarray, labels: np.ndarray) -> dict[str, float]:
+    """Precision, recall, F1 and counts for boolean predictions."""
+    predicted, labels = np.asarray(predicted, bool), np.asarray(labels, bool)
+    tp = int((predicted & labels).sum())
+    fp = int((predicted & ~labels).sum())
+    fn = int((~predicted & labels).sum())
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4), "tp": tp, "fp": fp, "fn": fn, "n": len(labels)}
+
+
+def write_result(name: str, payload: dict[str, Any]) -> Path:
+    """Write ``benchmarks/results/<name>.json`` (sorted keys, stable formatting) and return the path."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return path
