@@ -34,12 +34,19 @@ DOCS = [doc("a"), doc("b"), doc("c", "Abbey")]
 
 
 def local(scores, **kw):
-    return LocalJudge(grader=TableGrader(scores), irrelevant_below=0.3, ambiguity_margin=0.05, **kw)
+    return LocalJudge(grader=TableGrader(scores), irrelevant_below=0.3, ambiguity_margin=0.05,
+                      **{"relevant_above": None, **kw})
 
 
 def test_local_sufficient_keeps_the_passing_documents_best_first():
     j = local({"a": 0.6, "b": 0.1, "c": 0.9}).judge("When was the abbey founded?", DOCS)
     assert j.verdict == "sufficient" and j.keep == (2, 0) and not j.fallback
+
+
+def test_relevant_above_overrides_the_graders_own_flag():
+    j = local({"a": 0.6, "b": 0.1, "c": 0.9}, relevant_above=0.8).judge("When was the abbey founded?", DOCS)
+    assert j.verdict == "sufficient" and j.keep == (2,)
+    assert local({"a": 0.6}, relevant_above=0.8).judge("When was the abbey founded?", DOCS).verdict == "insufficient"
 
 
 def test_local_insufficient_when_on_topic_but_nothing_passes():

@@ -1,0 +1,227 @@
+"""Measure the CRAG graph on SQuAD 2.0: answer, refuse, or ask back?
+
+The index holds the paragraphs of the 16 articles of the CS224N labelled half of SQuAD 2.0 dev (one
+Document per paragraph, titled by its article). Articles 0-7 are for tuning, 8-15 for the report. Three
+categories of questions, each a seeded sample of ``--n`` questions from the chosen articles:
+
+(a) answerable: does the graph answer, and does a gold answer appear in the answer (case-insensitive)?
+(b) unanswerable (``is_impossible``): does it refuse or ask back (an ``ambiguous`` pause counts as asked
+    back; the run is not resumed)?
+(c) answerable questions whose article was removed from the index: does it refuse?
+
+Two modes:
+- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds on the *first* judgement only
+  (cheap: grades are computed once per question) and prints the best setting;
+- ``--mode report`` (articles 8-15) runs the whole graph with the LocalJudge defaults (or ``--params``)
+  and writes ``benchmarks/results/crag_squad2.json``.
+
+Run from the project root:
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune
+    HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode report
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+from langchain_core.documents import Document
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
+from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, LocalReranker  # noqa: E402
+from ragkit.roles import LocalGrader  # noqa: E402
+from ragkit.roles.judge import LocalJudge  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "datasets" / "squad2" / "dev-v2.0_cs224n_half.json"
+OUT = ROOT / "benchmarks" / "results" / "crag_squad2.json"
+SPLITS = {"tune": range(0, 8), "report": range(8, 16)}
+K, FETCH_K = 4, 12
+
+
+def load_squad(path: Path = DATA) -> list[dict]:
+    """The 16 articles in file order: title, paragraph Documents and questions (with their article index)."""
+    articles = []
+    for a, article in enumerate(json.loads(path.read_text(encoding="utf-8"))["data"]):
+        title = article["title"].replace("_", " ")
+        docs, questions = [], []
+        for p, para in enumerate(article["paragraphs"]):
+            docs.append(Document(para["context"], metadata={"id": f"{a}-{p}", "title": title, "source": "squad2"}))
+            for qa in para["qas"]:
+                questions.append({"article": a, "question": qa["question"], "impossible": qa["is_impossible"],
+                                  "answers": sorted({x["text"] for x in qa["answers"]})})
+        articles.append({"title": title, "docs": docs, "questions": questions})
+    return articles
+
+
+def hybrid(docs: list[Document], embedder) -> HybridRetriever:
+    """Dense (MiniLM + FAISS) and BM25 fused with reciprocal rank fusion."""
+    return HybridRetriever(retrievers=[DenseRetriever.from_documents(docs, embedder), BM25Retriever.from_documents(docs)],
+                           fetch_k=30)
+
+
+def samples(articles: list[dict], split: str, n: int, seed: int) -> dict[str, list[dict]]:
+    """Seeded samples per category from the split's articles."""
+    pool = [q for a in SPLITS[split] for q in articles[a]["questions"]]
+    answerable = [q for q in pool if not q["impossible"]]
+    rng = random.Random(seed)
+    return {"answerable": rng.sample(answerable, min(n, len(answerable))),
+            "unanswerable": rng.sample([q for q in pool if q["impossible"]], n),
+            "removed": rng.sample(answerable, min(n, len(answerable)))}
+
+
+def retrievers(articles: list[dict], embedder) -> tuple[HybridRetriever, dict[int, HybridRetriever]]:
+    """One index of all 16 articles, and for each article one index without it (built lazily)."""
+    everything = hybrid([d for a in articles for d in a["docs"]], embedder)
+    cache: dict[int, HybridRetriever] = {}
+
+    class Without(dict):
+        def __missing__(self, a: int) -> HybridRetriever:
+            cache[a] = hybrid([d for i, art in enumerate(articles) if i != a for d in art["docs"]], embedder)
+            return cache[a]
+
+    return everything, Without()
+
+
+# ---------------------------------------------------------------- tune: first judgement only
+class CachedGrader:
+    """Grades each (question, document) once, whatever judge settings are tried."""
+
+    def __init__(self, grader):
+        self.grader, self.memo = grader, {}
+
+    def grade_many(self, question, documents):
+        key = (question, tuple(d.metadata["id"] for d in documents))
+        if key not in self.memo:
+            self.memo[key] = self.grader.grade_many(question, documents)
+        return self.memo[key]
+
+    def grade(self, question, document):
+        return self.grade_many(question, [document])[0]
+
+
+def tune(articles: list[dict], n: int, seed: int) -> dict:
+    embedder = load_embedder()
+    everything, without = retrievers(articles, embedder)
+    reranker, grader = LocalReranker(embeddings=embedder), CachedGrader(LocalGrader(embedder=embedder))
+    cases = []
+    for category, qs in samples(articles, "tune", n, seed).items():
+        for q in qs:
+            r = without[q["article"]] if category == "removed" else everything
+            hits = reranker.rerank_with_scores(q["question"], [d for d, _ in r.search_with_scores(q["question"], FETCH_K)], K)
+            cases.append((category, q, [d for d, _ in hits]))
+    grid = {"relevant_above": [None, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], "irrelevant_below": [0.1, 0.2, 0.3, 0.4, 0.5],
+            "ambiguity_margin": [0.0, 0.02, 0.05]}
+    rows = []
+    for values in itertools.product(*grid.values()):
+        params = dict(zip(grid, values))
+        judge = LocalJudge(grader=grader, **params)
+        good = Counter()
+        for category, q, docs in cases:
+            j = judge.judge(q["question"], docs)
+            if category == "answerable":
+                kept = " ".join(docs[i].page_content.lower() for i in j.keep)
+                good[category] += j.verdict == "sufficient" and any(a.lower() in kept for a in q["answers"])
+            elif category == "unanswerable":
+                good[category] += j.verdict != "sufficient"
+            else:
+                good[category] += j.verdict in ("irrelevant", "insufficient")
+        rates = {c: good[c] / n for c in ("answerable", "unanswerable", "removed")}
+        rows.append({"params": params, "rates": rates, "mean": sum(rates.values()) / 3})
+    rows.sort(key=lambda r: -r["mean"])
+    for row in rows[:10]:
+        print(f"{row['mean']:.3f}", {c: round(v, 3) for c, v in row["rates"].items()}, row["params"])
+    return rows[0]
+
+
+# ---------------------------------------------------------------- report: the whole graph
+def outcome(result: dict) -> str:
+    if "__interrupt__" in result:
+        return "asked"
+    return "answered" if result.get("outcome") == "answered" else "refused"
+
+
+def report(articles: list[dict], n: int, seed: int, params: dict, split: str = "report") -> dict:
+    embedder = load_embedder()
+    everything, without = retrievers(articles, embedder)
+    reranker = LocalReranker(embeddings=embedder)
+    judge = LocalJudge(grader=LocalGrader(embedder=embedder), **params)
+
+    def graph_for(retriever):
+        return build_crag_graph(retriever=retriever, judge=judge, reranker=reranker, k=K, fetch_k=FETCH_K)
+
+    graphs = {"all": graph_for(everything)}
+    results: dict[str, dict] = {}
+    for category, qs in samples(articles, split, n, seed).items():
+        counts, verdicts, fallbacks, examples = Counter(), Counter(), 0, []
+        for i, q in enumerate(qs):
+            key = q["article"] if category == "removed" else "all"
+            if key not in graphs:
+                graphs[key] = graph_for(without[key])
+            out = run_crag(graphs[key], q["question"], thread_id=f"{category}-{i}")
+            kind = outcome(out)
+            counts[kind] += 1
+            verdicts[out.get("verdict", "?")] += 1
+            fallbacks += bool(out.get("judge_fallback"))
+            if kind == "answered" and not q["impossible"]:
+                counts["gold_in_answer"] += any(a.lower() in out["answer"].lower() for a in q["answers"])
+            if kind != "asked":
+                counts[f"refusal_{out.get('refusal')}"] += kind == "refused"
+            if len(examples) < 3:
+                examples.append({"question": q["question"], "outcome": kind, "answer": out.get("answer"),
+                                 "path": out.get("path"), "gold": q["answers"]})
+        results[category] = {"n": len(qs), "counts": dict(sorted(counts.items())),
+                             "last_verdicts": dict(sorted(verdicts.items())),
+                             "judge_fallbacks": fallbacks, "examples": examples}
+        print(category, results[category]["counts"])
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mode", choices=["tune", "report"], default="report")
+    parser.add_argument("--n", type=int, default=150, help="questions per category")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--params", type=json.loads, default={}, help='LocalJudge overrides as JSON, e.g. {"irrelevant_below": 0.3}')
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    articles = load_squad()
+    if args.mode == "tune":
+        best = tune(articles, args.n, args.seed)
+        print("best:", json.dumps(best))
+        return
+    results = report(articles, args.n, args.seed, args.params)
+    a, u, r = results["answerable"]["counts"], results["unanswerable"]["counts"], results["removed"]["counts"]
+    summary = {
+        "answerable_answered": a.get("answered", 0) / results["answerable"]["n"],
+        "answerable_gold_in_answer": a.get("gold_in_answer", 0) / results["answerable"]["n"],
+        "unanswerable_refused_or_asked": (u.get("refused", 0) + u.get("asked", 0)) / results["unanswerable"]["n"],
+        "removed_refused": r.get("refused", 0) / results["removed"]["n"],
+        "removed_refused_or_asked": (r.get("refused", 0) + r.get("asked", 0)) / results["removed"]["n"],
+    }
+    payload = {
+        "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode report --n {args.n} --seed {args.seed}"
+        + (f" --params '{json.dumps(args.params)}'" if args.params else ""),
+        "dataset": "SQuAD 2.0 dev, CS224N labelled half (16 articles); index = paragraphs of all 16 articles",
+        "split": "report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)",
+        "setup": {"retriever": "hybrid RRF (MiniLM dense + BM25), fetch 12, LocalReranker top 4",
+                  "roles": "LocalJudge, LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": args.params,
+                  "n_per_category": args.n, "seed": args.seed},
+        "summary": {k: round(v, 4) for k, v in summary.items()},
+        "results": results,
+    }
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(payload["summary"], indent=2))
+
+
+if __name__ == "__main__":
+    main()
