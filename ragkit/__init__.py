@@ -14,6 +14,7 @@ from ragkit.data import (
 from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+from ragkit.graphs.crag import build_crag_graph, resume_crag, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
 from ragkit.retrieval import (
@@ -50,6 +51,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "build_adaptive_rag_graph",
+    "build_crag_graph",
+    "resume_crag",
+    "run_crag",
     "build_self_rag_graph",
     "DataError",
     "data_dir",
