@@ -173,8 +173,8 @@ def report(articles: list[dict], n: int, seed: int, params: dict, split: str = "
             fallbacks += bool(out.get("judge_fallback"))
             if kind == "answered" and not q["impossible"]:
                 counts["gold_in_answer"] += any(a.lower() in out["answer"].lower() for a in q["answers"])
-            if kind != "asked":
-                counts[f"refusal_{out.get('refusal')}"] += kind == "refused"
+            if kind == "refused":
+                counts[f"refusal_{out.get('refusal')}"] += 1
             if len(examples) < 3:
                 examples.append({"question": q["question"], "outcome": kind, "answer": out.get("answer"),
                                  "path": out.get("path"), "gold": q["answers"]})
@@ -183,6 +183,12 @@ def report(articles: list[dict], n: int, seed: int, params: dict, split: str = "
                              "judge_fallbacks": fallbacks, "examples": examples}
         print(category, results[category]["counts"])
     return results
+
+
+def judge_params(overrides: dict) -> dict:
+    """The LocalJudge thresholds a report ran with (defaults plus overrides)."""
+    judge = LocalJudge(grader=CachedGrader(None), **overrides)
+    return {name: getattr(judge, name) for name in ("relevant_above", "irrelevant_below", "ambiguity_margin", "max_keep")}
 
 
 def main() -> None:
@@ -213,7 +219,7 @@ def main() -> None:
         "dataset": "SQuAD 2.0 dev, CS224N labelled half (16 articles); index = paragraphs of all 16 articles",
         "split": "report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)",
         "setup": {"retriever": "hybrid RRF (MiniLM dense + BM25), fetch 12, LocalReranker top 4",
-                  "roles": "LocalJudge, LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": args.params,
+                  "roles": "LocalJudge, LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
                   "n_per_category": args.n, "seed": args.seed},
         "summary": {k: round(v, 4) for k, v in summary.items()},
         "results": results,

@@ -113,7 +113,7 @@ def check_clarification(reply: object) -> str:
     """A clarification must be a non-empty string; anything else is a clear error."""
     if not isinstance(reply, str):
         raise TypeError(f"the clarification must be a non-empty string, got {type(reply).__name__}: {reply!r:.60}")
-    return tidy(reply)
+    return " ".join(clean_query(reply, what="clarification").split())
 
 
 def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:
