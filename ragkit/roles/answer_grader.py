@@ -24,6 +24,7 @@ import re
 
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.roles.base import Usefulness
@@ -119,7 +120,7 @@ class LLMAnswerGrader:
     True
     """
 
-    def __init__(self, model: BaseChatModel, prompt=ANSWER_GRADER_PROMPT):
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = ANSWER_GRADER_PROMPT):
         self.model = model
         self.prompt = prompt
 

@@ -25,6 +25,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.roles.base import Grade
@@ -160,7 +161,7 @@ class LLMGrader:
     Grade(relevant=False, score=0.0, note='', fallback=False)
     """
 
-    def __init__(self, model: BaseChatModel, prompt=GRADER_PROMPT):
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = GRADER_PROMPT):
         self.model = model
         self.prompt = prompt
 

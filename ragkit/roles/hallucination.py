@@ -27,6 +27,7 @@ from typing import Sequence
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Groundedness
@@ -112,7 +113,7 @@ class LLMHallucinationGrader:
     False
     """
 
-    def __init__(self, model: BaseChatModel, prompt=HALLUCINATION_PROMPT):
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = HALLUCINATION_PROMPT):
         self.model = model
         self.prompt = prompt
 

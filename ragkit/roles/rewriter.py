@@ -28,6 +28,7 @@ from typing import Sequence
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.roles.features import check_documents
@@ -114,7 +115,7 @@ class LLMRewriter:
     'oyster wine pairing'
     """
 
-    def __init__(self, model: BaseChatModel, prompt=REWRITER_PROMPT, max_chars: int = 500):
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = REWRITER_PROMPT, max_chars: int = 500):
         self.model = model
         self.prompt = prompt
         self.max_chars = max_chars

@@ -21,6 +21,7 @@ from typing import Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.prompts import ChatPromptTemplate
 
 from ragkit.roles.base import RouteDecision, RouteSpec
 from ragkit.roles.features import default_embedder, embed
@@ -55,6 +56,10 @@ class LocalRouter:
     ...                       RouteSpec("other", "anything else")], fallback="other")  # doctest: +SKIP
     >>> router.route("How much is the lamb?").route  # doctest: +SKIP
     'menu'
+
+    ``confidence`` is the chosen route's best cosine similarity (not a probability); ``note`` gives the
+    gap to the runner-up, and ``fallback`` is true when a bar or the margin sent the question to the
+    fallback route.
     """
 
     def __init__(
@@ -109,7 +114,13 @@ class LLMRouter:
     RouteDecision(route='wine', confidence=1.0, note='', fallback=False)
     """
 
-    def __init__(self, model: BaseChatModel, routes: Sequence[RouteSpec], fallback: str | None = None, prompt=ROUTER_PROMPT):
+    def __init__(
+        self,
+        model: BaseChatModel,
+        routes: Sequence[RouteSpec],
+        fallback: str | None = None,
+        prompt: ChatPromptTemplate = ROUTER_PROMPT,
+    ):
         self.model = model
         self.routes, self.fallback = check_routes(routes, fallback)
         self.prompt = prompt

@@ -31,6 +31,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Answer
@@ -149,7 +150,7 @@ class LLMWriter:
     Answer(text='Six cost 14 euros [1].', citations=(1,), answered=True, fallback=False)
     """
 
-    def __init__(self, model: BaseChatModel, prompt=WRITER_PROMPT):
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = WRITER_PROMPT):
         self.model = model
         self.prompt = prompt
 
