@@ -288,3 +288,18 @@ def test_any_sequence_of_outcomes_ends_within_the_caps(judge_script, verifier_sc
     assert out["outcome"] in ("answered", "refused")
     assert len(retriever.queries) <= 1 + max_corrections + max_clar
     assert len(writer.calls) <= 2 and out.get("revisions", 0) <= 1
+
+
+# ---------------------------------------------------------------- the default (local) roles, end to end
+def test_default_local_roles_answer_refuse_and_ask_back_on_the_handbook():
+    from ragkit.data import load_handbook
+    from ragkit.retrieval import BM25Retriever
+
+    graph = build_crag_graph(retriever=BM25Retriever.from_documents(load_handbook()))
+    answered = run_crag(graph, "What does the BM25 parameter k1 control?", "real-1")
+    assert answered["outcome"] == "answered" and "saturation" in answered["answer"]
+    refused = run_crag(graph, "Who won the 1998 football World Cup?", "real-2")
+    assert refused["outcome"] == "refused" and refused["refusal"] in ("irrelevant", "insufficient")
+    paused = run_crag(graph, "Why does it saturate term frequency?", "real-3")  # "it": which method?
+    assert "__interrupt__" in paused and "it" in paused_question(graph, "real-3")
+    assert resume_crag(graph, "BM25 and its k1 parameter", "real-3")["outcome"] in ("answered", "refused")
