@@ -35,11 +35,11 @@ DEPTH = 100  # results per query: enough for Recall@100
 class BenchConfig:
     """Every tunable knob of the four systems (defaults: the values tuned on SciFact train)."""
 
-    k1: float = 0.9
-    b: float = 0.75
-    fusion: str = "rrf"
+    k1: float = 1.2
+    b: float = 0.5
+    fusion: str = "weighted"
     rrf_k: int = 60
-    alpha: float = 0.5
+    alpha: float = 0.6
     rerank_depth: int = 30
     rerank_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
 

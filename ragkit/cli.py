@@ -6,6 +6,7 @@ Example (from the project folder)::
 
 Without ``--json`` it prints a table; with it, one JSON object ``{system: {metric: value}}`` on stdout.
 ``--save FILE`` also writes the results, the parameters and the command to a JSON file.
+``ragkit bench tune --data DIR --split train`` re-runs the grid searches that chose the defaults.
 """
 
 from __future__ import annotations
@@ -48,7 +49,25 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--limit-queries", type=int, default=None, metavar="N", help="evaluate only the first N judged queries")
     retrieval.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     retrieval.add_argument("--save", type=Path, default=None, metavar="FILE", help="also write results, parameters and command to FILE")
+    tune = kinds.add_parser("tune", help="grid-search BM25 k1/b, fusion and reranker weights on a (train) split")
+    tune.add_argument("--data", required=True, type=Path, help="BEIR folder")
+    tune.add_argument("--split", default="train", help="split to tune on (default: train; never tune on test)")
+    tune.add_argument("--save", type=Path, default=None, metavar="FILE", help="write the full grids and the command to FILE")
     return parser
+
+
+def run_tune(args: argparse.Namespace, argv: list[str]) -> int:
+    """``ragkit bench tune``: print the best point of each grid search, optionally save every grid."""
+    from ragkit.retrieval.tuning import tune_on_split
+
+    record = tune_on_split(str(args.data), args.split)
+    best = {stage: record[stage]["best"] for stage in ("bm25", "fusion", "reranker")}
+    if args.save is not None:
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        full = {"command": "ragkit " + " ".join(shlex.quote(a) for a in argv), "best": best, **record}
+        args.save.write_text(json.dumps(full, indent=1) + "\n", encoding="utf-8")
+    print(json.dumps(best, indent=2))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,6 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never download model weights
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    if args.kind == "tune":
+        try:
+            return run_tune(args, argv)
+        except (FileNotFoundError, ValueError) as err:
+            print(f"ragkit: {err}", file=sys.stderr)
+            return 2
     if args.limit_queries is not None and args.limit_queries < 1:
         print("ragkit: --limit-queries must be at least 1", file=sys.stderr)
         return 2

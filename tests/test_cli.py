@@ -58,3 +58,14 @@ def test_bench_retrieval_errors_are_clear(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["bench", "retrieval", "--data", str(tmp_path), "--systems", "bm25,magic"])
     assert "unknown system" in capsys.readouterr().err
+
+
+def test_bench_tune_reports_best_points(tmp_path, capsys):
+    save = tmp_path / "tuning.json"
+    assert main(["bench", "tune", "--data", str(make_beir(tmp_path / "beir")), "--split", "test", "--save", str(save)]) == 0
+    best = json.loads(capsys.readouterr().out)
+    assert set(best) == {"bm25", "fusion", "reranker"}
+    assert best["fusion"]["ndcg@10"] == pytest.approx(1.0)
+    record = json.loads(save.read_text())
+    assert len(record["bm25"]["grid"]) == 36 and record["command"].startswith("ragkit bench tune")
+    assert all(row["weights"]["sentence"] == 0.0 for row in record["reranker"]["grid"])

@@ -214,3 +214,12 @@ def test_atomic_directory_refuses_to_overwrite_a_file(tmp_path):
     with pytest.raises(FileExistsError, match="a file"):
         with persist.atomic_directory(tmp_path / "taken"):
             pass
+
+
+@pytest.mark.parametrize("module", ["base", "bm25", "chunking", "dense", "hybrid", "metrics", "persist", "rerank", "tuning"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"ragkit.retrieval.{module}"))
+    assert result.failed == 0 and result.attempted > 0

@@ -28,7 +28,7 @@ from ragkit.text import tokenize
 
 # Tuned on the SciFact *train* split (see benchmarks/README.md); Lucene's defaults are k1=1.2, b=0.75.
 DEFAULT_K1 = 1.2
-DEFAULT_B = 0.75
+DEFAULT_B = 0.5
 
 
 class LuceneIdfBM25(BM25Okapi):

@@ -1,0 +1,138 @@
+"""Grid searches that chose ragkit's retrieval defaults, run on a *train* split so test stays unseen.
+
+Each search computes the expensive part once (term frequencies, top-100 lists, reranker signals) and
+then scores every grid point with cheap array arithmetic, picking the point with the best mean nDCG@10.
+
+- ``tune_bm25``: k1 and b. Query-term frequencies do not depend on k1 or b, so they are gathered once
+  from rank-bm25's index and the BM25 formula is re-evaluated with numpy for each pair.
+- ``tune_fusion``: RRF's k and the BM25 weight alpha, and weighted score fusion's alpha.
+- ``tune_reranker``: LocalReranker's four weights (a 0.1-step grid on the simplex) and how many hybrid
+  results it reorders.
+
+Simplification: plain grid search, one split, no cross-validation; ties go to the first grid point.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+from langchain_core.documents import Document
+
+from ragkit.retrieval.base import doc_key
+from ragkit.retrieval.bm25 import BM25Retriever
+from ragkit.retrieval.hybrid import reciprocal_rank_fusion, weighted_score_fusion
+from ragkit.retrieval.metrics import evaluate
+from ragkit.retrieval.rerank import FEATURES, LocalReranker, scale_columns
+
+Ranked = dict[str, list[tuple[str, float]]]  # query id -> [(doc id, score)] best first
+
+
+def ndcg10(run: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> float:
+    return evaluate(run, qrels, ks=(10,))["ndcg@10"]
+
+
+def tune_bm25(retriever: BM25Retriever, queries: dict[str, str], qrels: dict[str, dict[str, int]],
+              k1s: Sequence[float] = (0.5, 0.7, 0.9, 1.2, 1.5, 2.0), bs: Sequence[float] = (0.3, 0.5, 0.6, 0.75, 0.9, 1.0)) -> dict:
+    """nDCG@10 for each (k1, b); returns ``{"best": {"k1", "b", "ndcg@10"}, "grid": [...]}``."""
+    index = retriever._index
+    doc_len = np.asarray(index.doc_len, dtype=np.float64)
+    ids = [doc_key(d) for d in retriever.docs]
+    per_query = {}
+    for qid, text in queries.items():
+        terms = [t for t in retriever.tokenizer(text) if t in index.idf]
+        tf = np.array([[doc.get(t, 0) for doc in index.doc_freqs] for t in terms], dtype=np.float64).reshape(len(terms), -1)
+        per_query[qid] = (np.array([index.idf[t] for t in terms]), tf)
+    grid = []
+    for k1, b in itertools.product(k1s, bs):
+        norm = k1 * (1 - b + b * doc_len / index.avgdl)
+        run = {}
+        for qid, (idf, tf) in per_query.items():
+            scores = (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0) if len(idf) else np.zeros(len(ids))
+            top = np.argsort(-scores, kind="stable")[:10]
+            run[qid] = [ids[i] for i in top if scores[i] > 0]
+        grid.append({"k1": k1, "b": b, "ndcg@10": round(ndcg10(run, qrels), 4)})
+    return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
+
+
+def tune_fusion(bm25: Ranked, dense: Ranked, qrels: dict[str, dict[str, int]],
+                rrf_ks: Sequence[int] = (1, 5, 10, 20, 30, 60, 100), alphas: Sequence[float] = tuple(np.round(np.arange(0.1, 0.95, 0.1), 2))) -> dict:
+    """nDCG@10 of RRF (k, alpha) and weighted fusion (alpha) from fixed top-100 lists of both retrievers."""
+    grid = []
+    for method, k, alpha in [("rrf", k, a) for k in rrf_ks for a in alphas] + [("weighted", 0, a) for a in alphas]:
+        run = {}
+        for qid in qrels:
+            if method == "rrf":
+                fused: dict[str, float] = {}
+                for weight, ranked in ((alpha, bm25[qid]), (1 - alpha, dense[qid])):
+                    for key, score in reciprocal_rank_fusion([[d for d, _ in ranked]], k):
+                        fused[key] = fused.get(key, 0.0) + weight * score
+                ranking = sorted(fused.items(), key=lambda item: -item[1])
+            else:
+                ranking = weighted_score_fusion([bm25[qid], dense[qid]], [alpha, 1 - alpha])
+            run[qid] = [key for key, _ in ranking[:10]]
+        grid.append({"method": method, "rrf_k": k, "alpha": float(alpha), "ndcg@10": round(ndcg10(run, qrels), 4)})
+    return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
+
+
+def simplex(n: int, step: float = 0.1) -> list[tuple[float, ...]]:
+    """All weight vectors of length n on a grid of ``step`` that sum to 1.
+
+    >>> simplex(2, 0.5)
+    [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)]
+    """
+    units = round(1 / step)
+    return [tuple(round(c * step, 4) for c in combo) for combo in itertools.product(range(units + 1), repeat=n) if sum(combo) == units]
+
+
+def tune_reranker(reranker: LocalReranker, queries: dict[str, str], candidates: dict[str, list[Document]],
+                  qrels: dict[str, dict[str, int]], depths: Sequence[int] = (10, 20, 30, 50),
+                  features: Sequence[str] = ("passage", "bm25", "first_stage")) -> dict:
+    """Best LocalReranker weights over ``features`` (others get 0) and rerank depth, on fixed candidate lists.
+
+    The sentence signal is computed only if ``reranker`` gives it a weight, so add it to ``features`` then.
+    """
+    deepest = max(depths)
+    raw = {qid: reranker.raw_features(queries[qid], candidates[qid][:deepest]) for qid in qrels}
+    ids = {qid: [doc_key(d) for d in candidates[qid]] for qid in qrels}
+    grid = []
+    for depth in depths:
+        scaled = {qid: scale_columns(raw[qid][:depth]) for qid in qrels}
+        for point in simplex(len(features)):
+            weights = tuple(dict(zip(features, point)).get(name, 0.0) for name in FEATURES)
+            w = np.array(weights)
+            run = {}
+            for qid in qrels:
+                order = np.argsort(-(scaled[qid] @ w), kind="stable")
+                run[qid] = [ids[qid][i] for i in order] + ids[qid][depth:]
+            grid.append({"depth": depth, "weights": dict(zip(FEATURES, weights)), "ndcg@10": round(ndcg10(run, qrels), 4)})
+    return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
+
+
+def tune_on_split(data_dir: str, split: str = "train", embeddings=None, rerank: bool = True) -> dict:
+    """Run the three searches in order (BM25, then fusion on tuned BM25, then the reranker on tuned fusion)."""
+    from ragkit.embeddings import load_embedder
+    from ragkit.retrieval.beir import load_beir
+    from ragkit.retrieval.dense import DenseRetriever
+    from ragkit.retrieval.hybrid import HybridRetriever
+
+    embeddings = embeddings or load_embedder()
+    data = load_beir(data_dir, split)
+    docs = data.documents()
+    record: dict = {"dataset": str(data_dir), "split": split, "queries": len(data.queries)}
+    record["bm25"] = tune_bm25(BM25Retriever.from_documents(docs), data.queries, data.qrels)
+    best = record["bm25"]["best"]
+    bm25 = BM25Retriever.from_documents(docs, k1=best["k1"], b=best["b"])
+    dense = DenseRetriever.from_documents(docs, embeddings=embeddings)
+
+    def top100(retriever) -> Ranked:
+        return {q: [(doc_key(d), s) for d, s in retriever.search_with_scores(text, 100)] for q, text in data.queries.items()}
+
+    record["fusion"] = tune_fusion(top100(bm25), top100(dense), data.qrels)
+    if rerank:
+        fusion = record["fusion"]["best"]
+        hybrid = HybridRetriever(retrievers=[bm25, dense], method=fusion["method"], rrf_k=fusion["rrf_k"] or 60, alpha=fusion["alpha"])
+        candidates = {q: [d for d, _ in hybrid.search_with_scores(text, 100)] for q, text in data.queries.items()}
+        record["reranker"] = tune_reranker(LocalReranker(embeddings=embeddings, weights={"sentence": 0.0}), data.queries, candidates, data.qrels)
+    return record
