@@ -172,3 +172,27 @@ def test_cross_encoder_falls_back_to_local_reranker_without_weights(docs, embedd
     assert reranker.backend == "local"
     top = reranker.rerank("What causes the tides of the ocean?", docs, top_n=1)
     assert top[0].metadata["id"] == "tide"
+
+
+def test_cross_encoder_is_used_when_its_weights_load(docs, monkeypatch):
+    calls = {}
+
+    class FakeCrossEncoder:
+        def __init__(self, name, **kwargs):
+            calls.update(kwargs, name=name)
+
+        def predict(self, pairs, show_progress_bar=False):
+            return [float("tide" in passage) for _, passage in pairs]  # a stand-in for the model's logits
+
+    monkeypatch.setattr("sentence_transformers.CrossEncoder", FakeCrossEncoder)
+    reranker = CrossEncoderReranker(top_n=1)
+    assert reranker.backend == "cross-encoder"
+    assert calls["local_files_only"] is True and calls["name"] == "cross-encoder/ms-marco-MiniLM-L-6-v2"
+    assert reranker.compress_documents(docs, "anything")[0].metadata["id"] == "tide"
+
+
+@pytest.mark.parametrize("name", ["bm25", "dense", "dense-mmr", "hybrid-weighted"])
+def test_k_larger_than_corpus_returns_each_document_once(name, docs, embedder):
+    found = make(name, docs, embedder).search_with_scores("moon ocean wine bees bread chess tea volcano solar", 50)
+    keys = [d.metadata["id"] for d, _ in found]
+    assert len(keys) == len(set(keys)) <= len(docs)

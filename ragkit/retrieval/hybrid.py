@@ -75,7 +75,8 @@ def weighted_score_fusion(scored_lists: Sequence[Sequence[tuple[str, float]]], w
     return sorted(fused.items(), key=lambda item: -item[1])
 
 
-# Tuned on the SciFact train split (see benchmarks/README.md).
+# RRF's customary k, and an even split. On SciFact train the best settings were weighted fusion with
+# alpha=0.6 (used by ``ragkit bench``) and RRF with a small k; see benchmarks/README.md.
 DEFAULT_RRF_K = 60
 DEFAULT_ALPHA = 0.5
 
@@ -84,7 +85,8 @@ class HybridRetriever(ScoredRetriever):
     """Fuse any list of ragkit retrievers with RRF (default) or weighted score fusion.
 
     ``weights`` default to ``[alpha, 1 - alpha]`` for two retrievers and to equal weights otherwise; with
-    RRF, weights multiply each list's ``1 / (k + rank)`` terms. Each retriever is asked for ``fetch_k``.
+    RRF, weights multiply each list's ``1 / (k + rank)`` terms (equal weights give plain RRF). Each
+    retriever is asked for ``fetch_k`` results; a document none of them returns cannot be found.
     """
 
     retrievers: list[ScoredRetriever]

@@ -151,7 +151,7 @@ class CrossEncoderReranker(Reranker):
                 f"CrossEncoderReranker: weights for {self.model_name!r} are not on this machine "
                 f"({type(err).__name__}); using LocalReranker instead (nothing was downloaded).",
                 RuntimeWarning,
-                stacklevel=2,
+                stacklevel=4,  # point at the caller's CrossEncoderReranker(...) line, not pydantic
             )
             self.backend = "local"
             if self.fallback is None:

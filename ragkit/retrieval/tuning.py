@@ -22,7 +22,7 @@ from langchain_core.documents import Document
 
 from ragkit.retrieval.base import doc_key
 from ragkit.retrieval.bm25 import BM25Retriever
-from ragkit.retrieval.hybrid import reciprocal_rank_fusion, weighted_score_fusion
+from ragkit.retrieval.hybrid import DEFAULT_RRF_K, reciprocal_rank_fusion, weighted_score_fusion
 from ragkit.retrieval.metrics import evaluate
 from ragkit.retrieval.rerank import FEATURES, LocalReranker, scale_columns
 
@@ -60,7 +60,7 @@ def tune_fusion(bm25: Ranked, dense: Ranked, qrels: dict[str, dict[str, int]],
                 rrf_ks: Sequence[int] = (1, 5, 10, 20, 30, 60, 100), alphas: Sequence[float] = tuple(np.round(np.arange(0.1, 0.95, 0.1), 2))) -> dict:
     """nDCG@10 of RRF (k, alpha) and weighted fusion (alpha) from fixed top-100 lists of both retrievers."""
     grid = []
-    for method, k, alpha in [("rrf", k, a) for k in rrf_ks for a in alphas] + [("weighted", 0, a) for a in alphas]:
+    for method, k, alpha in [("rrf", k, a) for k in rrf_ks for a in alphas] + [("weighted", None, a) for a in alphas]:
         run = {}
         for qid in qrels:
             if method == "rrf":
@@ -132,7 +132,7 @@ def tune_on_split(data_dir: str, split: str = "train", embeddings=None, rerank: 
     record["fusion"] = tune_fusion(top100(bm25), top100(dense), data.qrels)
     if rerank:
         fusion = record["fusion"]["best"]
-        hybrid = HybridRetriever(retrievers=[bm25, dense], method=fusion["method"], rrf_k=fusion["rrf_k"] or 60, alpha=fusion["alpha"])
+        hybrid = HybridRetriever(retrievers=[bm25, dense], method=fusion["method"], rrf_k=fusion["rrf_k"] or DEFAULT_RRF_K, alpha=fusion["alpha"])
         candidates = {q: [d for d, _ in hybrid.search_with_scores(text, 100)] for q, text in data.queries.items()}
         record["reranker"] = tune_reranker(LocalReranker(embeddings=embeddings, weights={"sentence": 0.0}), data.queries, candidates, data.qrels)
     return record
