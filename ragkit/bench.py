@@ -2,8 +2,9 @@
 
 ``run_retrieval_benchmark`` builds each system over the corpus, runs every judged query of a split, and
 reports nDCG@10 and Recall@100 (as BEIR does), index build time and median query latency. The command
-line front end is ``ragkit bench retrieval`` (see ``ragkit.cli``); ``tune_on_split`` is how the default
-parameters below were chosen on SciFact's *train* split, so the test split stays unseen.
+line front end is ``ragkit bench retrieval`` (see ``ragkit.cli``). The defaults in ``BenchConfig`` were
+chosen on SciFact's *train* split by ``ragkit.retrieval.tuning`` (``ragkit bench tune``), so the test
+split stays unseen.
 
 Simplifications: timings are wall-clock on whatever else the machine is doing, and embeddings come from
 the on-disk cache when present, so the dense ``index_s`` of a second run measures FAISS and the cache,
@@ -47,10 +48,10 @@ class BenchConfig:
 def rerank_head(reranker: Reranker, query: str, ranked: Sequence, depth: int) -> list:
     """Rerank the first ``depth`` documents of ``ranked`` and keep the rest in their original order.
 
+    >>> import numpy as np
     >>> from langchain_core.documents import Document
     >>> class ByLength(Reranker):
     ...     def scores(self, query, docs): return np.array([len(d.page_content) for d in docs], float)
-    >>> import numpy as np
     >>> docs = [Document("a"), Document("bbb"), Document("cc")]
     >>> [d.page_content for d in rerank_head(ByLength(), "q", docs, depth=2)]
     ['bbb', 'a', 'cc']
