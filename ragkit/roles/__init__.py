@@ -10,6 +10,8 @@
 | writer               | ``LocalWriter`` (extractive, MMR)       | ``LLMWriter``                    |
 | hallucination grader | ``LocalHallucinationGrader``            | ``LLMHallucinationGrader``       |
 | answer grader        | ``LocalAnswerGrader`` (intent+coverage) | ``LLMAnswerGrader``              |
+| judge (CRAG)         | ``LocalJudge`` (grades + ambiguity)     | ``LLMJudge``                     |
+| tool planner         | ``LocalToolPlanner`` (intent + regex)   | any chat model with ``bind_tools`` |
 """
 
 from ragkit.roles.answer_grader import LLMAnswerGrader, LocalAnswerGrader
@@ -33,9 +35,11 @@ from ragkit.roles.base import (
 )
 from ragkit.roles.grader import LLMGrader, LocalGrader
 from ragkit.roles.hallucination import LLMHallucinationGrader, LocalHallucinationGrader
+from ragkit.roles.judge import LLMJudge, LocalJudge
 from ragkit.roles.llm import StructuredCall, call_structured
 from ragkit.roles.rewriter import LLMRewriter, LocalRewriter
 from ragkit.roles.router import LLMRouter, LocalRouter
+from ragkit.roles.tool_planner import LocalToolPlanner
 from ragkit.roles.writer import LLMWriter, LocalWriter
 
 __all__ = [
@@ -51,14 +55,17 @@ __all__ = [
     "LLMAnswerGrader",
     "LLMGrader",
     "LLMHallucinationGrader",
+    "LLMJudge",
     "LLMRewriter",
     "LLMRouter",
     "LLMWriter",
     "LocalAnswerGrader",
     "LocalGrader",
     "LocalHallucinationGrader",
+    "LocalJudge",
     "LocalRewriter",
     "LocalRouter",
+    "LocalToolPlanner",
     "LocalWriter",
     "QuestionRewriter",
     "RouteDecision",
