@@ -34,8 +34,9 @@ DOCS = [doc("a"), doc("b"), doc("c", "Abbey")]
 
 
 def local(scores, **kw):
+    """A LocalJudge on a table grader; the answerability check is off unless a test turns it on."""
     return LocalJudge(grader=TableGrader(scores), irrelevant_below=0.3, ambiguity_margin=0.05,
-                      **{"relevant_above": None, **kw})
+                      **{"relevant_above": None, "check_answerable": False, **kw})
 
 
 def test_local_sufficient_keeps_the_passing_documents_best_first():
@@ -86,6 +87,30 @@ def test_ambiguity_signals():
     assert has_antecedent("Is it in Warsaw?") and not has_antecedent("Is it far?")
     assert title_split("q", [doc("x", "A")], [0.9], 0.1) is None
     assert title_split("q", [doc("x"), doc("y")], [0.9, 0.89], 0.1) is None  # same title: no split
+
+
+# ---------------------------------------------------------------- answerability inside the local judge
+ABBEY = [doc("The abbey was founded in 1066 by monks from Cluny."), doc("The abbey has a large library.")]
+
+
+def test_answerability_drops_relevant_passages_that_cannot_hold_the_answer():
+    scores = {ABBEY[0].page_content: 0.8, ABBEY[1].page_content: 0.9}
+    judge = local(scores, check_answerable=True)
+    j = judge.judge("When was the abbey founded?", ABBEY)  # only the first passage has a date
+    assert j.verdict == "sufficient" and j.keep == (0,)
+    j = judge.judge("How many books does the abbey library hold?", ABBEY[1:])  # relevant, but no number in it
+    assert j.verdict == "insufficient" and j.keep == () and "number" in j.note
+    j = judge.judge("When was the abbey in Cambridge founded?", ABBEY)  # the key name is in no passage
+    assert j.verdict == "insufficient" and "cambridge" in j.note
+    j = judge.judge("Which monks did not found the abbey?", ABBEY)  # a "not" question, no "not" sentence
+    assert j.verdict == "insufficient" and "not" in j.note
+    # the same questions without the check: the grader's scores alone say sufficient
+    assert local(scores).judge("How many books does the abbey library hold?", ABBEY[1:]).verdict == "sufficient"
+
+
+def test_answerability_does_not_turn_an_uncovered_question_into_insufficient():
+    j = local({"x": 0.05}, check_answerable=True).judge("When was the abbey in Cambridge founded?", [doc("x")])
+    assert j.verdict == "irrelevant"
 
 
 def test_fail_soft_keeps_the_top_candidates():

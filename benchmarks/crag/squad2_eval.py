@@ -10,8 +10,9 @@ categories of questions, each a seeded sample of ``--n`` questions from the chos
 (c) answerable questions whose article was removed from the index: does it refuse?
 
 Two modes:
-- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds on the *first* judgement only
-  (cheap: grades are computed once per question) and prints the best setting;
+- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds and its answerability check on the
+  *first* judgement only (cheap: grades are computed once per question), picks the best setting by
+  ``RULE`` and writes every grid row to ``benchmarks/results/crag_squad2_tuning.json``;
 - ``--mode report`` (articles 8-15) runs the whole graph with the LocalJudge defaults (or ``--params``)
   and writes ``benchmarks/results/crag_squad2.json``.
 
@@ -43,6 +44,7 @@ from ragkit.roles.judge import LocalJudge  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "datasets" / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "crag_squad2.json"
+TUNING_OUT = ROOT / "benchmarks" / "results" / "crag_squad2_tuning.json"
 SPLITS = {"tune": range(0, 8), "report": range(8, 16)}
 K, FETCH_K = 4, 12
 
@@ -108,7 +110,36 @@ class CachedGrader:
         return self.grade_many(question, [document])[0]
 
 
+# The tuning grid: wide enough that the chosen values are not at its edge (the script checks).
+GRID = {
+    "relevant_above": [None, 0.02, 0.05, 0.08, 0.1, 0.12, 0.14, 0.16, 0.18, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.35,
+                       0.4, 0.5, 0.7],
+    "irrelevant_below": [0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3],
+    "ambiguity_margin": [0.0, 0.02, 0.05],
+    "check_answerable": [False, True],
+}
+RULE = ("maximise the mean of three first-judgement rates (answerable: 'sufficient' and a gold answer in a kept "
+        "document; unanswerable: not 'sufficient'; removed: 'irrelevant' or 'insufficient'), rounded to 3 decimals; "
+        "ties: the most informative refusals (removed judged 'irrelevant' minus answerable judged 'irrelevant'), "
+        "then the lowest relevant_above (answer more), then the ambiguity_margin closest to 0.02")
+
+
+def tie_key(row: dict) -> tuple:
+    """Sort key implementing RULE (smallest first)."""
+    p, extra = row["params"], row["refusal_reasons"]
+    bar = -1.0 if p["relevant_above"] is None else p["relevant_above"]
+    return (-round(row["mean"], 3), -(extra["removed_irrelevant"] - extra["answerable_irrelevant"]), bar,
+            abs(p["ambiguity_margin"] - 0.02))
+
+
 def tune(articles: list[dict], n: int, seed: int) -> dict:
+    """Grid-search LocalJudge on the tune articles (first judgement only); return every row, best first."""
+    from functools import lru_cache
+
+    import ragkit.roles.judge as judge_module
+
+    # The answerability check is a pure function of (question, passage): memoise it for the grid.
+    judge_module.answerability_gap = lru_cache(maxsize=None)(judge_module.answerability_gap)
     embedder = load_embedder()
     everything, without = retrievers(articles, embedder)
     reranker, grader = LocalReranker(embeddings=embedder), CachedGrader(LocalGrader(embedder=embedder))
@@ -118,15 +149,14 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
             r = without[q["article"]] if category == "removed" else everything
             hits = reranker.rerank_with_scores(q["question"], [d for d, _ in r.search_with_scores(q["question"], FETCH_K)], K)
             cases.append((category, q, [d for d, _ in hits]))
-    grid = {"relevant_above": [None, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8], "irrelevant_below": [0.1, 0.2, 0.3, 0.4, 0.5],
-            "ambiguity_margin": [0.0, 0.02, 0.05]}
     rows = []
-    for values in itertools.product(*grid.values()):
-        params = dict(zip(grid, values))
+    for values in itertools.product(*GRID.values()):
+        params = dict(zip(GRID, values))
         judge = LocalJudge(grader=grader, **params)
-        good = Counter()
+        good, irrelevant = Counter(), Counter()
         for category, q, docs in cases:
             j = judge.judge(q["question"], docs)
+            irrelevant[category] += j.verdict == "irrelevant"
             if category == "answerable":
                 kept = " ".join(docs[i].page_content.lower() for i in j.keep)
                 good[category] += j.verdict == "sufficient" and any(a.lower() in kept for a in q["answers"])
@@ -134,12 +164,29 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
                 good[category] += j.verdict != "sufficient"
             else:
                 good[category] += j.verdict in ("irrelevant", "insufficient")
-        rates = {c: good[c] / n for c in ("answerable", "unanswerable", "removed")}
-        rows.append({"params": params, "rates": rates, "mean": sum(rates.values()) / 3})
-    rows.sort(key=lambda r: -r["mean"])
+        rates = {c: round(good[c] / n, 4) for c in ("answerable", "unanswerable", "removed")}
+        rows.append({"params": params, "rates": rates, "mean": round(sum(rates.values()) / 3, 4),
+                     "refusal_reasons": {"answerable_irrelevant": round(irrelevant["answerable"] / n, 4),
+                                         "removed_irrelevant": round(irrelevant["removed"] / n, 4)}})
+    rows.sort(key=tie_key)
     for row in rows[:10]:
-        print(f"{row['mean']:.3f}", {c: round(v, 3) for c, v in row["rates"].items()}, row["params"])
-    return rows[0]
+        print(f"{row['mean']:.3f}", row["rates"], row["params"])
+    best = rows[0]["params"]
+    for name in ("relevant_above", "irrelevant_below"):
+        if best[name] in (GRID[name][0], GRID[name][-1]):
+            print(f"WARNING: the best {name} ({best[name]}) is at the edge of the grid: widen it")
+    return {"rows": rows}
+
+
+def tuning_summary(rows: list[dict]) -> dict:
+    """The best row, the best row without the answerability check, and the previous defaults' row."""
+    def first(pred) -> dict | None:
+        return next((r for r in rows if pred(r["params"])), None)
+
+    return {"best": rows[0],
+            "best_without_answerability_check": first(lambda p: not p["check_answerable"]),
+            "previous_defaults": first(lambda p: p == {"relevant_above": 0.7, "irrelevant_below": 0.3,
+                                                       "ambiguity_margin": 0.02, "check_answerable": False})}
 
 
 # ---------------------------------------------------------------- report: the whole graph
@@ -185,10 +232,18 @@ def report(articles: list[dict], n: int, seed: int, params: dict, split: str = "
     return results
 
 
+def dump_rows(payload: dict) -> str:
+    """JSON with the header indented and one grid row per line (readable, and small diffs on a re-run)."""
+    head = json.dumps({k: v for k, v in payload.items() if k != "rows"}, indent=1)
+    rows = ",\n  ".join(json.dumps(r) for r in payload["rows"])
+    return f'{head[:-2]},\n "rows": [\n  {rows}\n ]\n}}\n'
+
+
 def judge_params(overrides: dict) -> dict:
     """The LocalJudge thresholds a report ran with (defaults plus overrides)."""
     judge = LocalJudge(grader=CachedGrader(None), **overrides)
-    return {name: getattr(judge, name) for name in ("relevant_above", "irrelevant_below", "ambiguity_margin", "max_keep")}
+    return {name: getattr(judge, name) for name in ("relevant_above", "irrelevant_below", "ambiguity_margin", "max_keep",
+                                                    "check_answerable")}
 
 
 def main() -> None:
@@ -201,8 +256,17 @@ def main() -> None:
     args = parser.parse_args()
     articles = load_squad()
     if args.mode == "tune":
-        best = tune(articles, args.n, args.seed)
-        print("best:", json.dumps(best))
+        rows = tune(articles, args.n, args.seed)["rows"]
+        payload = {
+            "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}",
+            "dataset": "SQuAD 2.0 dev, CS224N labelled half; questions from articles 0-7 only (the report uses 8-15)",
+            "grader": "LocalGrader with its packaged (SciFact TRAIN) weights",
+            "measure": "the judge's FIRST judgement on the top 4 reranked documents (no correction, writer or verifier)",
+            "rule": RULE, "grid": GRID, "n_per_category": args.n, "seed": args.seed,
+            "summary": tuning_summary(rows), "rows": rows,
+        }
+        TUNING_OUT.write_text(dump_rows(payload), encoding="utf-8")
+        print("best:", json.dumps(rows[0]), "\nsaved", TUNING_OUT.relative_to(ROOT))
         return
     results = report(articles, args.n, args.seed, args.params)
     a, u, r = results["answerable"]["counts"], results["unanswerable"]["counts"], results["removed"]["counts"]

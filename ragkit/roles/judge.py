@@ -8,16 +8,20 @@ four verdicts, each with its own path through the graph (``ragkit.graphs.crag``)
 - ``ambiguous``: the question cannot be answered as asked; ask the user (``clarifying_question``);
 - ``irrelevant``: the knowledge base does not cover it; refuse honestly.
 
-``LocalJudge`` combines three signals, each a few lines of plain code: the document grader's scores
-(which documents pass, and how high the best one is), an *irrelevance threshold* on the best score, and
-an *ambiguity signal*: the question is under-specified (no key terms at all, or a pronoun with nothing
-it could refer to), or the best documents come from different titles with almost the same score while
-the question names neither. ``LLMJudge`` asks a chat model for the verdict as a ``Literal`` field of a
+``LocalJudge`` combines four signals, each a few lines of plain code: the document grader's scores
+(which documents pass, and how high the best one is), an *irrelevance threshold* on the best score, an
+*ambiguity signal* (the question is under-specified: no key terms at all, or a pronoun with nothing it
+could refer to; or the best documents come from different titles with almost the same score while the
+question names neither), and an *answerability check* on every passing document
+(``ragkit.roles.answerability``: the question's names and numbers occur in it, a "not" question meets a
+"not" sentence, a "who/when/how many" question finds a name/date/number), so a passage that is on topic
+but cannot hold the answer makes the verdict ``insufficient``, not ``sufficient``. ``LLMJudge`` asks a chat model for the verdict as a ``Literal`` field of a
 pydantic schema; a failed call or malformed output takes the fail-soft default (keep the top candidates
 as ``sufficient``, ``fallback=True``), so a broken judge never stops an answer that retrieval supports.
 
 Simplifications: the thresholds are global numbers tuned once on SQuAD 2.0 articles 0-7 (see
-``benchmarks/crag``), not calibrated per corpus; "a name" is a capitalised word inside the question, so
+``benchmarks/crag``) for the default ``LocalGrader``, not calibrated per corpus or per grader (a grader
+with another score scale needs its own ``relevant_above``); "a name" is a capitalised word inside the question, so
 a lower-case entity ("bm25") does not count as an antecedent; the title signal needs ``metadata["title"]``.
 """
 
@@ -31,11 +35,16 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.roles.answerability import answerability_gap
 from ragkit.roles.base import DocumentGrader, Judgement
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
 from ragkit.text import clean_query, key_terms, words
 
+# Tuned on SQuAD 2.0 articles 0-7 for the default LocalGrader (benchmarks/crag/squad2_eval.py --mode tune,
+# grid and rule in benchmarks/results/crag_squad2_tuning.json).
+RELEVANT_ABOVE = 0.22
+IRRELEVANT_BELOW = 0.02
 PRONOUNS = frozenset("he she him her his hers it its they them their theirs".split())
 _TOKEN = re.compile(r"[\w'-]+")
 
@@ -110,10 +119,11 @@ class LocalJudge:
     """Offline judge: the grader's scores + an ambiguity signal + an irrelevance threshold, in that order.
 
     A document passes when the grader says ``relevant`` (or, with ``relevant_above`` set, when its score
-    reaches it). Decision order: nothing retrieved or best score below ``irrelevant_below`` with no document passing
-    -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing -> ``insufficient``;
-    the best passing documents split between two titles within ``ambiguity_margin`` -> ``ambiguous``;
-    otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
+    reaches it) and, with ``check_answerable``, when ``answerability_gap`` finds no reason it cannot hold
+    the answer. Decision order: nothing retrieved or best score below ``irrelevant_below`` with no document
+    relevant -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing ->
+    ``insufficient``; the best passing documents split between two titles within ``ambiguity_margin`` ->
+    ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
 
     >>> judge = LocalJudge()  # doctest: +SKIP
     >>> judge.judge("When did he die?", docs).verdict  # doctest: +SKIP
@@ -123,10 +133,11 @@ class LocalJudge:
     def __init__(
         self,
         grader: DocumentGrader | None = None,
-        irrelevant_below: float = 0.3,
+        irrelevant_below: float = IRRELEVANT_BELOW,
         ambiguity_margin: float = 0.02,
         max_keep: int = 4,
-        relevant_above: float | None = 0.7,
+        relevant_above: float | None = RELEVANT_ABOVE,
+        check_answerable: bool = True,
     ):
         if grader is None:
             from ragkit.roles import LocalGrader  # lazy: building a judge with your own grader loads no model
@@ -138,9 +149,8 @@ class LocalJudge:
         self.irrelevant_below = irrelevant_below
         self.ambiguity_margin = ambiguity_margin
         self.max_keep = max_keep
-        # Tuned on SQuAD 2.0 articles 0-7 (benchmarks/crag/squad2_eval.py --mode tune): 0.7 was best; the
-        # other two thresholds tied over their whole grid there, so they keep round middle values.
         self.relevant_above = relevant_above  # None: trust the grader's own ``relevant`` flag
+        self.check_answerable = check_answerable
 
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement:
         question = clean_query(question, what="question")
@@ -150,18 +160,23 @@ class LocalJudge:
         grades = self.grader.grade_many(question, documents)
         scores = [g.score for g in grades]
         bar = self.relevant_above
-        passing = sorted((i for i, g in enumerate(grades) if (g.relevant if bar is None else g.score >= bar)),
-                         key=lambda i: -scores[i])
+        relevant = sorted((i for i, g in enumerate(grades) if (g.relevant if bar is None else g.score >= bar)),
+                          key=lambda i: -scores[i])
         top = max(scores)
-        if not passing and top < self.irrelevant_below:
+        if not relevant and top < self.irrelevant_below:
             return Judgement("irrelevant", note=f"best score {top:.2f} < {self.irrelevant_below:.2f} and no document passed")
+        gaps = {i: answerability_gap(question, documents[i].page_content) if self.check_answerable else None
+                for i in relevant}
+        passing = [i for i in relevant if gaps[i] is None]
         vague = underspecified(question)
         if vague:
             pronoun = re.search(r"'(\w+)'", vague)
             ask = f"Who or what do you mean by '{pronoun.group(1)}'?" if pronoun else "What exactly would you like to know?"
             return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]), note=vague, clarifying_question=ask)
-        if not passing:
+        if not relevant:
             return Judgement("insufficient", note=f"no document passed the grader (best score {top:.2f})")
+        if not passing:
+            return Judgement("insufficient", note=f"{len(relevant)} relevant, but none can answer: {gaps[relevant[0]]}")
         split = title_split(question, [documents[i] for i in passing], [scores[i] for i in passing], self.ambiguity_margin)
         if split:
             return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]),
