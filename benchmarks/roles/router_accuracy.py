@@ -1,29 +1,82 @@
-"""Accuracy of LocalRouter on the labelled routing set ``data/routing_questions.json``.
+"""Accuracy of LocalRouter on the Adaptive RAG routes: tuned on a DEV set, reported once on the TEST set.
 
-The routes are the Adaptive RAG graph's own ``ROUTES`` (ragkit.graphs.adaptive_rag), written from what
-each corpus holds, not from the routing set; the script checks that no routing question is also a route
-example (that would be testing on training data). Reported: accuracy and a confusion table at the
-router's default margin and similarity bar, plus a small sweep of the two (for reading, not for picking
-the defaults: the set has only 61 questions).
+Two labelled sets, same format (a JSON list of ``{"question", "route"}``):
+- ``data/routing_dev.json``: written for tuning, from the corpora and from what a diner or a visitor asks;
+  every weight and bar of LocalRouter is chosen here.
+- ``data/routing_questions.json``: the TEST set; it only ever sees the final router (and the original one,
+  for the before/after comparison). Nothing is chosen from it.
 
-Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py
+The script checks that no route example is also a dev or test question (that would be testing on training
+data), then:
+1. scores a grid of settings on the dev set. Each question is explained once per ``k`` with unit weights,
+   so the grid is plain arithmetic; the decision rules (``min_similarity``, ``margin``) are applied as
+   ``LocalRouter.route`` applies them, and the chosen setting is re-run through the real router to prove it.
+2. picks the setting with the best *neighbourhood* accuracy (the mean over the setting and its grid
+   neighbours), so a broad plateau beats a lucky spike; and estimates how well this whole tuning procedure
+   generalises with 5-fold cross-validation on the dev set (10 shuffles).
+3. reports dev and test accuracy, per-route accuracy and the confusion table for the original router
+   (the ROUTES and the single-nearest-prototype rule before this change, kept below as ``ORIGINAL_ROUTES``)
+   and for ``LocalRouter``'s defaults with ``load_route_documents()``.
+
+Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py          (about 30 s)
+      add --dev-only to tune and look at dev numbers without touching the test set.
 """
 
 from __future__ import annotations
 
+import argparse
+import itertools
 import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import write_result  # noqa: E402
+from common import ROOT, write_result  # noqa: E402
 
 from ragkit.data import load_routing_questions  # noqa: E402
-from ragkit.graphs.adaptive_rag import ROUTES  # noqa: E402
-from ragkit.roles import LocalRouter  # noqa: E402
+from ragkit.graphs.adaptive_rag import ROUTES, load_route_documents  # noqa: E402
+from ragkit.roles import LocalRouter, RouteSpec  # noqa: E402
+
+COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py"
+FALLBACK = "llm_fallback"
+GRID = {
+    "k": [1, 2, 3, 4, 5],
+    "term_weight": [0.0, 0.05, 0.1, 0.15, 0.2],
+    "passage_weight": [0.0, 0.4, 0.7, 1.0],
+    "passage_bar": [0.45, 0.5, 0.55, 0.6],
+    "margin": [0.0, 0.02, 0.04],
+    "min_similarity": [0.0, 0.1, 0.2],
+}
+
+# The route specs as they were before the router was improved (commit 37a96f9), for the "before" numbers.
+ORIGINAL_ROUTES: tuple[RouteSpec, ...] = (
+    RouteSpec("search_menu", "Our restaurant's food menu: the dishes we serve, starters, mains, sides and desserts, "
+              "their prices, ingredients, allergens, and vegetarian, vegan or gluten-free options.",
+              ("Is there a starter without gluten?", "How much does the cheapest main course cost?",
+               "Which of your desserts contain nuts?", "What comes in the seafood pasta?",
+               "Do you have anything vegan for a main?", "Is the fish soup spicy?")),
+    RouteSpec("search_wine", "Our restaurant's wine list: the bottles and glasses we pour, their grapes, producers, "
+              "regions, vintages and prices, and which of our wines to drink with a dish.",
+              ("Do you pour any orange wine by the glass?", "Which of your wines would suit grilled fish?",
+               "What is the most expensive bottle on your list?", "Have you got a Nebbiolo?",
+               "Is there a sparkling wine under 40 euros?", "Which red would you open with the lamb?")),
+    RouteSpec("search_web", "News and articles about the town and the coast: local events, festivals, markets, "
+              "openings of other cafes, bars, hotels and shops, ferries, trains, parking, weather warnings, "
+              "beaches, walks and boat trips, plus general articles about food, wine making and wine labels.",
+              ("Has the new bakery on the harbour opened yet?", "When is the summer music festival this year?",
+               "How do I get to the town by train?", "Is there a storm warning for this week?",
+               "What does biodynamic mean on a wine label?", "Where can I swim near the old port?")),
+    RouteSpec("llm_fallback", "Anything unrelated to our restaurant and the town: general knowledge, history, "
+              "science, maths, coding, translation, writing tasks and chit-chat.",
+              ("Who wrote Don Quixote?", "What is 17 times 23?", "Write a haiku about autumn.",
+               "How do vaccines work?", "Translate 'good morning' into German.", "What is the capital of Canada?")),
+)
 
 
 def evaluate(router: LocalRouter, items: list[dict]) -> dict:
+    """Accuracy, per-route accuracy, confusion table and the list of mistakes of a router on labelled items."""
     decisions = [router.route(item["question"]) for item in items]
     correct = [d.route == item["route"] for d, item in zip(decisions, items)]
     confusion = Counter(f"{item['route']} -> {d.route}" for d, item in zip(decisions, items))
@@ -31,46 +84,168 @@ def evaluate(router: LocalRouter, items: list[dict]) -> dict:
     for name in sorted({item["route"] for item in items}):
         sel = [c for c, item in zip(correct, items) if item["route"] == name]
         per_route[name] = round(sum(sel) / len(sel), 4)
-    errors = [
-        {"question": item["question"], "expected": item["route"], "got": d.route, "note": d.note}
-        for d, item, c in zip(decisions, items, correct)
-        if not c
-    ]
-    return {
-        "accuracy": round(sum(correct) / len(items), 4),
-        "per_route_accuracy": per_route,
-        "fallbacks_taken": sum(d.fallback for d in decisions),
-        "confusion": dict(sorted(confusion.items())),
-        "errors": errors,
-    }
+    errors = [{"question": item["question"], "expected": item["route"], "got": d.route, "note": d.note}
+              for d, item, c in zip(decisions, items, correct) if not c]
+    return {"accuracy": round(sum(correct) / len(items), 4), "per_route_accuracy": per_route,
+            "fallbacks_taken": sum(d.fallback for d in decisions), "confusion": dict(sorted(confusion.items())),
+            "errors": errors}
+
+
+def grid_predictions(router: LocalRouter, items: list[dict], documented: set[str]) -> tuple[list[dict], np.ndarray]:
+    """Predicted route index for every grid setting (rows) and question (columns), from unit-weight explanations."""
+    names = [spec.name for spec in router.routes]
+    has_docs = np.array([name in documented for name in names], dtype=float)
+    saved = (router.k, router.passage_weight, router.passage_bar, router.term_weight)
+    parts: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    router.passage_weight, router.passage_bar, router.term_weight = 1.0, 0.0, 1.0  # raw evidence
+    for k in GRID["k"]:
+        router.k = k
+        explained = [router.explain(item["question"]) for item in items]
+        parts[k] = tuple(np.array([[e[n][key] for n in names] for e in explained]) for key in ("prototypes", "passages", "terms"))
+    router.k, router.passage_weight, router.passage_bar, router.term_weight = saved
+    fallback = names.index(router.fallback)
+    settings, predictions = [], []
+    for values in itertools.product(*GRID.values()):
+        setting = dict(zip(GRID, values))
+        proto, passage, terms = parts[setting["k"]]
+        scores = proto + setting["passage_weight"] * (passage - setting["passage_bar"]) * has_docs + setting["term_weight"] * terms
+        # The same ranking and rules as LocalRouter.route (ties broken by route name).
+        order = np.array([sorted(range(len(names)), key=lambda j: (-row[j], names[j])) for row in scores])
+        best = order[:, 0]
+        best_score = scores[np.arange(len(items)), best]
+        gap = best_score - scores[np.arange(len(items)), order[:, 1]]
+        unsafe = (best_score < setting["min_similarity"]) | ((gap < setting["margin"]) & (best != fallback))
+        settings.append(setting)
+        predictions.append(np.where(unsafe, fallback, best))
+    return settings, np.array(predictions)
+
+
+def neighbourhood_means(settings: list[dict], accuracy: np.ndarray) -> np.ndarray:
+    """Mean accuracy over each setting and its grid neighbours (one step along one parameter)."""
+    index = {tuple(s.values()): i for i, s in enumerate(settings)}
+    keys = list(GRID)
+    out = np.zeros(len(settings))
+    for i, setting in enumerate(settings):
+        found = [accuracy[i]]
+        for key in keys:
+            values = GRID[key]
+            pos = values.index(setting[key])
+            for step in (-1, 1):
+                if 0 <= pos + step < len(values):
+                    neighbour = tuple(values[pos + step] if k == key else setting[k] for k in keys)
+                    found.append(accuracy[index[neighbour]])
+        out[i] = float(np.mean(found))
+    return out
+
+
+def tune(settings: list[dict], correct: np.ndarray) -> int:
+    """Index of the setting with the best neighbourhood accuracy (ties: best own accuracy, then grid order)."""
+    accuracy = correct.mean(axis=1)
+    smooth = neighbourhood_means(settings, accuracy)
+    return int(np.lexsort((np.arange(len(settings)), -accuracy, -smooth))[0])
+
+
+def cross_validate(settings: list[dict], correct: np.ndarray, folds: int = 5, repeats: int = 10, seed: int = 0) -> dict:
+    """Accuracy of the tuning procedure itself on held-out dev folds (tune on 4/5, score on 1/5)."""
+    rng = np.random.default_rng(seed)
+    n = correct.shape[1]
+    runs = []
+    for _ in range(repeats):
+        fold = rng.permutation(n) % folds
+        hits = 0
+        for f in range(folds):
+            chosen = tune(settings, correct[:, fold != f])
+            hits += int(correct[chosen, fold == f].sum())
+        runs.append(hits / n)
+    return {"folds": folds, "repeats": repeats, "mean_accuracy": round(float(np.mean(runs)), 4), "std": round(float(np.std(runs)), 4)}
+
+
+def check_no_leaks(sets: dict[str, list[dict]]) -> None:
+    """Stop if a route example is also a labelled question (or a dev question is also a test question)."""
+    examples = {e.strip().lower() for spec in ROUTES for e in spec.examples}
+    for name, items in sets.items():
+        leaked = [item["question"] for item in items if item["question"].strip().lower() in examples]
+        if leaked:
+            raise SystemExit(f"{name} questions found among the route examples: {leaked}")
+    if "test" in sets:
+        dev = {item["question"].strip().lower() for item in sets["dev"]}
+        shared = [item["question"] for item in sets["test"] if item["question"].strip().lower() in dev]
+        if shared:
+            raise SystemExit(f"questions in both the dev and the test set: {shared}")
 
 
 def main() -> None:
-    items = load_routing_questions()
-    examples = {e.strip().lower() for spec in ROUTES for e in spec.examples}
-    leaked = [item["question"] for item in items if item["question"].strip().lower() in examples]
-    if leaked:
-        raise SystemExit(f"routing questions found among the route examples: {leaked}")
-    default = LocalRouter(ROUTES, fallback="llm_fallback")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dev-only", action="store_true", help="tune and report on the dev set only (no test set, nothing saved)")
+    args = parser.parse_args()
+
+    sets = {"dev": load_routing_questions(ROOT / "data" / "routing_dev.json")}
+    if not args.dev_only:
+        sets["test"] = load_routing_questions()
+    check_no_leaks(sets)
+    documents = load_route_documents()
+    default = LocalRouter(ROUTES, fallback=FALLBACK, documents=documents)
+    names = [spec.name for spec in default.routes]
+
+    dev = sets["dev"]
+    truth = np.array([names.index(item["route"]) for item in dev])
+    settings, predictions = grid_predictions(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder), dev, set(documents))
+    correct = predictions == truth
+    chosen = tune(settings, correct)
+    best = settings[chosen]
+    defaults = {key: getattr(default, key) for key in GRID}
+    tuned_router = LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **best)
+    tuned_dev = evaluate(tuned_router, dev)
+    if abs(tuned_dev["accuracy"] - round(float(correct[chosen].mean()), 4)) > 1e-9:
+        raise SystemExit(f"the grid arithmetic disagrees with LocalRouter.route: {tuned_dev['accuracy']} vs {correct[chosen].mean()}")
+    if defaults != best:
+        print(f"NOTE: LocalRouter's defaults {defaults} differ from the dev-tuned setting {best}")
+
+    original = LocalRouter(ORIGINAL_ROUTES, fallback=FALLBACK, embedder=default.embedder, k=1, min_similarity=0.2, margin=0.02)
     result = {
-        "command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py",
-        "questions": len(items),
-        "routes": "ragkit.graphs.adaptive_rag.ROUTES (fallback llm_fallback)",
-        "defaults": {"margin": default.margin, "min_similarity": default.min_similarity},
-        "default": evaluate(default, items),
-        "majority_baseline": round(max(Counter(i["route"] for i in items).values()) / len(items), 4),
-        "sweep": [],
+        "command": COMMAND,
+        "routes": "ragkit.graphs.adaptive_rag.ROUTES with load_route_documents() (fallback llm_fallback)",
+        "sets": {name: {"questions": len(items), "per_route": dict(sorted(Counter(i["route"] for i in items).items()))}
+                 for name, items in sets.items()},
+        "tuning": {
+            "set": "dev",
+            "grid": GRID,
+            "chosen": best,
+            "chosen_dev_accuracy": round(float(correct[chosen].mean()), 4),
+            "best_single_setting_dev_accuracy": round(float(correct.mean(axis=1).max()), 4),
+            "rule": "best mean accuracy over the setting and its one-step grid neighbours",
+            "cross_validated": cross_validate(settings, correct),
+            "defaults_match_chosen": defaults == best,
+        },
+        "defaults": defaults,
+        "after": {"dev": evaluate(default, dev)},
+        "before": {"description": "ORIGINAL_ROUTES, single nearest prototype (k=1), no documents, margin 0.02, min_similarity 0.2",
+                   "dev": evaluate(original, dev)},
+        "ablation_dev": {
+            "new routes, k=1, no documents": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, embedder=default.embedder, k=1, min_similarity=0.2), dev)["accuracy"],
+            "new routes, defaults, no documents": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, embedder=default.embedder, **{**defaults, "term_weight": 0.0, "passage_weight": 0.0}), dev)["accuracy"],
+            "defaults without passages": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **{**defaults, "passage_weight": 0.0}), dev)["accuracy"],
+            "defaults without terms": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **{**defaults, "term_weight": 0.0}), dev)["accuracy"],
+        },
     }
-    for margin in (0.0, 0.02, 0.05):
-        for bar in (0.0, 0.2, 0.3):
-            router = LocalRouter(ROUTES, fallback="llm_fallback", margin=margin, min_similarity=bar, embedder=default.embedder)
-            result["sweep"].append({"margin": margin, "min_similarity": bar, "accuracy": evaluate(router, items)["accuracy"]})
-    print("accuracy", result["default"]["accuracy"], result["default"]["per_route_accuracy"])
-    for s in result["sweep"]:
-        print(s)
-    for e in result["default"]["errors"]:
-        print(e)
-    print("written", write_result("roles_router", result))
+    if "test" in sets:
+        result["after"]["test"] = evaluate(default, sets["test"])
+        result["before"]["test"] = evaluate(original, sets["test"])
+        result["majority_baseline_test"] = round(max(Counter(i["route"] for i in sets["test"]).values()) / len(sets["test"]), 4)
+
+    print("chosen on dev:", best, "| dev accuracy", result["tuning"]["chosen_dev_accuracy"],
+          "| 5-fold CV of the tuning:", result["tuning"]["cross_validated"])
+    print("ablation (dev):", result["ablation_dev"])
+    for when in ("before", "after"):
+        for name in sets:
+            r = result[when][name]
+            print(f"{when:6} {name:4} accuracy {r['accuracy']:.3f}  {r['per_route_accuracy']}")
+    for name in sets:
+        print(f"confusion after ({name}):", result["after"][name]["confusion"])
+        for e in result["after"][name]["errors"]:
+            print(f"  {name} error: {e['expected']} -> {e['got']}: {e['question']}")
+    if not args.dev_only:
+        print("written", write_result("roles_router", result))
 
 
 if __name__ == "__main__":
