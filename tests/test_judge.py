@@ -164,3 +164,28 @@ def test_every_judge_follows_the_contract(judge):
     assert isinstance(j, Judgement) and j.verdict in VERDICTS and all(0 <= i < len(DOCS) for i in j.keep)
     with pytest.raises(ValueError, match="question"):
         judge.judge("   ", DOCS)
+
+
+# ---------------------------------------------------------------- answerability helpers
+@pytest.mark.parametrize("module", ["ragkit.roles.answerability", "ragkit.graphs.crag_helpers"])
+def test_worked_examples_in_docstrings_hold(module):
+    import doctest
+    import importlib
+
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+@pytest.mark.parametrize("question, passage, gap", [
+    ("Who founded Telnet?", "Telnet was founded by Bolt, Beranek and Newman.", None),
+    ("Who founded the company?", "the company was founded in a garage.", "name"),
+    ("What was the trend from the 1970s on?", "Since the 1970s the share has grown.", None),  # "1970s" holds "1970"
+    ("How much did Harvard's endowment grow?", "Harvard's endowment grew by 8%.", None),
+    ("How much did Yale's endowment grow?", "Harvard's endowment grew by 8%.", "yale"),
+    ("Why did the monks leave?", "The monks left because of the plague.", None),  # "why": no type check
+    ("What did the king never sign?", "The king never signed the charter.", None),
+])
+def test_answerability_gap_cases(question, passage, gap):
+    from ragkit.roles.answerability import answerability_gap
+
+    found = answerability_gap(question, passage)
+    assert found is None if gap is None else gap in found

@@ -252,7 +252,9 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=150, help="questions per category")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--params", type=json.loads, default={}, help='LocalJudge overrides as JSON, e.g. {"irrelevant_below": 0.3}')
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--split", choices=list(SPLITS), default="report",
+                        help="articles for --mode report (tune: whole-graph numbers on the tuning articles)")
+    parser.add_argument("--out", type=Path, default=None, help=f"default: {OUT.relative_to(ROOT)} for the report split")
     args = parser.parse_args()
     articles = load_squad()
     if args.mode == "tune":
@@ -268,7 +270,10 @@ def main() -> None:
         TUNING_OUT.write_text(dump_rows(payload), encoding="utf-8")
         print("best:", json.dumps(rows[0]), "\nsaved", TUNING_OUT.relative_to(ROOT))
         return
-    results = report(articles, args.n, args.seed, args.params)
+    if args.out is None and args.split != "report":
+        parser.error("--split tune needs --out: the saved report is for the held-out articles 8-15")
+    out_path = args.out or OUT
+    results = report(articles, args.n, args.seed, args.params, split=args.split)
     a, u, r = results["answerable"]["counts"], results["unanswerable"]["counts"], results["removed"]["counts"]
     summary = {
         "answerable_answered": a.get("answered", 0) / results["answerable"]["n"],
@@ -279,17 +284,18 @@ def main() -> None:
     }
     payload = {
         "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode report --n {args.n} --seed {args.seed}"
-        + (f" --params '{json.dumps(args.params)}'" if args.params else ""),
+        + (f" --params '{json.dumps(args.params)}'" if args.params else "") + (f" --split {args.split}" if args.split != "report" else ""),
         "dataset": "SQuAD 2.0 dev, CS224N labelled half (16 articles); index = paragraphs of all 16 articles",
-        "split": "report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)",
+        "split": ("report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)" if args.split == "report"
+                  else "articles 0-7, the tuning articles (NOT held out)"),
         "setup": {"retriever": "hybrid RRF (MiniLM dense + BM25), fetch 12, LocalReranker top 4",
                   "roles": "LocalJudge, LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
                   "n_per_category": args.n, "seed": args.seed},
         "summary": {k: round(v, 4) for k, v in summary.items()},
         "results": results,
     }
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(payload["summary"], indent=2))
 
 
