@@ -25,15 +25,19 @@ fallback route: the best score is below ``min_similarity``, or it beats the runn
 answer is always one of them; a failed or malformed call goes to the fallback route.
 
 How the defaults were chosen: on a DEV set of routing questions written for the purpose
-(``data/routing_dev.json``), never on the labelled test set (``benchmarks/roles/router_accuracy.py``
-reruns the grid and prints the numbers). The plateau was broad: k from 2 to 4, term weights 0.05-0.15,
-passage weights 0.4-0.7 with bars 0.5-0.6 all scored within a few points of each other. Subtracting a
-per-route baseline (each route's mean score on the other routes' examples) and blending the description
-in with a separate weight were tried and did not help on the dev set, so they are left out.
+(``data/routing_dev.json``), never on the labelled test set. ``benchmarks/roles/router_accuracy.py``
+scores a grid of settings on the dev set and keeps the one whose grid neighbourhood scores best (a broad
+plateau, not a lucky spike): dev accuracy 0.96, and 0.94 when the whole tuning is cross-validated on dev
+folds. Passages made of paragraphs and their sentences beat paragraphs alone (0.91 cross-validated) and
+sentences alone (0.93). Without documents, the prototypes alone score 0.78 on dev. Subtracting a per-route
+baseline (each route's mean score on the other routes' examples) and blending the description in with a
+separate weight were tried and did not help on the dev set, so they are left out.
 
-Simplifications: no training (nothing is learned beyond the few constants above), paragraphs split on
-blank lines and sentences by a regular expression, and the scores are similarities, not probabilities. Quality still rests on how well the
-route examples cover what users ask: to fix a systematic mistake, add an example to the right route.
+Simplifications: no training (nothing is learned beyond the few constants above); paragraphs are split
+on blank lines and sentences by a regular expression; the scores are similarities, not probabilities;
+MiniLM knows little about rare names (a wine called "Banyuls"), so for those the term evidence does
+most of the work. Quality still rests on how well the route examples cover what users ask: to fix a
+systematic mistake, add an example to the right route, then re-measure on the dev set.
 """
 
 from __future__ import annotations
