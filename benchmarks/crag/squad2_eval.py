@@ -119,17 +119,39 @@ GRID = {
     "check_answerable": [False, True],
 }
 RULE = ("maximise the mean of three first-judgement rates (answerable: 'sufficient' and a gold answer in a kept "
-        "document; unanswerable: not 'sufficient'; removed: 'irrelevant' or 'insufficient'), rounded to 3 decimals; "
-        "ties: the most informative refusals (removed judged 'irrelevant' minus answerable judged 'irrelevant'), "
-        "then the lowest relevant_above (answer more), then the ambiguity_margin closest to 0.02")
+        "document; unanswerable: not 'sufficient'; removed: 'irrelevant' or 'insufficient'). The mean is flat near "
+        "its maximum, so differences smaller than its standard error (from the best row's rates, "
+        "sqrt(sum p(1-p)/n) / 3) are noise: among the settings within one standard error of the best mean, take the "
+        "one that answers the most answerable questions (the one-standard-error rule, leaning towards answering); "
+        "remaining ties: the highest mean, then the most informative refusals (removed judged 'irrelevant' minus "
+        "answerable judged 'irrelevant'), then the lowest relevant_above, then the ambiguity_margin closest to 0.02")
+
+
+def mean_standard_error(rates: dict[str, float], n: int) -> float:
+    """Standard error of the mean of three independent rates, each measured on ``n`` questions.
+
+    >>> round(mean_standard_error({"a": 0.5, "b": 0.5, "c": 1.0}, 100), 4)
+    0.0236
+    """
+    return sum(p * (1 - p) / n for p in rates.values()) ** 0.5 / 3
 
 
 def tie_key(row: dict) -> tuple:
-    """Sort key implementing RULE (smallest first)."""
+    """Sort key for the ties left by RULE (smallest first)."""
     p, extra = row["params"], row["refusal_reasons"]
     bar = -1.0 if p["relevant_above"] is None else p["relevant_above"]
-    return (-round(row["mean"], 3), -(extra["removed_irrelevant"] - extra["answerable_irrelevant"]), bar,
+    return (-round(row["mean"], 4), -(extra["removed_irrelevant"] - extra["answerable_irrelevant"]), bar,
             abs(p["ambiguity_margin"] - 0.02))
+
+
+def choose(rows: list[dict], n: int) -> tuple[list[dict], float]:
+    """Order the rows by RULE: the chosen setting first, then the rest of the one-SE band, then the others."""
+    best = min(rows, key=tie_key)
+    se = mean_standard_error(best["rates"], n)
+    band = [r for r in rows if r["mean"] >= best["mean"] - se]
+    band.sort(key=lambda r: (-r["rates"]["answerable"], tie_key(r)))
+    rest = sorted((r for r in rows if r["mean"] < best["mean"] - se), key=tie_key)
+    return band + rest, se
 
 
 def tune(articles: list[dict], n: int, seed: int) -> dict:
@@ -168,23 +190,24 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
         rows.append({"params": params, "rates": rates, "mean": round(sum(rates.values()) / 3, 4),
                      "refusal_reasons": {"answerable_irrelevant": round(irrelevant["answerable"] / n, 4),
                                          "removed_irrelevant": round(irrelevant["removed"] / n, 4)}})
-    rows.sort(key=tie_key)
+    rows, se = choose(rows, n)
+    print(f"best mean {max(r['mean'] for r in rows):.4f}, standard error {se:.4f}")
     for row in rows[:10]:
         print(f"{row['mean']:.3f}", row["rates"], row["params"])
     best = rows[0]["params"]
     for name in ("relevant_above", "irrelevant_below"):
         if best[name] in (GRID[name][0], GRID[name][-1]):
             print(f"WARNING: the best {name} ({best[name]}) is at the edge of the grid: widen it")
-    return {"rows": rows}
+    return {"rows": rows, "standard_error": round(se, 4), "best_mean_row": min(rows, key=tie_key)}
 
 
-def tuning_summary(rows: list[dict]) -> dict:
-    """The best row, the best row without the answerability check, and the previous defaults' row."""
+def tuning_summary(rows: list[dict], n: int) -> dict:
+    """The chosen row, the row RULE chooses when the answerability check is off, and the previous defaults' row."""
     def first(pred) -> dict | None:
         return next((r for r in rows if pred(r["params"])), None)
 
-    return {"best": rows[0],
-            "best_without_answerability_check": first(lambda p: not p["check_answerable"]),
+    return {"chosen": rows[0],
+            "chosen_without_answerability_check": choose([r for r in rows if not r["params"]["check_answerable"]], n)[0][0],
             "previous_defaults": first(lambda p: p == {"relevant_above": 0.7, "irrelevant_below": 0.3,
                                                        "ambiguity_margin": 0.02, "check_answerable": False})}
 
@@ -258,14 +281,16 @@ def main() -> None:
     args = parser.parse_args()
     articles = load_squad()
     if args.mode == "tune":
-        rows = tune(articles, args.n, args.seed)["rows"]
+        tuned = tune(articles, args.n, args.seed)
+        rows = tuned["rows"]
         payload = {
             "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}",
             "dataset": "SQuAD 2.0 dev, CS224N labelled half; questions from articles 0-7 only (the report uses 8-15)",
             "grader": "LocalGrader with its packaged (SciFact TRAIN) weights",
             "measure": "the judge's FIRST judgement on the top 4 reranked documents (no correction, writer or verifier)",
             "rule": RULE, "grid": GRID, "n_per_category": args.n, "seed": args.seed,
-            "summary": tuning_summary(rows), "rows": rows,
+            "standard_error_of_best_mean": tuned["standard_error"],
+            "summary": {**tuning_summary(rows, args.n), "highest_mean": tuned["best_mean_row"]}, "rows": rows,
         }
         TUNING_OUT.write_text(dump_rows(payload), encoding="utf-8")
         print("best:", json.dumps(rows[0]), "\nsaved", TUNING_OUT.relative_to(ROOT))

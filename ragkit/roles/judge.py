@@ -41,9 +41,11 @@ from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
 from ragkit.text import clean_query, key_terms, words
 
-# Tuned on SQuAD 2.0 articles 0-7 for the default LocalGrader (benchmarks/crag/squad2_eval.py --mode tune,
-# grid and rule in benchmarks/results/crag_squad2_tuning.json).
-RELEVANT_ABOVE = 0.22
+# Tuned on SQuAD 2.0 articles 0-7 for the default LocalGrader (benchmarks/crag/squad2_eval.py --mode tune; the
+# grid, every row and the rule are in benchmarks/results/crag_squad2_tuning.json). The mean of the three rates
+# (answerable answered, unanswerable refused, removed article refused) is flat from 0.08 to 0.28; within one
+# standard error of its best the rule takes the setting that answers most: 0.08 (tune: 0.72 / 0.54 / 0.99).
+RELEVANT_ABOVE = 0.08
 IRRELEVANT_BELOW = 0.02
 PRONOUNS = frozenset("he she him her his hers it its they them their theirs".split())
 _TOKEN = re.compile(r"[\w'-]+")
