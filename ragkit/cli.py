@@ -6,7 +6,8 @@ Example (from the project folder)::
 
 Without ``--json`` it prints a table; with it, one JSON object ``{system: {metric: value}}`` on stdout.
 ``--save FILE`` also writes the results, the parameters and the command to a JSON file.
-``ragkit bench tune --data DIR --split train`` re-runs the grid searches that chose the defaults.
+``ragkit bench tune --data DIR --split train`` re-runs the grid searches that chose the defaults;
+add ``--dense maxp`` for the systems whose dense side scores a document by its best chunk.
 """
 
 from __future__ import annotations
@@ -42,7 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     bench = commands.add_parser("bench", help="run a benchmark")
     kinds = bench.add_subparsers(dest="kind", required=True)
-    retrieval = kinds.add_parser("retrieval", help="nDCG@10 / Recall@100 of bm25, dense, hybrid, hybrid+rerank on a BEIR folder")
+    retrieval = kinds.add_parser(
+        "retrieval", help="nDCG@10 / Recall@100 of bm25, dense, hybrid, hybrid+rerank (whole-document and max-chunk dense) on a BEIR folder"
+    )
     retrieval.add_argument("--data", required=True, type=Path, help="BEIR folder (corpus.jsonl, queries.jsonl, qrels/<split>.tsv)")
     retrieval.add_argument("--split", default="test", help="qrels split to evaluate (default: test)")
     retrieval.add_argument("--systems", default="all", type=parse_systems, help=f"comma-separated subset of {','.join(SYSTEMS)} (default: all)")
@@ -52,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     tune = kinds.add_parser("tune", help="grid-search BM25 k1/b, fusion and reranker weights on a (train) split")
     tune.add_argument("--data", required=True, type=Path, help="BEIR folder")
     tune.add_argument("--split", default="train", help="split to tune on (default: train; never tune on test)")
+    tune.add_argument("--dense", choices=("whole", "maxp"), default="whole",
+                      help="dense side of the hybrid: one vector per document (whole, default) or best chunk (maxp)")
     tune.add_argument("--save", type=Path, default=None, metavar="FILE", help="write the full grids and the command to FILE")
     return parser
 
@@ -60,8 +65,8 @@ def run_tune(args: argparse.Namespace, argv: list[str]) -> int:
     """``ragkit bench tune``: print the best point of each grid search, optionally save every grid."""
     from ragkit.retrieval.tuning import tune_on_split
 
-    record = tune_on_split(str(args.data), args.split)
-    best = {stage: record[stage]["best"] for stage in ("bm25", "fusion", "reranker")}
+    record = tune_on_split(str(args.data), args.split, dense=args.dense)
+    best = {stage: record[stage]["best"] for stage in ("bm25", "maxp", "fusion", "reranker") if stage in record}
     if args.save is not None:
         args.save.parent.mkdir(parents=True, exist_ok=True)
         full = {"command": "ragkit " + " ".join(shlex.quote(a) for a in argv), "best": best, **record}

@@ -53,6 +53,31 @@ def test_benchmark_subset_of_systems_and_queries(tmp_path, private_cache):
         run_retrieval_benchmark(folder, "test", systems=["bm25", "magic"])
 
 
+def test_maxp_systems_use_their_own_knobs_and_share_the_bm25_index(tmp_path, private_cache, monkeypatch):
+    import ragkit.bench as bench
+
+    calls = {"maxp": [], "bm25": 0}
+    real_maxp, real_bm25 = bench.MaxChunkDenseRetriever.from_documents, bench.BM25Retriever.from_documents
+
+    def spy_maxp(docs, embeddings, chunk_size, chunk_overlap, include_whole):
+        calls["maxp"].append((chunk_size, chunk_overlap, include_whole))
+        return real_maxp(docs, embeddings, chunk_size, chunk_overlap, include_whole=include_whole)
+
+    def spy_bm25(docs, **kwargs):
+        calls["bm25"] += 1
+        return real_bm25(docs, **kwargs)
+
+    monkeypatch.setattr(bench.MaxChunkDenseRetriever, "from_documents", spy_maxp)
+    monkeypatch.setattr(bench.BM25Retriever, "from_documents", spy_bm25)
+    config = BenchConfig(chunk_size=40, chunk_overlap=10, include_whole=False, maxp_alpha=0.3, maxp_rerank_depth=2)
+    names = ["bm25", "dense-maxp", "hybrid-maxp", "hybrid-maxp+rerank"]
+    results = run_retrieval_benchmark(make_beir(tmp_path / "beir"), "test", systems=names, config=config)
+    assert list(results) == names
+    assert calls == {"maxp": [(40, 10, False)], "bm25": 1}  # each index built once, with the maxp knobs
+    assert all(row["ndcg@10"] == pytest.approx(1.0) for row in results.values())
+    assert results["hybrid-maxp"]["index_s"] == pytest.approx(results["bm25"]["index_s"] + results["dense-maxp"]["index_s"], abs=0.011)
+
+
 def test_rerank_head_reorders_only_the_head():
     class Reverse(Reranker):
         def scores(self, query, docs):

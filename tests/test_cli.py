@@ -69,3 +69,16 @@ def test_bench_tune_reports_best_points(tmp_path, capsys):
     record = json.loads(save.read_text())
     assert len(record["bm25"]["grid"]) == 36 and record["command"].startswith("ragkit bench tune")
     assert all(row["weights"]["sentence"] == 0.0 for row in record["reranker"]["grid"])
+
+
+def test_bench_tune_maxp_adds_the_passage_stage(tmp_path, capsys):
+    save = tmp_path / "tuning_maxp.json"
+    folder = make_beir(tmp_path / "beir")
+    assert main(["bench", "tune", "--data", str(folder), "--split", "test", "--dense", "maxp", "--save", str(save)]) == 0
+    best = json.loads(capsys.readouterr().out)
+    assert list(best) == ["bm25", "maxp", "fusion", "reranker"]
+    record = json.loads(save.read_text())
+    assert record["dense"] == "maxp" and [row["include_whole"] for row in record["maxp"]["grid"]] == [False, True]
+    with pytest.raises(SystemExit):
+        main(["bench", "tune", "--data", str(folder), "--dense", "chunks"])
+    assert "invalid choice" in capsys.readouterr().err

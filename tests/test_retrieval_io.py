@@ -216,7 +216,7 @@ def test_atomic_directory_refuses_to_overwrite_a_file(tmp_path):
             pass
 
 
-@pytest.mark.parametrize("module", ["base", "bm25", "chunking", "dense", "hybrid", "metrics", "persist", "rerank", "tuning"])
+@pytest.mark.parametrize("module", ["base", "bm25", "chunking", "dense", "hybrid", "maxp", "metrics", "persist", "rerank", "tuning"])
 def test_docstring_examples(module):
     import doctest
     import importlib

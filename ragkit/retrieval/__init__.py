@@ -1,4 +1,5 @@
-"""Retrieval: chunking, BM25, dense (FAISS), hybrid fusion, rerankers, BEIR loading and IR metrics.
+"""Retrieval: chunking, BM25, dense (FAISS; whole documents or best chunk, MaxP), hybrid fusion, rerankers,
+BEIR loading and IR metrics.
 
 Every retriever is a LangChain ``BaseRetriever`` with an extra ``search_with_scores(query, k)``.
 """
@@ -9,6 +10,7 @@ from ragkit.retrieval.bm25 import BM25Retriever
 from ragkit.retrieval.chunking import split_documents
 from ragkit.retrieval.dense import DenseRetriever, mmr_select
 from ragkit.retrieval.hybrid import HybridRetriever, reciprocal_rank_fusion, weighted_score_fusion
+from ragkit.retrieval.maxp import MaxChunkDenseRetriever, make_passages
 from ragkit.retrieval.metrics import evaluate, ndcg_at_k, recall_at_k
 from ragkit.retrieval.rerank import CrossEncoderReranker, LocalReranker, Reranker, RerankRetriever
 
@@ -19,12 +21,14 @@ __all__ = [
     "DenseRetriever",
     "HybridRetriever",
     "LocalReranker",
+    "MaxChunkDenseRetriever",
     "RerankRetriever",
     "Reranker",
     "ScoredRetriever",
     "doc_key",
     "evaluate",
     "load_beir",
+    "make_passages",
     "mmr_select",
     "ndcg_at_k",
     "recall_at_k",

@@ -8,6 +8,10 @@ then scores every grid point with cheap array arithmetic, picking the point with
 - ``tune_fusion``: RRF's k and the BM25 weight alpha, and weighted score fusion's alpha.
 - ``tune_reranker``: LocalReranker's four weights (a 0.1-step grid on the simplex) and how many hybrid
   results it reorders.
+- ``tune_on_split(..., dense="maxp")`` does the same with ``MaxChunkDenseRetriever`` as the dense side,
+  after choosing whether the whole text joins the chunks as one more passage (``include_whole``). The
+  chunk size stays at 1,000 characters (150 overlap): each other size would mean embedding ~10,000 to
+  20,000 new chunks.
 
 Simplification: plain grid search, one split, no cross-validation; ties go to the first grid point.
 """
@@ -23,6 +27,7 @@ from langchain_core.documents import Document
 from ragkit.retrieval.base import doc_key
 from ragkit.retrieval.bm25 import BM25Retriever
 from ragkit.retrieval.hybrid import DEFAULT_RRF_K, reciprocal_rank_fusion, weighted_score_fusion
+from ragkit.retrieval.maxp import MaxChunkDenseRetriever
 from ragkit.retrieval.metrics import evaluate
 from ragkit.retrieval.rerank import FEATURES, LocalReranker, scale_columns
 
@@ -110,29 +115,50 @@ def tune_reranker(reranker: LocalReranker, queries: dict[str, str], candidates: 
     return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
 
 
-def tune_on_split(data_dir: str, split: str = "train", embeddings=None, rerank: bool = True) -> dict:
-    """Run the three searches in order (BM25, then fusion on tuned BM25, then the reranker on tuned fusion)."""
+def tune_maxp(docs: Sequence[Document], embeddings, queries: dict[str, str], qrels: dict[str, dict[str, int]],
+               chunk_size: int = 1000, chunk_overlap: int = 150) -> tuple[dict, MaxChunkDenseRetriever]:
+    """Dense-only nDCG@10 of MaxP over chunks alone and over chunks plus the whole text; returns the best retriever too."""
+    grid, built = [], {}
+    for include_whole in (False, True):
+        built[include_whole] = MaxChunkDenseRetriever.from_documents(docs, embeddings, chunk_size, chunk_overlap, include_whole=include_whole)
+        run = {q: [doc_key(d) for d, _ in built[include_whole].search_with_scores(queries[q], 10)] for q in qrels}
+        grid.append({"chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "include_whole": include_whole, "ndcg@10": round(ndcg10(run, qrels), 4)})
+    best = max(grid, key=lambda row: row["ndcg@10"])
+    return {"best": best, "grid": grid}, built[best["include_whole"]]
+
+
+def tune_on_split(data_dir: str, split: str = "train", embeddings=None, rerank: bool = True, dense: str = "whole") -> dict:
+    """Run the searches in order: BM25, (MaxP passages,) fusion on tuned BM25, then the reranker on tuned fusion.
+
+    ``dense="whole"`` embeds each document once (``DenseRetriever``); ``dense="maxp"`` scores documents by
+    their best chunk (``MaxChunkDenseRetriever``) and adds a ``"maxp"`` stage to the record.
+    """
     from ragkit.embeddings import load_embedder
     from ragkit.retrieval.beir import load_beir
     from ragkit.retrieval.dense import DenseRetriever
     from ragkit.retrieval.hybrid import HybridRetriever
 
+    if dense not in ("whole", "maxp"):
+        raise ValueError(f"dense must be 'whole' or 'maxp', got {dense!r}")
     embeddings = embeddings or load_embedder()
     data = load_beir(data_dir, split)
     docs = data.documents()
-    record: dict = {"dataset": str(data_dir), "split": split, "queries": len(data.queries)}
+    record: dict = {"dataset": str(data_dir), "split": split, "queries": len(data.queries), "dense": dense}
     record["bm25"] = tune_bm25(BM25Retriever.from_documents(docs), data.queries, data.qrels)
     best = record["bm25"]["best"]
     bm25 = BM25Retriever.from_documents(docs, k1=best["k1"], b=best["b"])
-    dense = DenseRetriever.from_documents(docs, embeddings=embeddings)
+    if dense == "maxp":
+        record["maxp"], dense_retriever = tune_maxp(docs, embeddings, data.queries, data.qrels)
+    else:
+        dense_retriever = DenseRetriever.from_documents(docs, embeddings=embeddings)
 
     def top100(retriever) -> Ranked:
         return {q: [(doc_key(d), s) for d, s in retriever.search_with_scores(text, 100)] for q, text in data.queries.items()}
 
-    record["fusion"] = tune_fusion(top100(bm25), top100(dense), data.qrels)
+    record["fusion"] = tune_fusion(top100(bm25), top100(dense_retriever), data.qrels)
     if rerank:
         fusion = record["fusion"]["best"]
-        hybrid = HybridRetriever(retrievers=[bm25, dense], method=fusion["method"], rrf_k=fusion["rrf_k"] or DEFAULT_RRF_K, alpha=fusion["alpha"])
+        hybrid = HybridRetriever(retrievers=[bm25, dense_retriever], method=fusion["method"], rrf_k=fusion["rrf_k"] or DEFAULT_RRF_K, alpha=fusion["alpha"])
         candidates = {q: [d for d, _ in hybrid.search_with_scores(text, 100)] for q, text in data.queries.items()}
         record["reranker"] = tune_reranker(LocalReranker(embeddings=embeddings, weights={"sentence": 0.0}), data.queries, candidates, data.qrels)
     return record
