@@ -16,9 +16,10 @@ from ragkit.roles import (
     LocalWriter,
     RouteSpec,
 )
-from ragkit.roles.answer_grader import intent
-from ragkit.roles.features import cited_numbers, names, numbers, strip_citations
+from ragkit.roles.answer_grader import intent, new_terms
+from ragkit.roles.features import cited_numbers, is_fragment, names, numbers, prose_sentences, strip_citations
 from ragkit.roles.grader import best_f1_threshold, fit_logistic
+from ragkit.roles.writer import answer_units
 from ragkit.text import key_terms, tokenize
 
 DOCS = [
@@ -190,3 +191,76 @@ def test_intent_and_feature_helpers() -> None:
     assert intent("Who is the chef?") == "person"
     assert numbers("It costs 24.00 EUR [1].") == {"24"}
     assert names("The Chablis comes from Burgundy [3].") == {"chablis", "burgundy"}
+
+
+# ---------------------------------------------------------------- headings, code and labels are not sentences
+@pytest.mark.parametrize(
+    "text, title, fragment",
+    [
+        ("Thompson sampling bandits", None, True),  # a heading: short, no sentence ending
+        ("## Setup", None, True),
+        ("| k1 | 1.2 |", None, True),
+        ("```python import faiss```", None, True),
+        ("Interrupts and Command(resume=...)", None, True),  # an ellipsis is not a sentence end
+        ("Oysters.", "Oysters", True),  # repeats the document's title
+        ("Harbour fish soup (starter, 11.50 EUR).", None, False),
+        ("It works on documents: a piece of text plus a dictionary of metadata.", None, False),
+        ("a long line without any final punctuation that still reads like real running text to a person", None, False),
+    ],
+)
+def test_is_fragment(text: str, title: str | None, fragment: bool) -> None:
+    assert is_fragment(text, title) is fragment
+
+
+def test_prose_sentences_drop_headings_code_and_titles_but_keep_positions_per_document() -> None:
+    doc = Document(page_content="Oyster prices\n\nSix oysters cost 14 euros.\n\n```python\nprice = 14\n```\n\n"
+                   "They come from Brittany every morning.", metadata={"title": "Oyster prices"})
+    sentences = prose_sentences([DOCS[3], doc])
+    assert [(s.doc, s.position, s.text) for s in sentences] == [
+        (0, 0, "The terrace opens in May and closes at the end of September."),
+        (1, 0, "Six oysters cost 14 euros."),
+        (1, 1, "They come from Brittany every morning."),
+    ]
+
+
+def test_writer_never_quotes_a_section_heading() -> None:
+    from ragkit.data import load_handbook
+
+    section = next(d for d in load_handbook() if d.metadata["title"] == "Thompson sampling bandits")
+    answer = LocalWriter().write("What does Thompson sampling do?", [section])
+    assert answer.answered and "Thompson sampling bandits" not in answer.text
+    assert "```" not in answer.text and "betavariate" not in answer.text  # nor the code block
+    # a heading-only document gives nothing to quote: an honest refusal
+    assert not LocalWriter().write("What does Thompson sampling do?", [Document("Thompson sampling bandits")]).answered
+
+
+def test_writer_glues_a_short_opening_sentence_to_the_next_one() -> None:
+    units = answer_units([Document("Article 4. Boats under 12 metres need no permit. Others do.")])
+    assert [u.text for u in units] == ["Article 4. Boats under 12 metres need no permit. Others do."]
+
+
+# ---------------------------------------------------------------- answer grader: an answer must add something
+@pytest.mark.parametrize(
+    "question, answer, useful",
+    [
+        ("What is HyDE?", "HyDE [1]", False),  # restates the question's own words
+        ("What does maximal marginal relevance trade off?", "Maximal marginal relevance [1].", False),
+        ("What is HyDE?", "HyDE embeds a hypothetical answer passage instead of the question [1].", True),
+        ("Is the tomato soup vegan?", "The tomato soup is vegan [2].", True),  # yes/no: restating is an answer
+        ("How many oysters come in a plate?", "Six oysters come in a plate, for 14 euros [1].", True),
+    ],
+)
+def test_answer_grader_wants_something_new(question: str, answer: str, useful: bool) -> None:
+    assert LocalAnswerGrader().grade(question, answer).useful is useful
+    assert intent("Is the tomato soup vegan?") == "yes/no"
+    assert new_terms("How many legs does a spider have?", "8 [1].") == ["8"]
+
+
+# ---------------------------------------------------------------- rewriter: no feedback from unrelated documents
+def test_rewriter_ignores_documents_that_share_no_word_with_the_question() -> None:
+    rewriter = LocalRewriter()
+    assert rewriter.rewrite("What is the capital of Peru?", DOCS) == "capital peru"  # nothing to learn from
+    assert rewriter.feedback("Which wine goes with oysters?", DOCS) == [DOCS[2]]
+    query = rewriter.rewrite("Which wine goes with oysters?", DOCS)
+    assert query.startswith("Which wine goes with oysters?")
+    assert set(tokenize(query)) <= set(tokenize("Which wine goes with oysters? " + DOCS[2].page_content))

@@ -90,7 +90,7 @@ class RecordingRetriever:
 
 
 def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = True, fail: bool = False,
-               max_attempts: int = 3) -> tuple[Any, dict]:
+               max_attempts: int = 3, fallback_documents: Any = 0) -> tuple[Any, dict]:
     parts = {
         "retriever": RecordingRetriever(fail),
         "grader": ScriptedGrader(relevant, then),
@@ -99,7 +99,7 @@ def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = Tr
         "hallucination_grader": ScriptedHallucinationGrader(grounded, then),
         "answer_grader": ScriptedAnswerGrader(useful, then),
     }
-    return build_self_rag_graph(**parts, max_attempts=max_attempts), parts
+    return build_self_rag_graph(**parts, max_attempts=max_attempts, fallback_documents=fallback_documents), parts
 
 
 # ---------------------------------------------------------------- shape
@@ -184,10 +184,70 @@ def test_at_the_cap_it_gives_up_with_the_best_answer_and_says_so() -> None:
 
 
 def test_no_relevant_documents_and_no_budget_still_generates_once() -> None:
-    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1)
+    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1)  # no fallback: the default
     out = graph.invoke({"question": "q"})
     assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation", "give_up"]
     assert parts["writer"].calls[0][1] == [] and "NOT grounded" in out["note"]
+
+
+# ---------------------------------------------------------------- the last chance: the best rejected documents
+class ScoringGrader:
+    """Rejects every document; its score is the number at the end of its text ("doc 0.3" -> 0.3)."""
+
+    def grade(self, question: str, document: Document) -> Grade:
+        return Grade(False, float(document.page_content.split()[-1]))
+
+    def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
+        return [self.grade(question, d) for d in documents]
+
+
+class ListRetriever:
+    """Returns the next scripted list of documents on each search (the last list once they run out)."""
+
+    def __init__(self, *lists: list[str]) -> None:
+        self.lists = [[Document(text) for text in texts] for texts in lists]
+
+    def invoke(self, query: str) -> list[Document]:
+        return self.lists.pop(0) if len(self.lists) > 1 else self.lists[0]
+
+
+def test_with_no_relevant_document_the_last_chance_writes_from_the_best_rejected_ones_of_the_run() -> None:
+    rewriter, writer = SuffixRewriter(), NumberingWriter()
+    graph = build_self_rag_graph(retriever=ListRetriever(["a 0.2", "b 0.5"], ["c 0.1", "b 0.5"], ["d 0.3"]),
+                                 grader=ScoringGrader(), rewriter=rewriter, writer=writer,
+                                 hallucination_grader=ScriptedHallucinationGrader([], True),
+                                 answer_grader=ScriptedAnswerGrader([], True), max_attempts=3, fallback_documents=2)
+    out = graph.invoke({"question": "q"})
+    assert out["rewrites"] == 2 and out["relevance_fallback"] is True
+    assert [d.page_content for d in writer.calls[0][1]] == ["b 0.5", "d 0.3"]  # best two of all three searches
+    assert [(s, d.page_content) for s, d in out["rejected"]] == [(0.5, "b 0.5"), (0.3, "d 0.3"), (0.2, "a 0.2"),
+                                                                  (0.1, "c 0.1")]
+    assert out["gave_up"] is False and "none passed the relevance grader" in out["note"]
+
+
+def test_the_number_of_fallback_documents_is_a_checked_builder_argument() -> None:
+    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1, fallback_documents=1)
+    graph.invoke({"question": "q"})
+    assert len(parts["writer"].calls[0][1]) == 1
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match="fallback_documents"):
+            make_graph(fallback_documents=bad)
+
+
+def test_the_rewriter_gets_only_documents_the_grader_kept() -> None:
+    class RecordingRewriter(SuffixRewriter):
+        def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str:
+            self.seen = [*getattr(self, "seen", []), [d.page_content for d in documents]]
+            return super().rewrite(question, documents)
+
+    rewriter = RecordingRewriter()
+    graph = build_self_rag_graph(retriever=RecordingRetriever(), grader=ScriptedGrader([False, False, True, False], True),
+                                 rewriter=rewriter, writer=NumberingWriter(),
+                                 hallucination_grader=ScriptedHallucinationGrader([], True),
+                                 answer_grader=ScriptedAnswerGrader([False], True), max_attempts=4)
+    graph.invoke({"question": "q"})
+    # 1st rewrite: nothing passed, so no feedback; 2nd (after a useless answer): the one kept document
+    assert rewriter.seen == [[], ["doc for q (rewrite 1)"]]
 
 
 def test_max_attempts_is_a_state_field_per_run() -> None:
@@ -261,9 +321,11 @@ def test_the_worst_case_takes_exactly_worst_case_steps() -> None:
     useful=st.lists(st.booleans(), max_size=10),
     answered=st.lists(st.booleans(), max_size=10),
     then=st.booleans(),
+    fallback=st.integers(min_value=0, max_value=3),
 )
-def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answered, then) -> None:
-    graph, parts = make_graph(relevant, grounded, useful, answered, then=then, max_attempts=cap)
+def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answered, then, fallback) -> None:
+    graph, parts = make_graph(relevant, grounded, useful, answered, then=then, max_attempts=cap,
+                              fallback_documents=fallback)
     # a recursion limit equal to the worst case: hitting it would raise GraphRecursionError
     out = graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(cap)})
     assert 1 <= out["generations"] and out["attempts"] == out["generations"] + out["rewrites"] <= cap

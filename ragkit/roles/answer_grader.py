@@ -1,21 +1,24 @@
 """Answer graders: does this answer actually resolve the question (whether or not it is grounded)?
 
-``LocalAnswerGrader`` checks three things, in order:
+``LocalAnswerGrader`` checks four things, in order:
 
 1. the answer is not a refusal ("not enough information", "I don't know", an empty string);
-2. the answer has what the question's type asks for (its "intent"):
+2. the answer says something the question did not: at least one word (stopwords aside) or number
+   that is not already in the question, unless the question is a yes/no question ("Is the soup vegan?" may be
+   answered "The soup is vegan."). "HyDE." does not answer "What is HyDE?", however similar they are;
+3. the answer has what the question's type asks for (its "intent"):
    "how much / how many / what price / how long ..." needs a number; "when / what year / what time"
    needs a date or time (a digit, a month, a weekday or a time word); "who" needs a capitalised name;
-3. the answer is about the question: ``relevance = similarity_weight * cosine + (1 - w) * coverage`` of
+4. the answer is about the question: ``relevance = similarity_weight * cosine + (1 - w) * coverage`` of
    the question's key terms reaches ``bar``.
 
-``score`` is that relevance (0 when check 1 or 2 fails). ``LLMAnswerGrader`` asks a chat model; on
+``score`` is that relevance (0 when check 1, 2 or 3 fails). ``LLMAnswerGrader`` asks a chat model; on
 failure it falls back to check 1 alone (a refusal is not useful, anything else is accepted), because
 the answer reaching this grader has usually already passed the groundedness check, and rejecting it
 for a failed call would loop the graph until its cap for nothing.
 
 Simplifications: intent comes from the first question words (English only); "where" and "why" have no
-specific check; a number anywhere in the answer satisfies "how much", even if it is the wrong number.
+specific check; check 2 compares stems, so a synonym of a question word counts as new; a number anywhere in the answer satisfies "how much", even if it is the wrong number.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from ragkit.roles.features import check_answer, default_embedder, embed, names, 
 from ragkit.roles.hallucination import is_refusal
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import ANSWER_GRADER_PROMPT
-from ragkit.text import QUESTION_STOPWORDS, clean_query, words
+from ragkit.text import QUESTION_STOPWORDS, clean_query, tokenize, words
 
 REFUSALS = re.compile(
     r"\b(not enough information|don't know|do not know|cannot answer|can't answer|no information|unable to answer)\b",
@@ -41,6 +44,7 @@ REFUSALS = re.compile(
 _QUANTITY = re.compile(r"^(how (much|many|long|old|far|big|large|often|expensive|cheap)|what (is the )?(price|cost|number|amount|percentage))\b")
 _TIME = re.compile(r"^(when|what (year|time|date|day|month)|which (year|day|month|date)|how long ago|until when|since when)\b")
 _WHO = re.compile(r"^(who|whom)\b")
+_POLAR = re.compile(r"^(is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had)\b")
 _TIME_WORDS = frozenset(
     "january february march april may june july august september october november december jan feb mar apr jun "
     "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
@@ -50,10 +54,10 @@ _TIME_WORDS = frozenset(
 
 
 def intent(question: str) -> str:
-    """What a question asks for: "quantity", "time", "person" or "other".
+    """What a question asks for: "quantity", "time", "person", "yes/no" or "other".
 
     >>> intent("How much is the lamb?"), intent("When does the terrace open?"), intent("Is it vegan?")
-    ('quantity', 'time', 'other')
+    ('quantity', 'time', 'yes/no')
     """
     text = " ".join(words(question))
     if _TIME.search(text):
@@ -62,7 +66,22 @@ def intent(question: str) -> str:
         return "quantity"
     if _WHO.search(text):
         return "person"
+    if _POLAR.search(text):
+        return "yes/no"
     return "other"
+
+
+def new_terms(question: str, answer: str) -> list[str]:
+    """Words (stemmed, stopwords dropped) and numbers of the answer that the question does not contain.
+
+    >>> new_terms("What is HyDE?", "HyDE [1]"), new_terms("What is HyDE?", "HyDE embeds a fake answer [1].")
+    ([], ['emb', 'fake', 'answer'])
+    >>> new_terms("How many legs does a spider have?", "8.")
+    ['8']
+    """
+    asked = set(tokenize(question, frozenset())) | numbers(question)
+    said = dict.fromkeys([*tokenize(strip_citations(answer)), *sorted(numbers(answer))])
+    return [t for t in said if t not in asked]
 
 
 def has_intent(kind: str, answer: str) -> bool:
@@ -96,6 +115,8 @@ class LocalAnswerGrader:
         if is_refusal(answer) or REFUSALS.search(answer):
             return Usefulness(False, 0.0, "the answer is a refusal")
         kind = intent(question)
+        if kind != "yes/no" and not new_terms(question, answer):
+            return Usefulness(False, 0.0, "the answer only repeats words of the question")
         if not has_intent(kind, strip_citations(answer)):
             return Usefulness(False, 0.0, f"a {kind} question, but the answer has no {kind}")
         q, a = embed(self.embedder, [question, strip_citations(answer)])

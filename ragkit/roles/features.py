@@ -5,6 +5,11 @@ measurements: cosine similarity between MiniLM vectors, which key terms of a que
 and which numbers and capitalised names a sentence mentions. They live here once so every role measures
 them the same way.
 
+A source text is not all sentences: Markdown headings, table rows, code blocks and list labels come out
+of the sentence splitter too. :func:`is_fragment` spots them, and :func:`prose_sentences` returns only
+the sentences worth quoting (the writer quotes those; the hallucination grader still checks against
+everything, since a heading can support a claim).
+
 Simplifications: a "name" is any capitalised word that is not the first word of its sentence (so a name
 that opens a sentence is missed, and a capitalised common word inside a title is counted); a "number" is
 any token with a digit in it, compared after removing thousands separators and trailing zeros
@@ -120,6 +125,52 @@ def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
     for d, doc in enumerate(documents):
         for p, sentence in enumerate(split_sentences(doc.page_content)):
             out.append(SourceSentence(d, p, sentence))
+    return out
+
+
+_TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
+_ELLIPSIS = re.compile(r"(\.\.\.|\u2026)[\"'\u201d\u2019)\]]*$")
+_FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
+MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label, not a sentence
+
+
+def is_fragment(sentence: str, title: str | None = None) -> bool:
+    """True for a piece of text that is not a sentence to quote: a heading, a table row, code, a short label.
+
+    The rules: it starts with a Markdown heading or table mark (``#``, ``|``) or holds a code fence; or it
+    repeats the document's ``title``; or it is at most ``MAX_FRAGMENT_WORDS`` words long and does not end
+    like a sentence (``.``, ``!``, ``?``; an ellipsis does not count).
+
+    >>> is_fragment("Thompson sampling bandits"), is_fragment("## Setup"), is_fragment("It costs 12 euros.")
+    (True, True, False)
+    >>> is_fragment("Harbour fish soup (starter, 11.50 EUR)."), is_fragment("See Command(resume=...)")
+    (False, True)
+    """
+    text = " ".join(sentence.split())
+    if not text or text.startswith(("#", "|")) or "```" in text or "~~~" in text:
+        return True
+    if title and text.lower().rstrip(".:") == " ".join(title.split()).lower().rstrip(".:"):
+        return True
+    ends_like_a_sentence = bool(_TERMINAL.search(text)) and not _ELLIPSIS.search(text)
+    return not ends_like_a_sentence and len(text.split()) <= MAX_FRAGMENT_WORDS
+
+
+def prose_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
+    """The sentences of every document that are worth quoting: code blocks removed, fragments dropped.
+
+    ``position`` is the sentence's place among its document's kept sentences.
+
+    >>> doc = Document(page_content="Oysters\\n\\nSix oysters cost 14 euros.\\n\\n```\\nprint(14)\\n```",
+    ...                metadata={"title": "Oysters"})
+    >>> [s.text for s in prose_sentences([doc])]
+    ['Six oysters cost 14 euros.']
+    """
+    out: list[SourceSentence] = []
+    for d, doc in enumerate(documents):
+        title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
+        text = _FENCE.sub("\n\n", doc.page_content)
+        kept = [s for s in split_sentences(text) if not is_fragment(s, title if isinstance(title, str) else None)]
+        out.extend(SourceSentence(d, p, s) for p, s in enumerate(kept))
     return out
 
 

@@ -4,21 +4,25 @@
 as used in Anserini): assume the top documents are relevant, estimate which words they are about, and add
 the strongest of those words to the query.
 
-- each feedback document d gets a weight w(d): the share of the question's key terms it contains (plus a
-  little smoothing), a stand-in for the query likelihood RM3 uses;
+- only documents that contain at least one of the question's key terms are used as feedback (the
+  first ``feedback_docs`` of them): a document sharing no word with the question has a query
+  likelihood of about zero in RM3, and its words would only drag the query off topic;
+- each feedback document d gets a weight w(d): the share of the question's key terms it contains, a
+  stand-in for the query likelihood RM3 uses;
 - each word t gets P(t|R) = sum_d w(d) * tf(t, d) / |d|, normalised over words;
 - the expanded query model interpolates the original query and the feedback model:
   P'(t) = lambda * P(t|Q) + (1 - lambda) * P(t|R);
 - the query text is the original question (all its words, first) followed by the ``max_terms`` new words
   with the highest P'(t) (ties go to the word that appears first in the feedback documents).
 
-Without documents there is nothing to learn from, and the rewrite is the question's content words
-(question words and stopwords dropped), a shorter keyword query for BM25 and vector search.
+Without (usable) documents there is nothing to learn from, and the rewrite is the question's content
+words (question words and stopwords dropped), a shorter keyword query for BM25 and vector search.
 
 Simplifications: words are compared by Porter stem and shown in their most frequent surface form; no IDF
 (words common to every feedback document win, which is what "what these documents are about" means when
-there are only three of them). Feedback from irrelevant documents drags the query off topic: that is the
-known failure of pseudo-relevance feedback, and why a graph should cap its rewrite loop.
+there are only three of them). Feedback from irrelevant documents that happen to share a word with the
+question still drags the query off topic: that is the known failure of pseudo-relevance feedback, why a
+graph should pass only the documents its grader kept, and why it should cap its rewrite loop.
 """
 
 from __future__ import annotations
@@ -57,18 +61,24 @@ class LocalRewriter:
         self.feedback_docs = feedback_docs
         self.original_weight = original_weight
 
+    def feedback(self, question: str, documents: Sequence[Document]) -> list[Document]:
+        """The feedback documents: the first ``feedback_docs`` that share a key term with the question."""
+        q_terms = set(key_terms(question))
+        usable = [d for d in documents if q_terms & {stem(w) for w in words(d.page_content)}]
+        return usable[: self.feedback_docs]
+
     def term_weights(self, question: str, documents: Sequence[Document]) -> dict[str, float]:
         """The interpolated query model P'(t) over stems (original query terms included)."""
         q_terms = key_terms(question)
         query_model = {t: 1.0 / len(q_terms) for t in q_terms} if q_terms else {}
         feedback: dict[str, float] = defaultdict(float)
         total_weight = 0.0
-        for doc in documents[: self.feedback_docs]:
+        for doc in self.feedback(question, documents):
             stems = [stem(w) for w in _content_words(doc.page_content)]
             if not stems:
                 continue
             present = set(stems)
-            weight = (sum(t in present for t in q_terms) + 0.1) / (len(q_terms) + 0.1)
+            weight = sum(t in present for t in q_terms) / max(len(q_terms), 1)
             total_weight += weight
             for t, count in Counter(stems).items():
                 feedback[t] += weight * count / len(stems)
@@ -80,7 +90,7 @@ class LocalRewriter:
 
     def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str:
         question = clean_query(question, what="question")
-        documents = check_documents(documents)
+        documents = self.feedback(question, check_documents(documents))
         if not documents:
             keywords = _content_words(question)
             return " ".join(dict.fromkeys(keywords)) if keywords else question
@@ -88,7 +98,7 @@ class LocalRewriter:
         original = set(key_terms(question)) | {stem(w) for w in words(question)}
         surface: dict[str, Counter] = defaultdict(Counter)
         first_seen: dict[str, int] = {}
-        for doc in documents[: self.feedback_docs]:
+        for doc in documents:
             for w in _content_words(doc.page_content):
                 surface[stem(w)][w] += 1
                 first_seen.setdefault(stem(w), len(first_seen))

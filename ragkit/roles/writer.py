@@ -1,8 +1,9 @@
 """Writers: answer a question from documents, citing them as [n], or say there is not enough information.
 
 ``LocalWriter`` is extractive: it writes nothing of its own, it quotes. Every document is cut into
-sentences (a very short sentence, like "12 euros.", is glued to the one before it so it keeps its
-context). Each sentence is scored by
+sentences; headings, table rows, code blocks and short unpunctuated labels are not sentences and are
+never quoted (:func:`ragkit.roles.features.prose_sentences`). A very short sentence, like "12 euros.",
+is glued to the one before it so it keeps its context. Each sentence is scored by
 
     relevance = similarity_weight * cosine(question, sentence) + (1 - similarity_weight) * key-term coverage
 
@@ -35,7 +36,15 @@ from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Answer
-from ragkit.roles.features import SourceSentence, check_documents, cited_numbers, default_embedder, embed, source_sentences, term_coverage
+from ragkit.roles.features import (
+    SourceSentence,
+    check_documents,
+    cited_numbers,
+    default_embedder,
+    embed,
+    prose_sentences,
+    term_coverage,
+)
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import WRITER_PROMPT, format_documents
 from ragkit.text import clean_query
@@ -44,13 +53,33 @@ MIN_UNIT_WORDS = 5
 
 
 def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
-    """Sentences of every document, each very short sentence glued to the previous one of its document."""
+    """The quotable sentences of every document (no headings, code or labels: :func:`prose_sentences`).
+
+    A very short sentence ("12 euros.") is glued to the previous sentence of its document, or, when it
+    opens the document, to the next one ("Article 1." + "(1) This Act ..."), so it keeps its context.
+
+    >>> doc = Document(page_content="Oysters\\n\\nArticle 1. Oysters are served raw. Both cost 14 euros.")
+    >>> [u.text for u in answer_units([doc])]
+    ['Article 1. Oysters are served raw. Both cost 14 euros.']
+    """
     units: list[SourceSentence] = []
-    for s in source_sentences(documents):
-        if units and units[-1].doc == s.doc and len(s.text.split()) < MIN_UNIT_WORDS:
+    pending: SourceSentence | None = None  # a short sentence that opened its document, waiting for the next
+    for s in prose_sentences(documents):
+        if pending is not None and pending.doc != s.doc:
+            units.append(pending)
+            pending = None
+        short = len(s.text.split()) < MIN_UNIT_WORDS
+        if pending is not None:
+            units.append(SourceSentence(s.doc, pending.position, f"{pending.text} {s.text}"))
+            pending = None
+        elif short and units and units[-1].doc == s.doc:
             units[-1] = SourceSentence(s.doc, units[-1].position, f"{units[-1].text} {s.text}")
+        elif short:
+            pending = s
         else:
             units.append(s)
+    if pending is not None:
+        units.append(pending)
     return units
 
 
