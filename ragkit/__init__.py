@@ -16,6 +16,7 @@ from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, resume_crag, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph
+from ragkit.graphs.tool_agent import build_tool_agent_graph, resume_tool_agent
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
 from ragkit.retrieval import (
     BM25Retriever,
@@ -33,14 +34,17 @@ from ragkit.roles import (
     LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
+    LLMJudge,
     LLMRewriter,
     LLMRouter,
     LLMWriter,
     LocalAnswerGrader,
     LocalGrader,
     LocalHallucinationGrader,
+    LocalJudge,
     LocalRewriter,
     LocalRouter,
+    LocalToolPlanner,
     LocalWriter,
     RouteSpec,
 )
@@ -56,6 +60,8 @@ __all__ = [
     "resume_crag",
     "run_crag",
     "build_self_rag_graph",
+    "build_tool_agent_graph",
+    "resume_tool_agent",
     "DataError",
     "data_dir",
     "load_corpus",
@@ -77,14 +83,17 @@ __all__ = [
     "LLMAnswerGrader",
     "LLMGrader",
     "LLMHallucinationGrader",
+    "LLMJudge",
     "LLMRewriter",
     "LLMRouter",
     "LLMWriter",
     "LocalAnswerGrader",
     "LocalGrader",
     "LocalHallucinationGrader",
+    "LocalJudge",
     "LocalRewriter",
     "LocalRouter",
+    "LocalToolPlanner",
     "LocalWriter",
     "RouteSpec",
     "MiniLMEmbeddings",
