@@ -16,7 +16,8 @@ $(VENV)/.installed: pyproject.toml
 
 lab: $(VENV)/.installed
 	@if [ -z "$$DISPLAY" ]; then echo "No display: open the URL printed below in your browser."; fi
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) $$( [ -z "$$DISPLAY" ] && echo --no-browser )
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --port=$(PORT) \
+		$$( [ -z "$$DISPLAY" ] && echo --no-browser ) $$( [ "$$(id -u)" = 0 ] && echo --allow-root )
 
 test: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q tests
