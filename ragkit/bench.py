@@ -34,6 +34,8 @@ from ragkit.retrieval.rerank import DEFAULT_WEIGHTS, Reranker
 
 SYSTEMS = ("bm25", "dense", "hybrid", "hybrid+rerank", "dense-maxp", "hybrid-maxp", "hybrid-maxp+rerank")
 DEPTH = 100  # results per query: enough for Recall@100
+# LocalReranker mix chosen on SciFact train for the max-chunk hybrid (benchmarks/results/scifact_tuning_train_maxp.json).
+MAXP_RERANK_WEIGHTS = {"sentence": 0.0, "passage": 0.3, "bm25": 0.3, "first_stage": 0.4}
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,7 @@ class BenchConfig:
     maxp_rrf_k: int = 60
     maxp_alpha: float = 0.5
     maxp_rerank_depth: int = 30
-    maxp_rerank_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    maxp_rerank_weights: dict[str, float] = field(default_factory=lambda: dict(MAXP_RERANK_WEIGHTS))
 
 
 def rerank_head(reranker: Reranker, query: str, ranked: Sequence, depth: int) -> list:

@@ -97,13 +97,13 @@ def tune_reranker(reranker: LocalReranker, queries: dict[str, str], candidates: 
     """Best LocalReranker weights over ``features`` (others get 0) and rerank depth, on fixed candidate lists.
 
     The sentence signal is computed only if ``reranker`` gives it a weight, so add it to ``features`` then.
+    Signals are computed afresh for each depth, exactly as the reranker sees that list: its BM25 statistics
+    come from the candidates it is given, so the top 30 of a 50-document list would score differently.
     """
-    deepest = max(depths)
-    raw = {qid: reranker.raw_features(queries[qid], candidates[qid][:deepest]) for qid in qrels}
     ids = {qid: [doc_key(d) for d in candidates[qid]] for qid in qrels}
     grid = []
     for depth in depths:
-        scaled = {qid: scale_columns(raw[qid][:depth]) for qid in qrels}
+        scaled = {qid: scale_columns(reranker.raw_features(queries[qid], candidates[qid][:depth])) for qid in qrels}
         for point in simplex(len(features)):
             weights = tuple(dict(zip(features, point)).get(name, 0.0) for name in FEATURES)
             w = np.array(weights)
