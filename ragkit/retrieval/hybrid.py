@@ -76,7 +76,8 @@ def weighted_score_fusion(scored_lists: Sequence[Sequence[tuple[str, float]]], w
 
 
 # RRF's customary k, and an even split. On SciFact train the best settings were weighted fusion with
-# alpha=0.6 (used by ``ragkit bench``) and RRF with a small k; see benchmarks/README.md.
+# alpha=0.6 (0.5 when the dense side is MaxChunkDenseRetriever; both used by ``ragkit bench``) and RRF
+# with a small k; see benchmarks/README.md.
 DEFAULT_RRF_K = 60
 DEFAULT_ALPHA = 0.5
 
