@@ -14,116 +14,24 @@ embedder is touched.
 
 Simplifications: one route per question (a question about "the lamb and a wine for it" goes to one
 source, not two); no relevance grading of the retrieved documents (that is Self-RAG and CRAG's job, in
-notebooks 04 and 05); the offline fallback cannot answer anything, it only says what it can do.
+notebooks 04 and 05); the offline fallback cannot answer anything, it only says what it can do. The
+route specs (:data:`ROUTES`) and the documents behind them live in :mod:`ragkit.graphs.adaptive_routes`
+and are re-exported here; this module holds the state, the nodes, the routers and the builder.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict, get_args
+from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.graphs.adaptive_routes import ROUTE_NAMES, ROUTES, SEARCH_ROUTES, Route, load_route_documents
 from ragkit.graphs.trace import add_path, traced
 from ragkit.roles.base import Answer, Router, RouteSpec, Writer
 from ragkit.text import clean_query
-
-Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]
-ROUTE_NAMES: tuple[str, ...] = get_args(Route)
-SEARCH_ROUTES: dict[str, str] = {"search_menu": "menu", "search_wine": "wine", "search_web": "web"}
-
-# Written for this module from what each corpus holds and from what a diner or a visitor asks (not taken
-# from the labelled routing sets, which are kept for tuning and evaluation; a test checks they do not
-# overlap). The examples are deliberately varied in wording and topic: the local router scores a route by
-# its few closest examples, so a route needs examples near every kind of question it should receive. To
-# fix a systematic routing mistake, add an example to the right route, then re-measure on the dev set.
-ROUTES: tuple[RouteSpec, ...] = (
-    RouteSpec(
-        "search_menu",
-        "Our restaurant's food menu: the dishes we serve, starters, mains, sides and desserts, their "
-        "prices, portions, ingredients, how they are cooked, allergens, and vegetarian, vegan or "
-        "gluten-free options.",
-        ("Is there a starter without gluten?", "How much does the cheapest main course cost?",
-         "Which of your desserts contain nuts?", "What comes in the seafood pasta?",
-         "Do you have anything vegan for a main?", "Is the fish soup spicy?",
-         "What do you have for dessert?", "Is the sea bass served with potatoes?",
-         "Can I get the burrata without the hazelnuts?", "Does the cuttlefish rice contain dairy?",
-         "Is the mushroom pie suitable for vegans?", "What does the roast chicken come with?",
-         "Are the oysters served raw?", "Which of your dishes are made with saffron?",
-         "What would you suggest for a pescatarian?", "What's the price of a side of broccoli?",
-         "Which main courses are dairy-free?", "Is the orange cake made with flour?",
-         "Do any of your dishes contain celery or mustard?", "How many starters are on the menu?",
-         "Is the beef grass-fed?", "Is there pork in any of your dishes?"),
-    ),
-    RouteSpec(
-        "search_wine",
-        "Our restaurant's wine list: the bottles and glasses we pour, their grapes, producers, regions, "
-        "vintages, styles, tasting notes and prices, and which of our wines to drink with a dish.",
-        ("Do you pour any orange wine by the glass?", "Which of your wines would suit grilled fish?",
-         "What is the most expensive bottle on your list?", "Have you got a Nebbiolo?",
-         "Is there a sparkling wine under 40 euros?", "Which red would you open with the lamb?",
-         "Which wines do you sell by the glass?", "Is your Riesling sweet or dry?",
-         "What grape is your house red made from?", "Is the Cava a vintage wine?",
-         "Which sweet wine goes with the lemon tart?", "Do you have any French reds?",
-         "How much is a glass of the Franciacorta?", "Which rosé would you pick for the tomato salad?",
-         "What region does your Vermentino come from?", "Is the Malbec oaked?",
-         "Which Italian whites do you have?", "What's a good wine for the mushroom pie?",
-         "Do you stock a Sauvignon Blanc?", "Could we have a bottle of Tempranillo with the beef?",
-         "Is the Champagne available in half bottles?", "What year is your Chardonnay?"),
-    ),
-    RouteSpec(
-        "search_web",
-        "Local news and articles about Porto Calvera, the town and the coast: events, festivals, "
-        "concerts, the market, new cafes, bars, bakeries, hotels and shops, ferries, trains, parking, "
-        "weather and storm warnings, beaches, walks, diving and boat trips, the fish market and the "
-        "catch, the valley's harvest and wine cooperative, and a few articles on wine labels, orange "
-        "wine, serving temperature, olive oil and the history of fish soup.",
-        ("Has the new bakery on the harbour opened yet?", "When is the summer music festival this year?",
-         "How do I get to the town by train?", "Is there a storm warning for this week?",
-         "What does biodynamic mean on a wine label?", "Where can I swim near the old port?",
-         "Are the trains running to the coast on Sunday?", "Where can I park near the old port?",
-         "What's on at the harbour this weekend?", "Is the cliff path open for hiking?",
-         "Has a new cafe opened on the quay?", "Is the fish market open on Sundays?",
-         "Is there a heat alert for the weekend?", "Can we go to a wine tasting in the valley?",
-         "Where can we go snorkelling around here?", "What is there to do in town in the evening?",
-         "Does the ferry to the island run in winter?", "Are any new bars or restaurants opening in town?",
-         "Where can I hire a boat for the day?", "How was the olive harvest this year?",
-         "Is organic wine free of sulphites?", "Which fish are the boats landing at the moment?"),
-    ),
-    RouteSpec(
-        "llm_fallback",
-        "Anything that needs none of our documents: general knowledge, history, science, maths, coding, "
-        "translation, writing tasks, greetings and chit-chat, and general cooking, food and wine "
-        "knowledge such as definitions, techniques, nutrition and food science that is not about our "
-        "own dishes, our own wines or the town.",
-        ("Who wrote Don Quixote?", "What is 17 times 23?", "Write a haiku about autumn.",
-         "How do vaccines work?", "Translate 'good morning' into German.", "What is the capital of Canada?",
-         "Hello!", "Thank you so much.", "What can you help me with?", "Tell me a fun fact.",
-         "What does 'sous vide' mean?", "How do I poach an egg?",
-         "What is the difference between a shallot and an onion?", "Why is saffron so expensive?",
-         "How is cheese made?", "What does 'full-bodied' mean for a wine?",
-         "How is red wine made differently from white wine?", "At what temperature should I roast a chicken?",
-         "What is gluten?", "What does a vegan diet exclude?", "How do I make mayonnaise at home?",
-         "Can you recommend a good book about Italian cooking?", "How many teaspoons are in a tablespoon?",
-         "Why does fruit turn brown when you cut it?"),
-    ),
-)
-
-
-
-def load_route_documents(routes: Sequence[RouteSpec] = ROUTES) -> dict[str, list[Document]]:
-    """The bundled documents behind each search route in ``routes`` (menu, wine list, web snapshot).
-
-    ``LocalRouter(ROUTES, documents=load_route_documents())`` uses them as corpus evidence: a question
-    close to a passage of the menu is likely a menu question; a question close to none is likely general.
-    """
-    from ragkit.data import load_corpus
-
-    wanted = {spec.name for spec in routes}
-    return {name: load_corpus(corpus) for name, corpus in SEARCH_ROUTES.items() if name in wanted}
-
 
 OFFLINE_FALLBACK = (
     "I can only answer questions about the menu, the wine list and local news offline; this question is "
