@@ -29,6 +29,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
 from ragkit.graphs.adaptive_routes import ROUTE_NAMES, ROUTES, SEARCH_ROUTES, Route, load_route_documents
+from ragkit.graphs.search_sources import LazySearch, SearchFn, as_search, default_retriever, default_web_search
 from ragkit.graphs.trace import add_path, traced
 from ragkit.roles.base import Answer, Router, RouteSpec, Writer
 from ragkit.text import clean_query
@@ -44,8 +45,6 @@ FALLBACK_SYSTEM_PROMPT = (
     "general knowledge, and say plainly when you are not sure."
 )
 
-SearchFn = Callable[[str], list[Document]]
-
 
 class AdaptiveRAGState(TypedDict, total=False):
     """State of the adaptive RAG graph (``path``/``timings`` are filled by :func:`ragkit.graphs.trace.traced`)."""
@@ -60,22 +59,6 @@ class AdaptiveRAGState(TypedDict, total=False):
     used_documents: bool
     path: Annotated[list[str], add_path]
     timings: Annotated[list[tuple[str, float]], add_path]
-
-
-def as_search(source: Any, k: int = 4) -> SearchFn:
-    """Turn a retriever (``.invoke``), a web search (``.search_documents``) or a function into ``query -> docs``.
-
-    >>> search = as_search(lambda q: [Document(q.upper())])
-    >>> search("hi")[0].page_content
-    'HI'
-    """
-    if hasattr(source, "search_documents"):
-        return lambda query: list(source.search_documents(query, k))
-    if hasattr(source, "invoke"):
-        return lambda query: list(source.invoke(query))
-    if callable(source):
-        return lambda query: list(source(query))
-    raise TypeError(f"a search source needs .invoke, .search_documents or to be callable; got {type(source).__name__}")
 
 
 # ---------------------------------------------------------------- nodes and routers
@@ -194,34 +177,6 @@ def llm_fallback_node(chat_model: BaseChatModel | None) -> Callable[[AdaptiveRAG
 
 
 # ---------------------------------------------------------------- defaults and builder
-class LazySearch:
-    """A search built on first use, so building the graph loads no corpus and no embedder."""
-
-    def __init__(self, factory: Callable[[], Any], k: int = 4) -> None:
-        self._factory, self._k, self._search = factory, k, None
-
-    def __call__(self, query: str) -> list[Document]:
-        if self._search is None:
-            self._search = as_search(self._factory(), self._k)
-        return self._search(query)
-
-
-def default_retriever(corpus: str, k: int = 4) -> Any:
-    """ragkit's hybrid retriever (BM25 + MiniLM dense, fused with RRF) over one bundled corpus, e.g. "menu"."""
-    from ragkit.data import load_corpus
-    from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever
-
-    docs = load_corpus(corpus)
-    return HybridRetriever(retrievers=[BM25Retriever.from_documents(docs, k=k), DenseRetriever.from_documents(docs, k=k)], k=k)
-
-
-def default_web_search() -> Any:
-    """The offline web search over the bundled snapshot of local news pages."""
-    from ragkit.web_search import OfflineWebSearch
-
-    return OfflineWebSearch()
-
-
 def build_adaptive_rag_graph(
     router: Router | None = None,
     writer: Writer | None = None,

@@ -40,10 +40,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.graphs.search_sources import LazySearch, default_retriever
 from ragkit.graphs.self_rag_nodes import (
     DEFAULT_FALLBACK_DOCUMENTS,
     DEFAULT_MAX_ATTEMPTS,
@@ -93,21 +93,7 @@ def route_after_grade_generation(
 # ---------------------------------------------------------------- defaults and builder
 def default_handbook_retriever(k: int = 4) -> Any:
     """ragkit's hybrid retriever (BM25 + MiniLM dense, RRF) over the bundled handbook, one section per document."""
-    from ragkit.graphs.adaptive_rag import default_retriever
-
     return default_retriever("handbook", k)
-
-
-class _LazyRetriever:
-    """Builds the default retriever on the first search, so building the graph stays cheap."""
-
-    def __init__(self, k: int) -> None:
-        self.k, self._retriever = k, None
-
-    def __call__(self, query: str) -> list[Document]:
-        if self._retriever is None:
-            self._retriever = default_handbook_retriever(self.k)
-        return list(self._retriever.invoke(query))
 
 
 def build_self_rag_graph(
@@ -142,7 +128,9 @@ def build_self_rag_graph(
 
     graph = StateGraph(SelfRAGState)
     graph.add_node("check_question", check_question_node(max_attempts))
-    graph.add_node("retrieve", retrieve_node(retriever if retriever is not None else _LazyRetriever(k)))
+    if retriever is None:  # built on the first search, so compiling the graph loads no model
+        retriever = LazySearch(lambda: default_handbook_retriever(k), k)
+    graph.add_node("retrieve", retrieve_node(retriever))
     graph.add_node("grade_documents", grade_documents_node(grader, fallback_documents))
     graph.add_node("transform_query", transform_query_node(rewriter))
     graph.add_node("generate", generate_node(writer))
