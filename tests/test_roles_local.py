@@ -239,6 +239,32 @@ def test_writer_glues_a_short_opening_sentence_to_the_next_one() -> None:
     assert [u.text for u in units] == ["Article 4. Boats under 12 metres need no permit. Others do."]
 
 
+MENU = [
+    Document(
+        "Chocolate and olive oil mousse (dessert, 8.50 EUR). A dark mousse whipped with aquafaba instead of eggs "
+        "and cream. Allergens: soya, sesame. Dietary: vegan, vegetarian, gluten-free, dairy-free.",
+        metadata={"title": "Chocolate and olive oil mousse"},
+    ),
+    Document(
+        "Panna cotta with figs (dessert, 8.00 EUR). A vanilla cream set with gelatine, with roasted figs. "
+        "Allergens: milk, tree nuts. Dietary: gluten-free.",
+        metadata={"title": "Panna cotta with figs"},
+    ),
+]
+
+
+def test_writer_gives_a_later_sentence_its_documents_subject() -> None:
+    answer = LocalWriter(max_sentences=1).write("Do you have anything vegan?", MENU)
+    assert answer.text == "Chocolate and olive oil mousse: Dietary: vegan, vegetarian, gluten-free, dairy-free [1]."
+    assert LocalHallucinationGrader().check(MENU, answer.text).grounded  # still a verifiable quote
+    # a title that the text does not contain is never added (every word must come from the source)
+    renamed = [Document(d.page_content, metadata={"title": "Dessert of the day"}) for d in MENU]
+    assert not LocalWriter(max_sentences=1).write("Do you have anything vegan?", renamed).text.startswith("Dessert")
+    # the first sentence, and a sentence that names the subject itself, stay as they are
+    opening = LocalWriter(max_sentences=1).write("How much is the panna cotta with figs?", MENU)
+    assert opening.text == "Panna cotta with figs (dessert, 8.00 EUR) [2]."
+
+
 # ---------------------------------------------------------------- answer grader: an answer must add something
 @pytest.mark.parametrize(
     "question, answer, useful",

@@ -174,6 +174,45 @@ def prose_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
     return out
 
 
+MAX_SUBJECT_WORDS = 12  # a longer "title" is a sentence, not a name to put in front of a quote
+
+
+def document_subject(doc: Document) -> str | None:
+    """The document's title (metadata ``title``) as written in its own text, or None.
+
+    Only a title that occurs in ``page_content`` counts (case and spacing ignored), so a writer that
+    puts it in front of a quoted sentence still uses only words of the source. The text's own spelling
+    is returned.
+
+    >>> document_subject(Document(page_content="Panna cotta with figs (dessert). Dietary: gluten-free.",
+    ...                           metadata={"title": "panna cotta  with figs"}))
+    'Panna cotta with figs'
+    >>> document_subject(Document(page_content="A mousse.", metadata={"title": "Chocolate_mousse"})) is None
+    True
+    """
+    title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
+    if not isinstance(title, str) or not title.split() or len(title.split()) > MAX_SUBJECT_WORDS:
+        return None
+    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in title.split()) + r"(?!\w)"
+    match = re.search(pattern, doc.page_content, flags=re.IGNORECASE)
+    return match.group(0) if match else None
+
+
+def mentions(sentence: str, subject: str) -> bool:
+    """True when the sentence contains at least half of the subject's key terms (stemmed).
+
+    Half, not all: "A dark chocolate mousse ..." is clearly about "Chocolate and olive oil mousse".
+
+    >>> mentions("The gelatine means it is not vegetarian.", "Panna cotta with figs")
+    False
+    >>> mentions("A dark chocolate mousse whipped with aquafaba.", "Chocolate and olive oil mousse")
+    True
+    """
+    terms = set(tokenize(subject))
+    present = terms & set(tokenize(sentence))
+    return bool(terms) and 2 * len(present) >= len(terms)
+
+
 def _normalise_number(token: str) -> str:
     token = token.replace(",", "")
     if re.fullmatch(r"\d+\.\d+", token):

@@ -41,7 +41,9 @@ from ragkit.roles.features import (
     check_documents,
     cited_numbers,
     default_embedder,
+    document_subject,
     embed,
+    mentions,
     prose_sentences,
     term_coverage,
 )
@@ -81,6 +83,25 @@ def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
     if pending is not None:
         units.append(pending)
     return units
+
+
+def with_subject(unit: SourceSentence, document: Document) -> str:
+    """The sentence to quote, prefixed with its document's subject when it would otherwise lose it.
+
+    A later sentence of a document often leans on the first one ("Dietary: vegan." says nothing about
+    WHICH dish). When the unit is not its document's first sentence and does not mention the document's
+    title, the title goes in front, "<title>: <sentence>". Only a title that occurs in the document's
+    own text is used (:func:`ragkit.roles.features.document_subject`), so the answer stays a quote.
+
+    >>> doc = Document(page_content="Panna cotta with figs (dessert, 8.00 EUR). Figs are roasted in honey. "
+    ...                "Dietary: gluten-free, vegetarian, no nuts.", metadata={"title": "Panna cotta with figs"})
+    >>> [with_subject(u, doc) for u in answer_units([doc])][1:]
+    ['Panna cotta with figs: Figs are roasted in honey.', 'Panna cotta with figs: Dietary: gluten-free, vegetarian, no nuts.']
+    """
+    subject = document_subject(document)
+    if subject is None or unit.position == 0 or mentions(unit.text, subject):
+        return unit.text
+    return f"{subject}: {unit.text}"
 
 
 def cite(sentence: str, number: int) -> str:
@@ -156,7 +177,8 @@ class LocalWriter:
         chosen = self.select(relevance, vectors)
         if not chosen:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
-        text = " ".join(cite(units[i].text, units[i].doc + 1) for i in chosen)
+        documents = check_documents(documents)
+        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), units[i].doc + 1) for i in chosen)
         return Answer(text, tuple(sorted({units[i].doc + 1 for i in chosen})))
 
 
