@@ -11,7 +11,10 @@ and up to ``max_sentences`` are picked greedily with maximal marginal relevance 
 penalty for resembling a sentence already picked), so the answer does not say the same thing twice. Only
 sentences that clear ``support_bar`` and come within ``relative_bar`` of the best one are used; if none
 clears the bar, the writer refuses with ``NOT_ENOUGH_INFORMATION`` (``answered=False``). Each quoted
-sentence is followed by ``[n]``, the 1-based number of its document.
+sentence is followed by ``[n]``, the 1-based number of its document. A quoted sentence that is not its
+document's first and does not name the document's subject gets the document's title in front
+("Chocolate and olive oil mousse: Dietary: vegan, ... [1].", :func:`with_subject`), but only a title that
+the document's own text contains, so every word is still the source's.
 
 ``LLMWriter`` asks a chat model for an answer with citations; code then keeps only citations that point
 at a real document, and a failed call is an explicit refusal.
