@@ -184,6 +184,10 @@ def main() -> None:
     flags = [not r.grounded for r in results]
     # Does the grader name the right sentence? (for the unsupported cases it flags)
     named = [c["bad"].strip() in {s.strip() for s in r.unsupported} for c, r in zip(held, results) if "bad" in c and not r.grounded]
+    # What users get: the library's default bar, which may differ from this run's choice when the case set changes.
+    default_bar = LocalHallucinationGrader().support_bar
+    default_grader = LocalHallucinationGrader(support_bar=default_bar)
+    default_flags = [not default_grader.check(c["docs"], c["answer"]).grounded for c in held]
     by_domain = {d: rates([c for c in held if c["domain"] == d], [f for c, f in zip(held, flags) if c["domain"] == d]) for d in ("scifact", "squad")}
     payload = {
         "command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/hallucination_set.py",
@@ -193,6 +197,8 @@ def main() -> None:
         "tune_sweep": sweep,
         "held_out": rates(held, flags),
         "held_out_by_domain": by_domain,
+        "default_support_bar": default_bar,
+        "held_out_at_default_bar": rates(held, default_flags),
         "held_out_flagged_sentence_is_the_planted_one": round(float(np.mean(named)), 4) if named else None,
         "examples": [{k: c[k] for k in ("kind", "answer")} for c in held[:5]],
     }
