@@ -44,16 +44,24 @@ def stem(word: str) -> str:
     return _stemmer.stemWord(word)
 
 
+def strip_accents(text: str) -> str:
+    """Drop accents, keep everything else (case included).
+
+    >>> strip_accents("Café rosé, Xarel·lo")
+    'Cafe rose, Xarel·lo'
+    """
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
 def fold(text: str) -> str:
     """Lower-case and strip accents, so "Café" and "cafe" match.
 
     >>> fold("Crème Brûlée")
     'creme brulee'
     """
-    text = text.lower()
-    if text.isascii():
-        return text
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return strip_accents(text.lower())
 
 
 def words(text: str) -> list[str]:

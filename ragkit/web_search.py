@@ -6,16 +6,15 @@
 would call the real thing, so swapping in a live search later changes one line.
 
 Simplifications: the "web" is 30 fixed articles about the fictional town of Porto Calvera, ranked with
-BM25 (rank-bm25's Okapi with Lucene's never-negative idf) over title and text, with ragkit's analyzer
-after folding accents (so "cafe" finds "café").
+BM25 (rank-bm25's Okapi with Lucene's never-negative idf, ``ragkit.retrieval.bm25.LuceneIdfBM25``, at
+rank-bm25's default k1 and b) over title and text, with ragkit's analyzer, which folds accents (so "cafe"
+finds "café").
 There is no freshness, no snippet extraction (``content`` is the whole short article) and no network.
 Articles that share no term with the query are not returned, so a search can come back empty.
 """
 
 from __future__ import annotations
 
-import math
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -23,37 +22,12 @@ from langchain_core.callbacks import CallbackManagerForToolRun
 from langchain_core.documents import Document
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr
-from rank_bm25 import BM25Okapi
 
 from ragkit.data import DataError, load_web_snapshot
+from ragkit.retrieval.bm25 import LuceneIdfBM25
 from ragkit.text import clean_query, tokenize
 
 MAX_RESULTS_LIMIT = 20
-
-
-def fold_accents(text: str) -> str:
-    """Drop accents so that typed queries match accented words.
-
-    >>> fold_accents("Café rosé, Xarel·lo")
-    'Cafe rose, Xarel·lo'
-    """
-    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-
-
-def _terms(text: str) -> list[str]:
-    return tokenize(fold_accents(text))
-
-
-class _LuceneBM25(BM25Okapi):
-    """Okapi BM25 with Lucene's idf ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative.
-
-    rank-bm25's own idf turns negative for words in more than half the documents, which on a corpus of
-    30 articles would punish common but meaningful words such as "wine".
-    """
-
-    def _calc_idf(self, nd: dict[str, int]) -> None:
-        for word, freq in nd.items():
-            self.idf[word] = math.log(1.0 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
 
 
 class WebSearchInput(BaseModel):
@@ -80,7 +54,7 @@ class OfflineWebSearch(BaseTool):
     args_schema: type[BaseModel] = WebSearchInput
     documents: list[Document] = Field(default_factory=list, description="The articles searched.")
 
-    _bm25: _LuceneBM25 = PrivateAttr()
+    _bm25: LuceneIdfBM25 = PrivateAttr()
 
     def __init__(self, documents: list[Document] | None = None, path: str | Path | None = None, **kwargs: Any):
         """Index ``documents``, or the articles in ``path`` (default: the project's ``data/web``)."""
@@ -88,7 +62,7 @@ class OfflineWebSearch(BaseTool):
         if not docs:
             raise DataError("OfflineWebSearch needs at least one document to search")
         super().__init__(documents=docs, **kwargs)
-        self._bm25 = _LuceneBM25([_terms(self._index_text(d)) or ["\x00"] for d in docs])
+        self._bm25 = LuceneIdfBM25([tokenize(self._index_text(d)) or ["\x00"] for d in docs])
 
     @staticmethod
     def _index_text(doc: Document) -> str:
@@ -99,7 +73,7 @@ class OfflineWebSearch(BaseTool):
         query = clean_query(query, what="web search query")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise ValueError(f"the number of results must be a positive whole number, got {k!r}")
-        terms = _terms(query)
+        terms = tokenize(query)
         if not terms:
             return []  # only stopwords ("what is the"): nothing to match
         scores = self._bm25.get_scores(terms)

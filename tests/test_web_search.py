@@ -9,7 +9,8 @@ from langchain_core.documents import Document
 from langchain_core.messages import ToolMessage
 
 from ragkit.data import DataError, load_web_snapshot
-from ragkit.web_search import OfflineWebSearch, fold_accents
+from ragkit.text import strip_accents as fold_accents
+from ragkit.web_search import OfflineWebSearch
 
 
 @pytest.fixture(scope="module")
