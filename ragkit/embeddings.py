@@ -17,6 +17,7 @@ import sqlite3
 import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -159,6 +160,29 @@ def load_embedder(cache: bool = True, cache_dir: str | Path | None = None) -> Mi
         return _load_embedder(None)
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     return _load_embedder(str(directory / "embeddings.sqlite"))
+
+
+def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:
+    """Unit vectors ``(n, d)`` (float32, C-contiguous, ready for FAISS) for texts, in one batch.
+
+    Uses ``embed_array`` when the embedder has it (ragkit's cached MiniLM), else any LangChain
+    ``embed_documents``; rows are re-normalised so any embedder gives cosine == dot product.
+
+    >>> class Toy(Embeddings):
+    ...     def embed_documents(self, texts): return [[3.0, 4.0] for _ in texts]
+    ...     def embed_query(self, text): return [3.0, 4.0]
+    >>> embed(Toy(), ["a"]).tolist()
+    [[0.6000000238418579, 0.800000011920929]]
+    """
+    texts = list(texts)
+    if hasattr(embedder, "embed_array"):
+        vectors = np.asarray(embedder.embed_array(texts), dtype=np.float32)
+    else:
+        vectors = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
+    if vectors.ndim != 2 or len(vectors) != len(texts):
+        raise ValueError(f"the embedder returned shape {vectors.shape} for {len(texts)} texts")
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return np.ascontiguousarray(vectors / np.maximum(norms, 1e-12), dtype=np.float32)
 
 
 def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -25,20 +25,9 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 
-from ragkit.embeddings import load_embedder
+from ragkit.embeddings import embed, load_embedder
 from ragkit.retrieval.base import Scored, ScoredRetriever, check_corpus, check_k
 from ragkit.retrieval.persist import FORMAT_VERSION, atomic_directory, read_config, read_documents, write_documents, write_json
-
-
-def embed(embeddings: Embeddings, texts: list[str]) -> np.ndarray:
-    """Embed texts as a float32 array of unit rows (uses ``embed_array`` when the embedder has one)."""
-    if hasattr(embeddings, "embed_array"):
-        vectors = np.asarray(embeddings.embed_array(texts), dtype=np.float32)
-    else:
-        vectors = np.asarray(embeddings.embed_documents(texts), dtype=np.float32)
-    vectors = np.ascontiguousarray(vectors.reshape(len(texts), -1))
-    faiss.normalize_L2(vectors)
-    return vectors
 
 
 def mmr_select(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int, lambda_mult: float = 0.5) -> list[tuple[int, float]]:

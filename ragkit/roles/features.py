@@ -26,6 +26,7 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
+from ragkit.embeddings import embed  # re-exported: the roles embed through this one helper
 from ragkit.text import LUCENE_STOPWORDS, QUESTION_STOPWORDS, key_terms, split_sentences, tokenize
 
 MAX_ANSWER_CHARS = 20_000  # an answer longer than this is not an answer to check sentence by sentence
@@ -34,19 +35,6 @@ MAX_DOCUMENTS = 200
 
 _CITATION = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
 _TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F][\w'\u00C0-\u024F-]*|\d[\d,.:/-]*\d|\d")
-
-
-def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:
-    """Unit vectors ``(n, d)`` for texts, in one batch (uses ``embed_array`` when the embedder has it)."""
-    texts = list(texts)
-    if hasattr(embedder, "embed_array"):
-        vectors = np.asarray(embedder.embed_array(texts), dtype=np.float32)
-    else:
-        vectors = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
-    if vectors.ndim != 2 or len(vectors) != len(texts):
-        raise ValueError(f"the embedder returned shape {vectors.shape} for {len(texts)} texts")
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.maximum(norms, 1e-12)
 
 
 def default_embedder() -> Embeddings:
