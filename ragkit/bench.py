@@ -6,14 +6,17 @@ Each dense system comes in two kinds: ``dense`` embeds every document once (Mini
 
 ``run_retrieval_benchmark`` builds each system over the corpus, runs every judged query of a split, and
 reports nDCG@10 and Recall@100 (as BEIR does), index build time and median query latency. The command
-line front end is ``ragkit bench retrieval`` (see ``ragkit.cli``). The defaults in ``BenchConfig`` were
-chosen on SciFact's *train* split by ``ragkit.retrieval.tuning`` (``ragkit bench tune``), so the test
-split stays unseen.
+line front end is ``ragkit bench retrieval`` (see ``ragkit.cli``). The settings are
+:data:`ragkit.defaults.RETRIEVAL`, chosen on SciFact's *train* split by ``ragkit.retrieval.tuning``
+(``ragkit bench tune``), so the test split stays unseen; the systems are built by
+:mod:`ragkit.retrieval.presets`, the same constructors the graphs' default retrievers use.
 
-Simplifications: timings are wall-clock on whatever else the machine is doing, and embeddings come from
-the on-disk cache when present, so the dense ``index_s`` of a second run measures FAISS and the cache,
-not the model. The reranked system reorders the top ``rerank_depth`` hybrid results and keeps the rest
-of the hybrid top 100 below them, so Recall@100 is measured on the same 100 documents.
+Query latency includes embedding the query (retrievers never read query vectors from the cache: a
+user's query is new). Simplifications: timings are wall-clock on whatever else the machine is doing, and
+document embeddings come from the on-disk cache when present, so the dense ``index_s`` of a second run
+measures FAISS and the cache, not the model. The reranked system reorders the top ``rerank_depth`` hybrid
+results and keeps the rest of the hybrid top 100 below them, so Recall@100 is measured on the same 100
+documents.
 """
 
 from __future__ import annotations
@@ -21,46 +24,21 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
+from ragkit.defaults import RETRIEVAL, RetrievalDefaults
 from ragkit.embeddings import load_embedder
-from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, LocalReranker, MaxChunkDenseRetriever, evaluate, load_beir
+from ragkit.retrieval import LocalReranker, evaluate, load_beir
 from ragkit.retrieval.base import ScoredRetriever, doc_key
 from ragkit.retrieval.beir import BeirData
-from ragkit.retrieval.rerank import DEFAULT_WEIGHTS, Reranker
+from ragkit.retrieval.presets import bm25_retriever, dense_retriever, fused
+from ragkit.retrieval.rerank import Reranker
 
 SYSTEMS = ("bm25", "dense", "hybrid", "hybrid+rerank", "dense-maxp", "hybrid-maxp", "hybrid-maxp+rerank")
 DEPTH = 100  # results per query: enough for Recall@100
-# LocalReranker mix chosen on SciFact train for the max-chunk hybrid (benchmarks/results/scifact_tuning_train_maxp.json).
-MAXP_RERANK_WEIGHTS = {"sentence": 0.0, "passage": 0.3, "bm25": 0.3, "first_stage": 0.4}
-
-
-@dataclass(frozen=True)
-class BenchConfig:
-    """Every tunable knob of the systems (defaults: the values tuned on SciFact train).
-
-    The ``maxp_*`` knobs belong to the systems whose dense side is ``MaxChunkDenseRetriever`` (documents
-    scored by their best 1,000-character chunk); BM25's k1 and b are shared.
-    """
-
-    k1: float = 1.2
-    b: float = 0.5
-    fusion: str = "weighted"
-    rrf_k: int = 60
-    alpha: float = 0.6
-    rerank_depth: int = 30
-    rerank_weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
-    chunk_size: int = 1000
-    chunk_overlap: int = 150
-    include_whole: bool = True
-    maxp_fusion: str = "weighted"
-    maxp_rrf_k: int = 60
-    maxp_alpha: float = 0.5
-    maxp_rerank_depth: int = 30
-    maxp_rerank_weights: dict[str, float] = field(default_factory=lambda: dict(MAXP_RERANK_WEIGHTS))
 
 
 def rerank_head(reranker: Reranker, query: str, ranked: Sequence, depth: int) -> list:
@@ -89,7 +67,7 @@ class Timer:
         self.seconds = time.perf_counter() - self.start
 
 
-def build_systems(data: BeirData, names: Sequence[str], config: BenchConfig, embeddings: Embeddings) -> dict[str, tuple[Callable[[str], list], float]]:
+def build_systems(data: BeirData, names: Sequence[str], config: RetrievalDefaults, embeddings: Embeddings) -> dict[str, tuple[Callable[[str], list], float]]:
     """``name -> (search(query) -> ranked documents, index build seconds)`` for each requested system.
 
     Indexes are built once and shared: ``hybrid-maxp`` reuses the ``bm25`` index, for example. A hybrid's
@@ -107,21 +85,13 @@ def build_systems(data: BeirData, names: Sequence[str], config: BenchConfig, emb
         if name.startswith("hybrid"):
             maxp = name == "hybrid-maxp"
             (bm25, bm25_s), (dense, dense_s) = index("bm25"), index("dense-maxp" if maxp else "dense")
-            hybrid = HybridRetriever(
-                retrievers=[bm25, dense], method=config.maxp_fusion if maxp else config.fusion,
-                rrf_k=config.maxp_rrf_k if maxp else config.rrf_k, alpha=config.maxp_alpha if maxp else config.alpha, fetch_k=DEPTH,
-            )
-            built[name] = (hybrid, bm25_s + dense_s)
+            built[name] = (fused(bm25, dense, k=DEPTH, maxp=maxp, settings=config, fetch_k=DEPTH), bm25_s + dense_s)
             return built[name]
         with Timer() as t:
             if name == "bm25":
-                retriever: ScoredRetriever = BM25Retriever.from_documents(docs, k1=config.k1, b=config.b)
-            elif name == "dense":
-                retriever = DenseRetriever.from_documents(docs, embeddings=embeddings)
+                retriever: ScoredRetriever = bm25_retriever(docs, DEPTH, config)
             else:
-                retriever = MaxChunkDenseRetriever.from_documents(
-                    docs, embeddings, config.chunk_size, config.chunk_overlap, include_whole=config.include_whole
-                )
+                retriever = dense_retriever(docs, DEPTH, embeddings, "maxp" if name == "dense-maxp" else "whole", config)
         built[name] = (retriever, t.seconds)
         return built[name]
 
@@ -151,11 +121,10 @@ def run_retrieval_benchmark(
     split: str = "test",
     systems: Sequence[str] = SYSTEMS,
     limit_queries: int | None = None,
-    config: BenchConfig | None = None,
+    config: RetrievalDefaults = RETRIEVAL,
     embeddings: Embeddings | None = None,
 ) -> dict[str, dict[str, float]]:
     """Evaluate each system on a BEIR split: ``{system: {"ndcg@10", "recall@100", "index_s", "query_ms_p50"}}``."""
-    config = config or BenchConfig()
     data = load_beir(data_dir, split)
     qids = list(data.queries)[:limit_queries] if limit_queries else list(data.queries)
     qrels = {q: data.qrels[q] for q in qids}
@@ -190,7 +159,7 @@ def format_table(results: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
-def config_dict(config: BenchConfig) -> dict:
+def config_dict(config: RetrievalDefaults) -> dict:
     """The config as plain JSON-ready data."""
     return asdict(config)
 

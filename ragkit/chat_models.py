@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
+from langchain_core.language_models.base import LangSmithParams
 from langchain_core.language_models.chat_models import BaseChatModel
 
 Tier = Literal["fast", "strong"]
@@ -74,6 +75,19 @@ def load_chat_model(
         timeout=timeout,
         max_retries=max_retries,
     )
+
+
+def local_ls_params(model_name: str, stop: list[str] | None = None, **kwargs: object) -> LangSmithParams:
+    """LangSmith's standard tracing parameters for ragkit's own offline chat models (scripted, local planner).
+
+    >>> local_ls_params("scripted")["ls_provider"], local_ls_params("scripted", model="other")["ls_model_name"]
+    ('ragkit', 'other')
+    """
+    params = LangSmithParams(ls_provider="ragkit", ls_model_name=str(kwargs.get("model", model_name)),
+                             ls_model_type="chat", ls_temperature=0.0)
+    if stop:
+        params["ls_stop"] = stop
+    return params
 
 
 def describe_backend() -> str:

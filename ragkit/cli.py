@@ -20,7 +20,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ragkit.bench import SYSTEMS, BenchConfig, config_dict, format_table, run_retrieval_benchmark
+from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
+from ragkit.defaults import RETRIEVAL
 
 
 def parse_systems(text: str) -> list[str]:
@@ -89,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.limit_queries is not None and args.limit_queries < 1:
         print("ragkit: --limit-queries must be at least 1", file=sys.stderr)
         return 2
-    config = BenchConfig()
+    config = RETRIEVAL
     try:
         results = run_retrieval_benchmark(args.data, args.split, args.systems, args.limit_queries, config)
     except (FileNotFoundError, ValueError) as err:

@@ -5,6 +5,12 @@ once per process. Every vector is cached in one SQLite file keyed by (model, tex
 that has not changed costs nothing; this plays the part of LangChain's ``CacheBackedEmbeddings`` with a
 store that writes atomically and holds thousands of vectors in a single file.
 
+The cache is written as it goes, one transaction per batch of ``CACHE_BATCH`` texts, so an interrupted
+cold run of many minutes keeps what it embedded and a second run resumes where it stopped. A run that
+has at least ``PROGRESS_MIN_TEXTS`` texts to embed shows a progress bar (``tqdm.auto``: a text bar in a
+terminal, a widget in a notebook); ``RAGKIT_PROGRESS=0`` turns bars off. Queries (``embed_query``)
+skip the cache: a user's query is new, so a benchmark's latency must include embedding it.
+
 Simplifications: vectors are L2-normalised (cosine similarity == dot product), and texts longer than the
 model's window (256 word pieces) are truncated by the model, as sentence-transformers does.
 """
@@ -17,13 +23,29 @@ import sqlite3
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 MAX_CHARS = 8_000  # longer texts are cut before they reach the model (it reads ~256 word pieces anyway)
+CACHE_BATCH = 256  # texts embedded and committed to the cache together
+PROGRESS_MIN_TEXTS = 1_000  # fewer texts to embed than this: no progress bar (seconds, not minutes)
+
+
+def progress_enabled() -> bool:
+    """Whether long runs may show progress bars (``RAGKIT_PROGRESS=0`` turns them off)."""
+    return os.environ.get("RAGKIT_PROGRESS", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def progress_bar(total: int, desc: str, unit: str = "text", min_total: int = PROGRESS_MIN_TEXTS) -> Any:
+    """A ``tqdm.auto`` bar (``.update(n)``, ``.close()``) when ``total`` is large enough, else ``None``."""
+    if total < min_total or not progress_enabled():
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit=unit, leave=False)
 
 
 def default_cache_dir() -> Path:
@@ -130,9 +152,17 @@ class MiniLMEmbeddings(Embeddings):
         cached = self.cache.get_many(self.model_name, texts)
         missing = sorted({t for t, v in zip(texts, cached) if v is None})
         if missing:
-            new = self._encode(missing)
-            self.cache.put_many(self.model_name, missing, new)
-            fresh = dict(zip(missing, new))
+            fresh: dict[str, np.ndarray] = {}
+            bar = progress_bar(len(missing), "embedding")
+            for start in range(0, len(missing), CACHE_BATCH):
+                chunk = missing[start : start + CACHE_BATCH]
+                vectors = self._encode(chunk)
+                self.cache.put_many(self.model_name, chunk, vectors)  # committed now: an interrupt keeps it
+                fresh.update(zip(chunk, vectors))
+                if bar is not None:
+                    bar.update(len(chunk))
+            if bar is not None:
+                bar.close()
             cached = [v if v is not None else fresh[t] for t, v in zip(texts, cached)]
         return np.vstack(cached).astype(np.float32)
 
@@ -140,7 +170,8 @@ class MiniLMEmbeddings(Embeddings):
         return self.embed_array(texts).tolist()
 
     def embed_query(self, text: str) -> list[float]:
-        return self.embed_array([text])[0].tolist()
+        """One query vector, computed fresh (queries skip the cache: a user's query is new)."""
+        return self._encode([text])[0].tolist()
 
 
 @lru_cache(maxsize=None)
@@ -183,6 +214,17 @@ def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:
         raise ValueError(f"the embedder returned shape {vectors.shape} for {len(texts)} texts")
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return np.ascontiguousarray(vectors / np.maximum(norms, 1e-12), dtype=np.float32)
+
+
+def embed_query(embedder: Embeddings, text: str) -> np.ndarray:
+    """A ``(1, d)`` unit vector for one query through ``embedder.embed_query`` (never from the cache).
+
+    Retrievers embed queries this way, so the latency a benchmark measures includes embedding the query.
+    """
+    vector = np.asarray([embedder.embed_query(text)], dtype=np.float32)
+    if vector.ndim != 2:
+        raise ValueError(f"the embedder returned shape {vector.shape} for one query")
+    return np.ascontiguousarray(vector / np.maximum(np.linalg.norm(vector, axis=1, keepdims=True), 1e-12))
 
 
 def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:

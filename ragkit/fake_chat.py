@@ -21,12 +21,15 @@ from typing import Any, Callable, Sequence
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.exceptions import OutputParserException
+from langchain_core.language_models.base import LangSmithParams
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, PrivateAttr, ValidationError
+
+from ragkit.chat_models import local_ls_params
 
 
 class ScriptExhausted(RuntimeError):
@@ -66,12 +69,17 @@ class ScriptedChatModel(BaseChatModel):
 
     responses: list[Any]
     cycle: bool = False
+    model_name: str = "scripted"  # shown in traces (LangSmith's ls_model_name)
     _index: int = PrivateAttr(default=0)
     _calls: list[dict] = PrivateAttr(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
         return "scripted"
+
+    def _get_ls_params(self, stop: list[str] | None = None, **kwargs: Any) -> LangSmithParams:
+        """The standard tracing parameters (provider, model name, type), so LangSmith shows who answered."""
+        return local_ls_params(self.model_name, stop, **kwargs)
 
     @property
     def calls(self) -> list[dict]:

@@ -28,7 +28,9 @@ QUESTION_STOPWORDS = LUCENE_STOPWORDS | frozenset(
     "tell give show list please know want like get got one ones s t much many".split()
 )
 
-MAX_QUERY_CHARS = 2_000
+# The hard cap on one query or question handed to a retriever or a role (a safety limit on the library
+# API). The graphs enforce their own, lower, user-facing limit (ragkit.graphs.policy), adjustable up to this.
+MAX_QUERY_CHARS = 20_000
 
 _WORD = re.compile(r"\w+", re.UNICODE)
 _stemmer = Stemmer.Stemmer("porter")
@@ -124,11 +126,17 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
-def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "query") -> str:
+def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "query", hint: str = "Shorten it.") -> str:
     """Check a user query and return it stripped; reject empty or oversized input with a clear message.
+
+    ``hint`` ends the message for oversized input (a graph says which argument raises its limit).
 
     >>> clean_query("  red wine  ")
     'red wine'
+    >>> clean_query("x" * 30, max_chars=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: query is 30 characters long; the limit is 10. Shorten it.
     """
     if not isinstance(query, str):
         raise TypeError(f"{what} must be a string, got {type(query).__name__}")
@@ -136,8 +144,5 @@ def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "qu
     if not query:
         raise ValueError(f"{what} is empty: type a question or search words")
     if len(query) > max_chars:
-        raise ValueError(
-            f"{what} is {len(query):,} characters long; the limit is {max_chars:,}. "
-            "Shorten it or pass a larger max_chars."
-        )
+        raise ValueError(f"{what} is {len(query):,} characters long; the limit is {max_chars:,}. {hint}")
     return query

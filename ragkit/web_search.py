@@ -2,8 +2,9 @@
 
 ``OfflineWebSearch`` is a LangChain tool named ``web_search`` with the interface of a real search tool
 (such as Tavily's): it takes a query and an optional ``max_results`` and returns a ranked list of
-``{"url", "title", "content", "score"}``. An agent or an Adaptive RAG graph can call it exactly as it
-would call the real thing, so swapping in a live search later changes one line.
+``{"url", "title", "content", "score"}``. An agent can call it exactly as it would call the real thing,
+so swapping in a live search later changes one line. It also speaks ragkit's retrieval protocol,
+``search_with_scores(query, k)``, so a graph searches it like any retriever.
 
 Simplifications: the "web" is 30 fixed articles about the fictional town of Porto Calvera, ranked with
 BM25 (rank-bm25's Okapi with Lucene's never-negative idf, ``ragkit.retrieval.bm25.LuceneIdfBM25``, at
@@ -68,8 +69,9 @@ class OfflineWebSearch(BaseTool):
     def _index_text(doc: Document) -> str:
         return f"{doc.metadata.get('title', '')}\n{doc.page_content}"
 
-    def ranked(self, query: str, k: int = 5) -> list[tuple[Document, float]]:
+    def search_with_scores(self, query: str, k: int | None = 4) -> list[tuple[Document, float]]:
         """The ``k`` best ``(document, score)`` pairs; ties broken by document id so the order never wobbles."""
+        k = 4 if k is None else k
         query = clean_query(query, what="web search query")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise ValueError(f"the number of results must be a positive whole number, got {k!r}")
@@ -87,13 +89,8 @@ class OfflineWebSearch(BaseTool):
         return [
             {"url": d.metadata.get("url", d.metadata.get("source", "")), "title": d.metadata.get("title", ""),
              "content": d.page_content, "score": round(score, 4)}
-            for d, score in self.ranked(query, max_results)
+            for d, score in self.search_with_scores(query, max_results)
         ]
-
-    def search_documents(self, query: str, k: int = 4) -> list[Document]:
-        """The same ranking as LangChain Documents (copies, with the score added to the metadata)."""
-        return [Document(page_content=d.page_content, metadata={**d.metadata, "score": round(score, 4)})
-                for d, score in self.ranked(query, k)]
 
     def _run(
         self, query: str, max_results: int = 5, run_manager: CallbackManagerForToolRun | None = None

@@ -15,3 +15,15 @@ def no_gemini_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """Run a test as if no Gemini key were set."""
     monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
     monkeypatch.delenv("GEMINI_API_KEY", raising=False)
+
+
+SNAPSHOTS = __import__("pathlib").Path(__file__).parent / "snapshots"
+
+
+def assert_snapshot(name: str, text: str) -> None:
+    """Compare text with ``tests/snapshots/<name>``; ``RAGKIT_UPDATE_SNAPSHOTS=1`` rewrites it (then review the diff)."""
+    path = SNAPSHOTS / name
+    if os.environ.get("RAGKIT_UPDATE_SNAPSHOTS") == "1":
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text.strip() + "\n")
+    assert text.strip() == path.read_text().strip(), f"{name} changed; if on purpose, re-run with RAGKIT_UPDATE_SNAPSHOTS=1"

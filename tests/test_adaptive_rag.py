@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, get_args, get_type_hints
+import inspect
+from typing import Any, get_args
 
 import pytest
 from langchain_core.documents import Document
@@ -16,12 +17,12 @@ from ragkit.graphs.adaptive_rag import (
     OFFLINE_FALLBACK,
     ROUTE_NAMES,
     ROUTES,
+    SEARCH_ROUTES,
     Route,
     build_adaptive_rag_graph,
-    route_after_route_question,
     route_after_search,
 )
-from ragkit.roles.base import Answer, RouteDecision
+from ragkit.roles.base import Answer, RouteDecision, RouteSpec
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "adaptive_rag.mmd"
 
@@ -68,14 +69,14 @@ class RecordingSearch:
 
 
 class FakeWebSearch:
-    """Has the OfflineWebSearch interface: ``search_documents(query, k)``."""
+    """Speaks ragkit's retrieval protocol directly, as OfflineWebSearch does: ``search_with_scores(query, k)``."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, int]] = []
 
-    def search_documents(self, query: str, k: int) -> list[Document]:
+    def search_with_scores(self, query: str, k: int | None = None) -> list[tuple[Document, float]]:
         self.calls.append((query, k))
-        return [Document("The harvest festival is on 12 October.", metadata={"id": "web-1"})]
+        return [(Document("The harvest festival is on 12 October.", metadata={"id": "web-1"}), 3.5)]
 
 
 def make_graph(route: str, menu: Any = None, wine: Any = None, web: Any = None, **kwargs: Any) -> tuple[Any, dict]:
@@ -89,7 +90,7 @@ def make_graph(route: str, menu: Any = None, wine: Any = None, web: Any = None, 
     parts.update(kwargs)
     graph = build_adaptive_rag_graph(
         router=parts["router"], writer=parts["writer"],
-        retrievers={"menu": parts["menu"], "wine": parts["wine"]}, web_search=parts["web"],
+        sources={"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]},
         chat_model=parts.get("chat_model"),
     )
     return graph, parts
@@ -105,12 +106,11 @@ def test_mermaid_snapshot() -> None:
     assert text == SNAPSHOT.read_text()
 
 
-def test_routes_are_a_literal_and_specs_match() -> None:
+def test_default_routes_are_a_literal_and_specs_match() -> None:
     assert ROUTE_NAMES == get_args(Route) == ("search_menu", "search_wine", "search_web", "llm_fallback")
     assert tuple(spec.name for spec in ROUTES) == ROUTE_NAMES
     assert all(spec.description and len(spec.examples) >= 2 for spec in ROUTES)
-    assert get_type_hints(route_after_route_question)["return"] == Route
-    assert set(get_args(get_type_hints(route_after_search)["return"])) == {"generate", "llm_fallback"}
+    assert set(SEARCH_ROUTES) == set(ROUTE_NAMES) - {"llm_fallback"}
 
 
 def test_route_examples_are_not_copied_from_the_labelled_set() -> None:
@@ -136,6 +136,7 @@ def test_each_search_route_feeds_generate(route: str) -> None:
     assert parts["writer"].calls[0][0] == "what is on tonight?"  # the stripped question
     if route == "search_web":
         assert parts["web"].calls == [("what is on tonight?", 4)]
+        assert out["documents"][0].metadata["score"] == 3.5  # the source's score travels with the document
     # only the chosen source was searched
     assert len(parts["menu"].calls) == (route == "search_menu")
     assert len(parts["wine"].calls) == (route == "search_wine")
@@ -216,11 +217,17 @@ def test_an_empty_question_is_rejected_before_any_role_runs(question: Any) -> No
     assert parts["router"].calls == [] and parts["menu"].calls == [] and parts["writer"].calls == []
 
 
-def test_a_huge_question_is_rejected_with_a_clear_message() -> None:
+def test_a_huge_question_is_rejected_with_a_clear_message_naming_the_argument_that_exists() -> None:
     graph, parts = make_graph("search_menu")
-    with pytest.raises(ValueError, match="100,000 characters"):
-        graph.invoke({"question": "w" * 100_000})
+    with pytest.raises(ValueError, match=r"2,001 characters.*build_adaptive_rag_graph\(max_question_chars=") as err:
+        graph.invoke({"question": "w" * 2_001})
     assert parts["router"].calls == [] and parts["menu"].calls == []
+    assert "max_question_chars" in inspect.signature(build_adaptive_rag_graph).parameters  # the hint is real
+    longer = build_adaptive_rag_graph(router=FixedRouter("search_menu"), writer=EchoWriter(), max_question_chars=3_000,
+                                      sources={"search_menu": parts["menu"], "search_wine": parts["wine"],
+                                               "search_web": parts["web"]})
+    assert longer.invoke({"question": "w" * 2_001})["route"] == "search_menu"
+    assert "limit" in str(err.value)
 
 
 def test_the_trace_records_path_and_one_timing_per_node() -> None:
@@ -237,13 +244,60 @@ def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> N
         built.append(corpus)
         return lambda query: [Document(f"{corpus} doc")]
 
-    monkeypatch.setattr(adaptive_rag, "default_retriever", fake_default)
-    graph = build_adaptive_rag_graph(router=FixedRouter("search_wine"), writer=EchoWriter(), web_search=FakeWebSearch())
+    import ragkit.retrieval.presets as presets
+
+    monkeypatch.setattr(presets, "default_retriever", lambda docs, k=4: fake_default(docs[0].metadata["source"], k))
+    graph = build_adaptive_rag_graph(router=FixedRouter("search_wine"), writer=EchoWriter(),
+                                     sources={**SEARCH_ROUTES, "search_web": FakeWebSearch()})
     assert built == []  # building the graph loaded nothing
     out = graph.invoke({"question": "A red wine?"})
-    assert built == ["wine"] and out["generation"] == "wine doc [1]"
+    assert built == ["wines.json"] and out["generation"] == "wines.json doc [1]"
     graph.invoke({"question": "Another red wine?"})
-    assert built == ["wine"]  # built once, then reused
+    assert built == ["wines.json"]  # built once, then reused
+
+
+# ---------------------------------------------------------------- routes come from data (regressions)
+NOTES = [Document("The 2024 meeting moved to Thursdays.", metadata={"id": "n1"}),
+         Document("Budget reviews happen every quarter.", metadata={"id": "n2"})]
+MY_ROUTES = (RouteSpec("search_notes", "our team's meeting notes", ("When do we meet?",)),
+             RouteSpec("general", "anything else", ("What is 2 + 2?",)))
+
+
+def test_a_route_of_ones_own_is_searched_not_sent_to_the_fallback() -> None:
+    notes = RecordingSearch(NOTES)
+    graph = build_adaptive_rag_graph(router=FixedRouter("search_notes"), writer=EchoWriter(), routes=MY_ROUTES,
+                                     sources={"search_notes": notes})
+    out = graph.invoke({"question": "When do we meet?"})
+    assert out["route"] == "search_notes" and out["path"] == ["check_question", "route_question", "search_notes", "generate"]
+    assert notes.calls == ["When do we meet?"] and out["generation"].startswith("The 2024 meeting")
+    # the fallback is the route without a source, here "general"
+    assert build_adaptive_rag_graph(router=FixedRouter("nonsense"), writer=EchoWriter(), routes=MY_ROUTES,
+                                    sources={"search_notes": notes}).invoke({"question": "x?"})["path"][-1] == "general"
+
+
+def test_a_local_router_over_ones_own_routes_uses_their_documents(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ragkit.retrieval import BM25Retriever
+
+    graph = build_adaptive_rag_graph(routes=MY_ROUTES, sources={"search_notes": BM25Retriever.from_documents(NOTES)})
+    assert graph.invoke({"question": "Which day did the 2024 meeting move to?"})["route"] == "search_notes"
+    assert graph.invoke({"question": "What is 12 times 12?"})["route"] == "general"
+
+
+@pytest.mark.parametrize(("sources", "message"), [
+    ({"search_notes": NOTES, "serch_notes": NOTES}, "not among the routes"),
+    ({}, "have no search source"),
+    ({"search_notes": NOTES, "general": NOTES}, "must not have a search source"),
+])
+def test_route_and_source_mistakes_fail_when_the_graph_is_built(sources: dict, message: str) -> None:
+    sources = {name: (lambda q, docs=docs: docs) for name, docs in sources.items()}
+    with pytest.raises(ValueError, match=message):
+        build_adaptive_rag_graph(router=FixedRouter("search_notes"), writer=EchoWriter(), routes=MY_ROUTES, sources=sources)
+
+
+def test_an_unknown_corpus_name_fails_when_the_graph_is_built() -> None:
+    with pytest.raises(ValueError, match="unknown corpus 'menus2'"):
+        build_adaptive_rag_graph(router=FixedRouter("search_menu"), writer=EchoWriter(),
+                                 sources={**SEARCH_ROUTES, "search_menu": "menus2"})
 
 
 # ---------------------------------------------------------------- LLM roles on a scripted chat model
@@ -252,9 +306,9 @@ def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
         {"route": "search_wine", "reason": "asks about the wine list"},
         {"answer": "The Barolo is a Nebbiolo [1] [9].", "answered": True},
     ])
-    graph = build_adaptive_rag_graph(chat_model=model, retrievers={"menu": RecordingSearch([]),
-                                     "wine": RecordingSearch([Document("Barolo 2018, Nebbiolo.")])},
-                                     web_search=FakeWebSearch())
+    graph = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": RecordingSearch([]),
+                                     "search_wine": RecordingSearch([Document("Barolo 2018, Nebbiolo.")]),
+                                     "search_web": FakeWebSearch()})
     out = graph.invoke({"question": "Which grape is the Barolo?"})
     assert out["route"] == "search_wine" and out["path"][-1] == "generate"
     assert out["generation"] == "The Barolo is a Nebbiolo [1]."  # the invented citation [9] was dropped
@@ -263,8 +317,8 @@ def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
 
 def test_malformed_router_output_goes_to_the_fallback_which_says_it_used_no_documents() -> None:
     model = ScriptedChatModel(responses=["I think it's about wine!", "Paris."])
-    graph = build_adaptive_rag_graph(chat_model=model, retrievers={"menu": RecordingSearch([]),
-                                     "wine": RecordingSearch([])}, web_search=FakeWebSearch())
+    graph = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": RecordingSearch([]),
+                                     "search_wine": RecordingSearch([]), "search_web": FakeWebSearch()})
     out = graph.invoke({"question": "What is the capital of France?"})
     assert out["route"] == "llm_fallback" and "safe default" in out["route_note"]
     assert out["generation"] == f"{NO_DOCUMENTS_PREFIX} Paris." and out["documents"] == []

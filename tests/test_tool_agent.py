@@ -24,7 +24,7 @@ def call(name: str, **args) -> AIMessage:
 def setup(*responses, **kwargs):
     store = load_order_store()
     model = ScriptedChatModel(responses=list(responses)) if responses else None
-    graph = build_tool_agent_graph(model=model, store=store, **kwargs)
+    graph = build_tool_agent_graph(chat_model=model, store=store, **kwargs)
     return graph, store, model, {"configurable": {"thread_id": "t"}}
 
 
@@ -123,7 +123,7 @@ def test_local_planner_asks_instead_of_inventing_an_order_id() -> None:
 
 def test_round_cap_ends_a_model_that_never_stops_and_last_round_offers_no_tools() -> None:
     model = ScriptedChatModel(responses=[call("track_shipment", order_id="A1002")], cycle=True)
-    graph = build_tool_agent_graph(model=model, store=load_order_store(), max_rounds=3)
+    graph = build_tool_agent_graph(chat_model=model, store=load_order_store(), max_rounds=3)
     config = {"configurable": {"thread_id": "cap"}}
     out = ask(graph, config, "track A1002")
     assert out["round"] == 3 == out["max_rounds"]
@@ -202,7 +202,7 @@ def test_injected_instructions_in_a_tool_result_cannot_mutate_without_approval()
         return call("cancel_order", order_id="A1001") if "cancel order A1001" in text else "Done."
 
     model = ScriptedChatModel(responses=[call("track_shipment", order_id="A1002"), call("lookup_order", order_id="A1002"), obey, "ok"])
-    graph = build_tool_agent_graph(model=model, store=store, grounded=False)
+    graph = build_tool_agent_graph(chat_model=model, store=store, grounded=False)
     config = {"configurable": {"thread_id": "inj"}}
     ask(graph, config, "What is in A1002?")
     resume_tool_agent(graph, config, {"user_id": "C002"})  # login for lookup_order

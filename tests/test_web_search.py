@@ -36,7 +36,7 @@ def test_results_have_the_shape_of_a_web_search_api(search):
 
 @pytest.mark.parametrize("doc", load_web_snapshot(), ids=lambda d: d.metadata["id"])
 def test_searching_an_articles_title_returns_it_first(search, doc):
-    assert search.search_documents(doc.metadata["title"], k=1)[0].metadata["id"] == doc.metadata["id"]
+    assert search.search_with_scores(doc.metadata["title"], k=1)[0][0].metadata["id"] == doc.metadata["id"]
 
 
 @pytest.mark.parametrize(
@@ -51,7 +51,7 @@ def test_searching_an_articles_title_returns_it_first(search, doc):
     ],
 )
 def test_paraphrased_questions_find_the_right_article(search, query, expected):
-    assert search.search_documents(query, k=1)[0].metadata["id"] == expected
+    assert search.search_with_scores(query, k=1)[0][0].metadata["id"] == expected
 
 
 def test_plain_string_input_and_tool_call_input(search):
@@ -62,9 +62,12 @@ def test_plain_string_input_and_tool_call_input(search):
     assert len(json.loads(message.content)) == 2
 
 
-def test_search_documents_adds_score_without_touching_the_index(search):
-    docs = search.search_documents("olive oil peppery", k=2)
-    assert docs[0].metadata["id"] == "new-olive-oil-peppery" and docs[0].metadata["score"] > 0
+def test_it_speaks_the_retrieval_protocol_without_touching_the_index(search):
+    from ragkit.retrieval.base import ScoredSearch
+
+    assert isinstance(search, ScoredSearch)
+    hits = search.search_with_scores("olive oil peppery", k=2)
+    assert hits[0][0].metadata["id"] == "new-olive-oil-peppery" and hits[0][1] > hits[1][1] > 0
     assert all("score" not in d.metadata for d in search.documents)
 
 
@@ -78,7 +81,7 @@ def test_bad_max_results(search):
     with pytest.raises(ValueError):
         search.invoke({"query": "wine", "max_results": 0})
     with pytest.raises(ValueError, match="positive whole number"):
-        search.search_documents("wine", k=0)
+        search.search_with_scores("wine", k=0)
 
 
 def test_no_match_returns_nothing(search):
@@ -90,9 +93,9 @@ def test_ties_are_broken_by_id_and_ranking_is_repeatable():
     same = "Sea and ferry news."
     docs = [Document(same, metadata={"id": i, "title": "", "url": f"https://example.org/{i}"}) for i in "cab"]
     tool = OfflineWebSearch(documents=docs + [Document("Other text.", metadata={"id": "d", "title": ""})])
-    first = [d.metadata["id"] for d in tool.search_documents("ferry", k=4)]
+    first = [d.metadata["id"] for d, _ in tool.search_with_scores("ferry", k=4)]
     assert first == ["a", "b", "c"]
-    assert [d.metadata["id"] for d in tool.search_documents("ferry", k=4)] == first
+    assert [d.metadata["id"] for d, _ in tool.search_with_scores("ferry", k=4)] == first
 
 
 def test_custom_snapshot_folder_and_empty_documents(tmp_path):

@@ -1,16 +1,20 @@
 """Adaptive RAG: send each question to the source that can answer it, or to an honest fallback.
 
-The graph, in one line: ``check_question -> route_question -> search_menu | search_wine | search_web |
+The graph, in one line: ``check_question -> route_question -> <one node per search route> |
 llm_fallback``; a search that found documents feeds ``generate``, a search that found nothing (or failed)
-goes to ``llm_fallback`` instead, so the final state always holds ``route``, ``documents`` and
-``generation``.
+goes to the fallback instead, so the final state always holds ``route``, ``documents`` and ``generation``.
 
-The router *proposes* a route; code *disposes*: a route name outside :data:`ROUTE_NAMES` (a malformed
-model answer) is replaced by ``llm_fallback`` and the reason is kept in ``route_note``.
+The graph is built from data: route specs (:data:`ROUTES` by default) plus ``sources``, a mapping from
+each search route's name to what it searches (a ragkit retriever, a LangChain ``VectorStore`` or
+retriever, a function, or a bundled corpus name; default :data:`SEARCH_ROUTES`). The route without a
+source is the fallback. :func:`check_route_sources` checks the two fit together when the graph is built.
 
-Where validation happens: the entry node ``check_question`` runs :func:`ragkit.text.clean_query`, so an
-empty or oversized question raises a ``ValueError`` out of ``graph.invoke`` before any search, model or
-embedder is touched.
+The router *proposes* a route; code *disposes*: a route name that is not one of the graph's routes (a
+malformed model answer) is replaced by the fallback and the reason is kept in ``route_note``.
+
+Errors follow :mod:`ragkit.graphs.policy`: an empty or oversized question raises a ``ValueError`` out of
+``graph.invoke`` before any search, model or embedder is touched (``max_question_chars=`` raises the
+limit); a search that raises is reported in ``search_note`` and the run goes to the fallback.
 
 Simplifications: one route per question (a question about "the lamb and a wine for it" goes to one
 source, not two); no relevance grading of the retrieved documents (that is Self-RAG and CRAG's job, in
@@ -21,18 +25,23 @@ and are re-exported here; this module holds the state, the nodes, the routers an
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
+from typing import Annotated, Any, Callable, Mapping, Sequence, TypedDict
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
-from ragkit.graphs.adaptive_routes import ROUTE_NAMES, ROUTES, SEARCH_ROUTES, Route, load_route_documents
-from ragkit.graphs.search_sources import LazySearch, SearchFn, as_search, default_retriever, default_web_search
+from ragkit.defaults import GRAPHS
+from ragkit.graphs.adaptive_routes import (ROUTE_NAMES, ROUTES, SEARCH_ROUTES, Route, check_route_sources,
+                                           load_route_documents, source_documents)
+from ragkit.graphs import policy
+from ragkit.graphs.policy import check_limit
+from ragkit.graphs.search_sources import source
 from ragkit.graphs.trace import add_path, traced
+from ragkit.retrieval.base import ScoredSearch
 from ragkit.roles.base import Answer, Router, RouteSpec, Writer
-from ragkit.text import clean_query
+from ragkit.roles.factory import make_roles
 
 OFFLINE_FALLBACK = (
     "I can only answer questions about the menu, the wine list and local news offline; this question is "
@@ -54,6 +63,7 @@ class AdaptiveRAGState(TypedDict, total=False):
     route_note: str
     documents: list[Document]
     search_note: str
+    search_failed: bool
     generation: str
     answer: Answer
     used_documents: bool
@@ -62,31 +72,38 @@ class AdaptiveRAGState(TypedDict, total=False):
 
 
 # ---------------------------------------------------------------- nodes and routers
-@traced("check_question")
-def check_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
-    """Validate the question (empty or oversized input raises ValueError) and start a clean run.
+def check_question_node(max_chars: int = GRAPHS.max_question_chars) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build the validating entry node (input policy: :func:`ragkit.graphs.policy.check_question`)."""
 
-    Reads: question. Writes: question, documents, used_documents.
-    """
-    return {"question": clean_query(state.get("question"), what="question"), "documents": [], "used_documents": False}
+    @traced("check_question")
+    def check_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
+        """Validate the question (empty or oversized input raises ValueError) and start a clean run.
+
+        Reads: question. Writes: question, documents, used_documents, search_failed.
+        """
+        question = policy.check_question(state.get("question"), max_chars, "build_adaptive_rag_graph")
+        return {"question": question, "documents": [], "used_documents": False, "search_failed": False}
+
+    return check_question
 
 
-def route_question_node(router: Router) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the ``route_question`` node around a router."""
+def route_question_node(router: Router, route_names: Sequence[str], fallback: str) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build the ``route_question`` node around a router; ``route_names`` are the graph's routes."""
+    allowed = frozenset(route_names)
 
     @traced("route_question")
     def route_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
-        """Ask the router for a route; anything outside ROUTE_NAMES becomes ``llm_fallback``.
+        """Ask the router for a route; anything that is not one of the graph's routes becomes the fallback.
 
         Reads: question. Writes: route, route_note.
         """
         try:
             decision = router.route(state["question"])
-        except Exception as err:  # noqa: BLE001 - a crashing router must not crash the graph
-            return {"route": "llm_fallback", "route_note": f"router failed ({type(err).__name__}: {err}); using llm_fallback"}
+        except Exception as err:  # noqa: BLE001 - policy 3: a crashing router takes the safe branch
+            return {"route": fallback, "route_note": f"router failed ({type(err).__name__}: {err}); using {fallback}"}
         note = decision.note or f"confidence {decision.confidence:.2f}"
-        if decision.route not in ROUTE_NAMES:
-            return {"route": "llm_fallback", "route_note": f"router proposed unknown route {decision.route!r}; using llm_fallback"}
+        if decision.route not in allowed:
+            return {"route": fallback, "route_note": f"router proposed unknown route {decision.route!r}; using {fallback}"}
         if decision.fallback:
             note = f"router output unusable, safe default taken: {note}"
         return {"route": decision.route, "route_note": note}
@@ -94,37 +111,38 @@ def route_question_node(router: Router) -> Callable[[AdaptiveRAGState], Adaptive
     return route_question
 
 
-def route_after_route_question(state: AdaptiveRAGState) -> Route:
-    """The chosen route is the name of the next node."""
-    route = state.get("route")
-    return route if route in ROUTE_NAMES else "llm_fallback"  # type: ignore[return-value]
+def route_after_route_question(state: AdaptiveRAGState) -> str:
+    """The chosen route is the name of the next node (``route_question`` only writes known routes)."""
+    return state["route"]
 
 
-def search_node(name: str, search: SearchFn) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build a search node (``search_menu`` / ``search_wine`` / ``search_web``) that never raises."""
-    corpus = SEARCH_ROUTES[name]
+def search_node(name: str, search: ScoredSearch, k: int = GRAPHS.k) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build a search node (one per search route, named as the route) that never raises."""
+    label = getattr(search, "name", None) or name.removeprefix("search_")
 
     @traced(name)
     def run(state: AdaptiveRAGState) -> AdaptiveRAGState:
-        """Search one corpus; an error or an empty result leaves ``documents`` empty and says why.
+        """Search one source; an error or an empty result leaves ``documents`` empty and says why.
 
-        Reads: question. Writes: documents, search_note.
+        Reads: question. Writes: documents, search_note, search_failed.
         """
-        try:
-            docs = search(state["question"])
-        except Exception as err:  # noqa: BLE001 - any search failure is reported, never raised
-            return {"documents": [], "search_note": f"{corpus} search failed ({type(err).__name__}: {err})"}
-        if not docs:
-            return {"documents": [], "search_note": f"{corpus} search found nothing for this question"}
-        return {"documents": docs, "search_note": f"{corpus} search returned {len(docs)} documents"}
+        outcome = policy.run_search(search, state["question"], k, what=f"{label} search")
+        return {"documents": outcome.documents, "search_note": outcome.note, "search_failed": outcome.failed}
 
     run.__name__ = run.__qualname__ = name
     return run
 
 
-def route_after_search(state: AdaptiveRAGState) -> Literal["generate", "llm_fallback"]:
-    """Documents found -> ``generate``; nothing found (or the search failed) -> ``llm_fallback``."""
-    return "generate" if state.get("documents") else "llm_fallback"
+def route_after_search_to(fallback: str) -> Callable[[AdaptiveRAGState], str]:
+    """The router after a search: documents found -> ``generate``; nothing found (or it failed) -> the fallback."""
+
+    def route_after_search(state: AdaptiveRAGState) -> str:
+        return "generate" if state.get("documents") else fallback
+
+    return route_after_search
+
+
+route_after_search = route_after_search_to("llm_fallback")
 
 
 def generate_node(writer: Writer) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
@@ -161,10 +179,10 @@ def fallback_answer(question: str, state: Mapping[str, Any], chat_model: BaseCha
     return f"{NO_DOCUMENTS_PREFIX} {text.strip()}"
 
 
-def llm_fallback_node(chat_model: BaseChatModel | None) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the ``llm_fallback`` node (offline when ``chat_model`` is None)."""
+def llm_fallback_node(chat_model: BaseChatModel | None, name: str = "llm_fallback") -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build the fallback node (offline when ``chat_model`` is None), named as the fallback route."""
 
-    @traced("llm_fallback")
+    @traced(name)
     def llm_fallback(state: AdaptiveRAGState) -> AdaptiveRAGState:
         """Answer without documents and say so plainly.
 
@@ -173,70 +191,75 @@ def llm_fallback_node(chat_model: BaseChatModel | None) -> Callable[[AdaptiveRAG
         text = fallback_answer(state["question"], state, chat_model)
         return {"generation": text, "documents": [], "used_documents": False}
 
+    llm_fallback.__name__ = llm_fallback.__qualname__ = name
     return llm_fallback
 
 
-# ---------------------------------------------------------------- defaults and builder
+# ---------------------------------------------------------------- builder
 def build_adaptive_rag_graph(
     router: Router | None = None,
     writer: Writer | None = None,
-    retrievers: Mapping[str, Any] | None = None,
-    web_search: Any | None = None,
-    chat_model: BaseChatModel | None = None,
+    sources: Mapping[str, Any] | None = None,
+    *,
     routes: Sequence[RouteSpec] = ROUTES,
-    k: int = 4,
+    fallback: str | None = None,
+    chat_model: BaseChatModel | None = None,
+    judge_model: BaseChatModel | None = None,
+    k: int = GRAPHS.k,
+    max_question_chars: int = GRAPHS.max_question_chars,
     checkpointer: Any | None = None,
 ) -> Any:
-    """Compile the adaptive RAG graph; every argument left as None gets its offline default.
+    """Compile the adaptive RAG graph from route specs and their search sources.
 
-    ``retrievers`` maps "menu"/"wine" to a retriever or a ``query -> docs`` function; ``web_search`` has
-    ``search_documents(query, k)``. ``chat_model`` (optional) turns the defaults into LLM roles and lets
-    ``llm_fallback`` answer from general knowledge.
+    ``sources`` maps each search route to what it searches (default :data:`SEARCH_ROUTES`: the bundled
+    menu, wine list and web snapshot); the route without a source is the fallback (``fallback``, default
+    the last route). Roles left as ``None`` come from :func:`ragkit.roles.factory.make_roles`: local
+    roles, or LLM roles on ``chat_model`` (the router on ``judge_model`` when given); with a chat model
+    the fallback answers from general knowledge and says so.
     """
-    from ragkit import roles
-
-    if router is None:
-        router = (roles.LLMRouter(chat_model, routes) if chat_model is not None
-                  else roles.LocalRouter(routes, documents=load_route_documents(routes)))
-    if writer is None:
-        writer = roles.LLMWriter(chat_model) if chat_model is not None else roles.LocalWriter()
-    retrievers = dict(retrievers or {})
-    searches: dict[str, SearchFn] = {}
-    for corpus in ("menu", "wine"):
-        source = retrievers.get(corpus)
-        searches[corpus] = as_search(source, k) if source is not None else LazySearch(
-            lambda c=corpus: default_retriever(c, k), k)
-    searches["web"] = as_search(web_search, k) if web_search is not None else LazySearch(default_web_search, k)
+    check_limit(max_question_chars)
+    sources = dict(SEARCH_ROUTES if sources is None else sources)
+    fallback = check_route_sources(routes, sources, fallback)
+    names = [spec.name for spec in routes]
+    roles = make_roles(chat_model, judge_model=judge_model, router=router, writer=writer)
+    router = roles.router(routes, fallback=fallback, documents=None if roles.llm or router else source_documents(sources))
 
     graph = StateGraph(AdaptiveRAGState)
-    graph.add_node("check_question", check_question)
-    graph.add_node("route_question", route_question_node(router))
-    for name, corpus in SEARCH_ROUTES.items():
-        graph.add_node(name, search_node(name, searches[corpus]))
-    graph.add_node("generate", generate_node(writer))
-    graph.add_node("llm_fallback", llm_fallback_node(chat_model))
+    graph.add_node("check_question", check_question_node(max_question_chars))
+    graph.add_node("route_question", route_question_node(router, names, fallback))
+    searches = [name for name in names if name != fallback]
+    for name in searches:
+        graph.add_node(name, search_node(name, source(sources[name], k), k))
+    graph.add_node("generate", generate_node(roles.writer))
+    graph.add_node(fallback, llm_fallback_node(chat_model, fallback))
 
     graph.add_edge(START, "check_question")
     graph.add_edge("check_question", "route_question")
-    graph.add_conditional_edges("route_question", route_after_route_question)
-    for name in SEARCH_ROUTES:
-        graph.add_conditional_edges(name, route_after_search)
+    graph.add_conditional_edges("route_question", route_after_route_question, names)
+    for name in searches:
+        graph.add_conditional_edges(name, route_after_search_to(fallback), ["generate", fallback])
     graph.add_edge("generate", END)
-    graph.add_edge("llm_fallback", END)
+    graph.add_edge(fallback, END)
     return graph.compile(checkpointer=checkpointer)
 
 
 __all__ = [
+    "NO_DOCUMENTS_PREFIX",
     "OFFLINE_FALLBACK",
     "ROUTES",
     "ROUTE_NAMES",
+    "SEARCH_ROUTES",
     "AdaptiveRAGState",
     "Route",
-    "as_search",
     "build_adaptive_rag_graph",
-    "check_question",
+    "check_question_node",
     "fallback_answer",
+    "generate_node",
+    "llm_fallback_node",
     "load_route_documents",
     "route_after_route_question",
     "route_after_search",
+    "route_after_search_to",
+    "route_question_node",
+    "search_node",
 ]

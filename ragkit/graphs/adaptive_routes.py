@@ -2,16 +2,18 @@
 
 A route is a :class:`ragkit.roles.base.RouteSpec`: a name (also the name of the graph node it leads to),
 a description a chat model reads, and example questions a local router compares a question with. The
-three search routes each stand for one bundled corpus (:data:`SEARCH_ROUTES`); ``llm_fallback`` stands
-for "none of our documents".
+graph is built from route specs plus a mapping from route name to search source: by default
+:data:`SEARCH_ROUTES` maps each search route to a bundled corpus, and ``llm_fallback``, the route without
+a source, stands for "none of our documents".
 
 Simplifications: the descriptions and examples are hand-written for the bundled restaurant data; on
-your own data, write your own ``RouteSpec`` tuple and pass it to ``build_adaptive_rag_graph(routes=...)``.
+your own data, write your own ``RouteSpec`` tuple and pass it with its sources:
+``build_adaptive_rag_graph(routes=my_routes, sources={"search_docs": my_retriever})``.
 """
 
 from __future__ import annotations
 
-from typing import Literal, Sequence, get_args
+from typing import Literal, Mapping, Sequence, get_args
 
 from langchain_core.documents import Document
 
@@ -99,16 +101,67 @@ ROUTES: tuple[RouteSpec, ...] = (
 )
 
 
-def load_route_documents(routes: Sequence[RouteSpec] = ROUTES) -> dict[str, list[Document]]:
-    """The bundled documents behind each search route in ``routes`` (menu, wine list, web snapshot).
+def source_documents(sources: Mapping[str, object]) -> dict[str, list[Document]]:
+    """The documents behind each route's source, where they can be known: a bundled corpus name is loaded,
+    a retriever that keeps its documents (``.docs``, as ragkit's do) gives them; others are left out.
 
-    ``LocalRouter(ROUTES, documents=load_route_documents())`` uses them as corpus evidence: a question
+    ``LocalRouter(routes, documents=source_documents(sources))`` uses them as corpus evidence: a question
     close to a passage of the menu is likely a menu question; a question close to none is likely general.
     """
     from ragkit.data import load_corpus
 
+    out: dict[str, list[Document]] = {}
+    for name, value in sources.items():
+        if isinstance(value, str):
+            out[name] = load_corpus(value)
+        elif isinstance(getattr(value, "docs", None), list) and value.docs:  # type: ignore[attr-defined]
+            out[name] = list(value.docs)  # type: ignore[attr-defined]
+    return out
+
+
+def load_route_documents(routes: Sequence[RouteSpec] = ROUTES) -> dict[str, list[Document]]:
+    """The bundled documents behind each default search route in ``routes`` (menu, wine list, web snapshot)."""
     wanted = {spec.name for spec in routes}
-    return {name: load_corpus(corpus) for name, corpus in SEARCH_ROUTES.items() if name in wanted}
+    return source_documents({name: corpus for name, corpus in SEARCH_ROUTES.items() if name in wanted})
 
 
-__all__ = ["ROUTES", "ROUTE_NAMES", "SEARCH_ROUTES", "Route", "load_route_documents"]
+RESERVED_NODES = frozenset({"check_question", "route_question", "generate", "__start__", "__end__"})
+
+
+def check_route_sources(routes: Sequence[RouteSpec], sources: Mapping[str, object], fallback: str | None = None) -> str:
+    """Check that route specs and their sources fit together; return the fallback route's name.
+
+    Every route but the fallback needs a source, the fallback has none, and no source names a route that
+    does not exist: each mistake is an error when the graph is built, never a silent fallback at run time.
+
+    >>> specs = (RouteSpec("search_docs", "our documents"), RouteSpec("general", "anything else"))
+    >>> check_route_sources(specs, {"search_docs": object()})
+    'general'
+    >>> check_route_sources(specs, {"serch_docs": object()})
+    Traceback (most recent call last):
+    ...
+    ValueError: sources name route(s) ['serch_docs'] that are not among the routes ['search_docs', 'general']
+    """
+    names = [spec.name for spec in routes]
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise ValueError(f"give at least two routes with unique names, got {names}")
+    clash = sorted(set(names) & RESERVED_NODES)
+    if clash:
+        raise ValueError(f"route name(s) {clash} are used by the graph's own nodes; rename the route(s)")
+    unknown = sorted(set(sources) - set(names))
+    if unknown:
+        raise ValueError(f"sources name route(s) {unknown} that are not among the routes {names}")
+    fallback = names[-1] if fallback is None else fallback
+    if fallback not in names:
+        raise ValueError(f"fallback route {fallback!r} is not one of the routes {names}")
+    if fallback in sources:
+        raise ValueError(f"the fallback route {fallback!r} must not have a search source: it answers without documents")
+    missing = [name for name in names if name != fallback and name not in sources]
+    if missing:
+        raise ValueError(f"route(s) {missing} have no search source: pass sources={{{missing[0]!r}: retriever}} "
+                         f"(a retriever, a vector store, a function or a corpus name), or drop the route")
+    return fallback
+
+
+__all__ = ["ROUTES", "ROUTE_NAMES", "SEARCH_ROUTES", "Route", "check_route_sources", "load_route_documents",
+           "source_documents"]

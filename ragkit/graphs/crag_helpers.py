@@ -20,8 +20,9 @@ from ragkit.roles.features import cited_numbers, strip_citations
 from ragkit.text import clean_query, split_sentences
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
-Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported"]
+Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "search_failed"]
 REFUSALS: dict[str, str] = {
+    "search_failed": "The search failed, so I could not look anything up and will not guess an answer.",
     "irrelevant": "The knowledge base does not cover this question, so I cannot answer it from my sources.",
     "insufficient": NOT_ENOUGH_INFORMATION,
     "ambiguous": "I still cannot tell what the question refers to, so I will not guess an answer.",

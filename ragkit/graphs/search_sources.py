@@ -1,10 +1,10 @@
-"""Search sources for the graphs: any retriever, web search or function turned into ``query -> documents``.
+"""Search sources for the graphs: what a graph searches, in ragkit's one retrieval protocol.
 
-A graph node should not care whether it searches a LangChain retriever (``.invoke``), ragkit's offline
-web search (``.search_documents(query, k)``) or a plain function: :func:`as_search` gives all three one
-shape. :class:`LazySearch` defers building a default source until the first search, so compiling a graph
-(or drawing it) loads no corpus and no embedding model. :func:`default_retriever` is the hybrid retriever
-the adaptive RAG and Self-RAG graphs use when you pass none.
+Every graph searches through :class:`ragkit.retrieval.base.ScoredSearch` (``search_with_scores(query,
+k)``, higher is better). :func:`source` turns what a user passes into one: a ragkit retriever, a LangChain
+``VectorStore`` or retriever, a function, or the *name* of a bundled corpus ("menu", "wine", "web",
+"handbook", "statute"), which becomes that corpus's default retriever. Named corpora are built lazily
+(:class:`LazySearch`), so compiling a graph (or drawing it) loads no corpus and no embedding model.
 
 Simplifications: a source is built once and never refreshed; edit a data file and you need a new graph.
 """
@@ -13,53 +13,62 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from langchain_core.documents import Document
+from ragkit.defaults import GRAPHS
+from ragkit.retrieval.adapters import as_scored_search
+from ragkit.retrieval.base import Scored, ScoredSearch
 
-SearchFn = Callable[[str], list[Document]]
-
-
-def as_search(source: Any, k: int = 4) -> SearchFn:
-    """Turn a retriever (``.invoke``), a web search (``.search_documents``) or a function into ``query -> docs``.
-
-    >>> search = as_search(lambda q: [Document(q.upper())])
-    >>> search("hi")[0].page_content
-    'HI'
-    """
-    if hasattr(source, "search_documents"):
-        return lambda query: list(source.search_documents(query, k))
-    if hasattr(source, "invoke"):
-        return lambda query: list(source.invoke(query))
-    if callable(source):
-        return lambda query: list(source(query))
-    raise TypeError(f"a search source needs .invoke, .search_documents or to be callable; got {type(source).__name__}")
+CORPORA = ("menu", "wine", "web", "handbook", "statute")
 
 
 class LazySearch:
-    """A search built on first use, so building the graph loads no corpus and no embedder."""
+    """A search built on first use, so building the graph loads no corpus and no embedder.
 
-    def __init__(self, factory: Callable[[], Any], k: int = 4) -> None:
-        self._factory, self._k, self._search = factory, k, None
+    >>> from langchain_core.documents import Document
+    >>> calls = []
+    >>> lazy = LazySearch(lambda: calls.append(1) or (lambda q: [Document(q)]))
+    >>> calls, [d.page_content for d, _ in lazy.search_with_scores("hi", 1)], calls
+    ([], ['hi'], [1])
+    """
 
-    def __call__(self, query: str) -> list[Document]:
+    def __init__(self, factory: Callable[[], Any], k: int = GRAPHS.k, name: str = "search") -> None:
+        self._factory, self._k, self._search, self.name = factory, k, None, name
+
+    def resolve(self) -> ScoredSearch:
+        """Build the source now (if it was not built yet) and return it."""
         if self._search is None:
-            self._search = as_search(self._factory(), self._k)
-        return self._search(query)
+            self._search = as_scored_search(self._factory(), self._k)
+        return self._search
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        return self.resolve().search_with_scores(query, self._k if k is None else k)
+
+    def __repr__(self) -> str:
+        return f"LazySearch({self.name!r}, built={self._search is not None})"
 
 
-def default_retriever(corpus: str, k: int = 4) -> Any:
-    """ragkit's hybrid retriever (BM25 + MiniLM dense, fused with RRF) over one bundled corpus, e.g. "menu"."""
-    from ragkit.data import load_corpus
-    from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever
+def corpus_search(corpus: str, k: int = GRAPHS.k) -> LazySearch:
+    """The default retriever over a bundled corpus (built on first search); "web" is the offline web search."""
+    if corpus not in CORPORA:
+        raise ValueError(f"unknown corpus {corpus!r}; the bundled corpora are {list(CORPORA)}")
+    if corpus == "web":
+        from ragkit.web_search import OfflineWebSearch
 
-    docs = load_corpus(corpus)
-    return HybridRetriever(retrievers=[BM25Retriever.from_documents(docs, k=k), DenseRetriever.from_documents(docs, k=k)], k=k)
+        return LazySearch(OfflineWebSearch, k, name=corpus)
+
+    def build() -> Any:
+        from ragkit.data import load_corpus
+        from ragkit.retrieval.presets import default_retriever
+
+        return default_retriever(load_corpus(corpus), k=k)
+
+    return LazySearch(build, k, name=corpus)
 
 
-def default_web_search() -> Any:
-    """The offline web search over the bundled snapshot of local news pages."""
-    from ragkit.web_search import OfflineWebSearch
+def source(value: Any, k: int = GRAPHS.k) -> ScoredSearch:
+    """What a graph searches: a corpus name becomes its default retriever; anything else goes through the adapter."""
+    if isinstance(value, str):
+        return corpus_search(value, k)
+    return as_scored_search(value, k)
 
-    return OfflineWebSearch()
 
-
-__all__ = ["LazySearch", "SearchFn", "as_search", "default_retriever", "default_web_search"]
+__all__ = ["CORPORA", "LazySearch", "corpus_search", "source"]

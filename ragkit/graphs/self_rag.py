@@ -25,9 +25,10 @@ article was removed from the index from 2% to 18%: quoted, grounded sentences fr
 document that answer a different question pass both local checks. Turn it on with graders that can
 tell those apart (an LLM answer grader), or on a corpus where off-topic questions are truly off topic.
 
-Where validation happens: the entry node ``check_question`` rejects an empty or oversized question
-(:func:`ragkit.text.clean_query`) and a ``max_attempts`` the run's ``recursion_limit`` could not finish
-(see :func:`worst_case_steps`), with a ``ValueError``, before anything is retrieved.
+Errors follow :mod:`ragkit.graphs.policy`: the entry node ``check_question`` rejects an empty or
+oversized question (``max_question_chars=`` raises the limit) and a ``max_attempts`` the run's
+``recursion_limit`` could not finish (see :func:`worst_case_steps`), with a ``ValueError``, before
+anything is retrieved; a search that raises gives no documents and a ``retrieval_note`` saying so.
 
 Simplifications: the original Self-RAG paper trains one model to emit reflection tokens; here separate
 graders (local or LLM) play those parts. An answer that says "not enough information" is treated as
@@ -43,7 +44,9 @@ from typing import Any, Literal
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
-from ragkit.graphs.search_sources import LazySearch, default_retriever
+from ragkit.defaults import GRAPHS
+from ragkit.graphs.policy import check_limit
+from ragkit.graphs.search_sources import source
 from ragkit.graphs.self_rag_nodes import (
     DEFAULT_FALLBACK_DOCUMENTS,
     DEFAULT_MAX_ATTEMPTS,
@@ -62,6 +65,7 @@ from ragkit.graphs.self_rag_nodes import (
     worst_case_steps,
 )
 from ragkit.roles.base import AnswerGrader, DocumentGrader, HallucinationGrader, QuestionRewriter, Writer
+from ragkit.roles.factory import make_roles
 
 
 # ---------------------------------------------------------------- routers
@@ -90,51 +94,45 @@ def route_after_grade_generation(
     return "transform_query" if can_rewrite(state) else "give_up"
 
 
-# ---------------------------------------------------------------- defaults and builder
-def default_handbook_retriever(k: int = 4) -> Any:
-    """ragkit's hybrid retriever (BM25 + MiniLM dense, RRF) over the bundled handbook, one section per document."""
-    return default_retriever("handbook", k)
-
-
+# ---------------------------------------------------------------- builder
 def build_self_rag_graph(
     retriever: Any | None = None,
+    *,
+    chat_model: BaseChatModel | None = None,
+    judge_model: BaseChatModel | None = None,
     grader: DocumentGrader | None = None,
     rewriter: QuestionRewriter | None = None,
     writer: Writer | None = None,
     hallucination_grader: HallucinationGrader | None = None,
     answer_grader: AnswerGrader | None = None,
-    chat_model: BaseChatModel | None = None,
     max_attempts: int = DEFAULT_MAX_ATTEMPTS,
-    k: int = 4,
+    k: int = GRAPHS.k,
+    max_question_chars: int = GRAPHS.max_question_chars,
     checkpointer: Any | None = None,
     fallback_documents: int = DEFAULT_FALLBACK_DOCUMENTS,
 ) -> Any:
-    """Compile the Self-RAG graph; every role left as None gets its local default (or LLM one with ``chat_model``).
+    """Compile the Self-RAG graph over ``retriever`` (default: the bundled handbook).
 
-    ``max_attempts`` is the default budget; a run can override it with ``{"max_attempts": n}`` in its input.
-    ``fallback_documents`` is how many rejected documents the last chance passes to the writer (0: none).
+    ``retriever`` is anything :func:`ragkit.graphs.search_sources.source` takes (a ragkit retriever, a
+    LangChain vector store or retriever, a function, a corpus name). Roles left as ``None`` come from
+    :func:`ragkit.roles.factory.make_roles` (local, or LLM roles on ``chat_model``, judging ones on
+    ``judge_model`` when given). ``max_attempts`` is the default budget; a run can override it with
+    ``{"max_attempts": n}`` in its input. ``fallback_documents`` is how many rejected documents the last
+    chance passes to the writer (0: none).
     """
     if isinstance(fallback_documents, bool) or not isinstance(fallback_documents, int) or fallback_documents < 0:
         raise ValueError(f"fallback_documents must be a non-negative integer, got {fallback_documents!r}")
-    from ragkit import roles
-
-    llm = chat_model is not None
-    grader = grader or (roles.LLMGrader(chat_model) if llm else roles.LocalGrader())
-    rewriter = rewriter or (roles.LLMRewriter(chat_model) if llm else roles.LocalRewriter())
-    writer = writer or (roles.LLMWriter(chat_model) if llm else roles.LocalWriter())
-    hallucination_grader = hallucination_grader or (
-        roles.LLMHallucinationGrader(chat_model) if llm else roles.LocalHallucinationGrader())
-    answer_grader = answer_grader or (roles.LLMAnswerGrader(chat_model) if llm else roles.LocalAnswerGrader())
+    check_limit(max_question_chars)
+    roles = make_roles(chat_model, judge_model=judge_model, grader=grader, rewriter=rewriter, writer=writer,
+                       hallucination_grader=hallucination_grader, answer_grader=answer_grader)
 
     graph = StateGraph(SelfRAGState)
-    graph.add_node("check_question", check_question_node(max_attempts))
-    if retriever is None:  # built on the first search, so compiling the graph loads no model
-        retriever = LazySearch(lambda: default_handbook_retriever(k), k)
-    graph.add_node("retrieve", retrieve_node(retriever))
-    graph.add_node("grade_documents", grade_documents_node(grader, fallback_documents))
-    graph.add_node("transform_query", transform_query_node(rewriter))
-    graph.add_node("generate", generate_node(writer))
-    graph.add_node("grade_generation", grade_generation_node(hallucination_grader, answer_grader))
+    graph.add_node("check_question", check_question_node(max_attempts, max_question_chars))
+    graph.add_node("retrieve", retrieve_node(source(retriever if retriever is not None else "handbook", k), k))
+    graph.add_node("grade_documents", grade_documents_node(roles.grader, fallback_documents))
+    graph.add_node("transform_query", transform_query_node(roles.rewriter))
+    graph.add_node("generate", generate_node(roles.writer))
+    graph.add_node("grade_generation", grade_generation_node(roles.hallucination_grader, roles.answer_grader))
     graph.add_node("give_up", give_up)
 
     graph.add_edge(START, "check_question")

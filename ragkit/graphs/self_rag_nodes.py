@@ -14,11 +14,13 @@ from typing import Annotated, Any, Callable, TypedDict
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
+from ragkit.defaults import GRAPHS
+from ragkit.graphs import policy
 from ragkit.graphs.trace import add_path, traced
+from ragkit.retrieval.base import ScoredSearch
 from ragkit.roles.base import Answer, AnswerGrader, DocumentGrader, Grade, HallucinationGrader, QuestionRewriter, Writer
-from ragkit.text import clean_query
 
-DEFAULT_MAX_ATTEMPTS = 3
+DEFAULT_MAX_ATTEMPTS = GRAPHS.self_rag_max_attempts
 DEFAULT_FALLBACK_DOCUMENTS = 0  # off: see the measured trade-off in ragkit.graphs.self_rag
 
 
@@ -106,7 +108,7 @@ def merge_rejected(
 
 
 # ---------------------------------------------------------------- nodes
-def check_question_node(default_max_attempts: int) -> Callable[..., SelfRAGState]:
+def check_question_node(default_max_attempts: int, max_chars: int = GRAPHS.max_question_chars) -> Callable[..., SelfRAGState]:
     """Build the validating entry node (it needs the run's config to read ``recursion_limit``)."""
 
     @traced("check_question")
@@ -116,7 +118,7 @@ def check_question_node(default_max_attempts: int) -> Callable[..., SelfRAGState
         Reads: question, max_attempts. Writes: question, query, attempts, generations, rewrites,
         max_attempts, candidates, rejected, relevance_fallback, gave_up, note.
         """
-        question = clean_query(state.get("question"), what="question")
+        question = policy.check_question(state.get("question"), max_chars, "build_self_rag_graph")
         cap = state.get("max_attempts", default_max_attempts)
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
             raise ValueError(f"max_attempts must be a positive integer (generations + rewrites), got {cap!r}")
@@ -133,9 +135,8 @@ def check_question_node(default_max_attempts: int) -> Callable[..., SelfRAGState
     return check_question
 
 
-def retrieve_node(retriever: Any) -> Callable[[SelfRAGState], SelfRAGState]:
-    """Build the ``retrieve`` node around a retriever (``.invoke``) or a ``query -> docs`` function."""
-    search = retriever.invoke if hasattr(retriever, "invoke") else retriever
+def retrieve_node(search: ScoredSearch, k: int = GRAPHS.k) -> Callable[[SelfRAGState], SelfRAGState]:
+    """Build the ``retrieve`` node around scored search (see :mod:`ragkit.graphs.search_sources`)."""
 
     @traced("retrieve")
     def retrieve(state: SelfRAGState) -> SelfRAGState:
@@ -143,11 +144,9 @@ def retrieve_node(retriever: Any) -> Callable[[SelfRAGState], SelfRAGState]:
 
         Reads: query. Writes: retrieved, documents, retrieval_note.
         """
-        try:
-            docs = list(search(state["query"]))
-        except Exception as err:  # noqa: BLE001 - reported in state, never raised
-            return {"retrieved": [], "documents": [], "retrieval_note": f"retrieval failed ({type(err).__name__}: {err})"}
-        return {"retrieved": docs, "documents": docs, "retrieval_note": f"{len(docs)} documents for {state['query']!r}"}
+        outcome = policy.run_search(search, state["query"], k, what="retrieval")
+        note = outcome.note if outcome.failed else f"{len(outcome.documents)} documents for {state['query']!r}"
+        return {"retrieved": outcome.documents, "documents": outcome.documents, "retrieval_note": note}
 
     return retrieve
 

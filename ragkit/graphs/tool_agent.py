@@ -17,7 +17,9 @@ order; and a login lasts for the whole thread.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Sequence, TypedDict
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
@@ -26,9 +28,12 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.types import Command, interrupt
 
-from ragkit.roles.tool_planner import LocalToolPlanner
+from ragkit.defaults import GRAPHS
+from ragkit.graphs import policy
+from ragkit.graphs.policy import check_limit
+from ragkit.roles.factory import make_roles
 from ragkit.tools.guards import (
-    APPROVAL_SHAPE, LOGIN_SHAPE, OTP_SHAPE, ResumePayloadError, SeededCodeSource,
+    APPROVAL_SHAPE, LOGIN_SHAPE, OTP_SHAPE, GuardDecision, ResumePayloadError, SeededCodeSource,
     call_digest, check_call, parse_approval, parse_login, parse_otp,
 )
 from ragkit.tools.orders import OrderStore, load_order_store
@@ -72,56 +77,65 @@ def _mask(email: str) -> str:
     return f"{name[:1]}***@{domain}" if domain else "the e-mail on file"
 
 
-def build_tool_agent_graph(
-    model: BaseChatModel | None = None,
-    store: OrderStore | None = None,
-    checkpointer: Any = None,
-    max_rounds: int = 4,
-    require_otp: bool = False,
-    *,
-    specs: Sequence[ToolSpec] = ORDER_TOOL_SPECS,
-    code_source: SeededCodeSource | None = None,
-    max_otp_attempts: int = 3,
-    max_calls_per_round: int = 4,
-    grounded: bool = True,
-    system_prompt: str = SYSTEM_PROMPT,
-):
-    """Compile the guarded tool loop.
+# ---------------------------------------------------------------- the loop's parts and its nodes
+@dataclass(frozen=True)
+class ToolLoop:
+    """Everything the nodes of one tool loop share: the planner, the tools and their specs, the store, the rules."""
 
-    ``model`` defaults to ``LocalToolPlanner()``; ``store`` to a fresh in-memory copy of
-    ``data/orders.csv`` (the graph changes the store you pass, never the file); ``checkpointer`` to an
-    ``InMemorySaver`` (interrupts need one). ``require_otp`` adds a one-time code check before every
-    mutating call (codes from ``code_source``, default ``SeededCodeSource()``). ``grounded`` refuses order
-    ids the user never typed.
+    planner: BaseChatModel
+    specs: Mapping[str, ToolSpec]
+    store: OrderStore
+    codes: SeededCodeSource = field(default_factory=SeededCodeSource)
+    max_rounds: int = GRAPHS.tool_max_rounds
+    require_otp: bool = False
+    max_otp_attempts: int = 3
+    max_calls_per_round: int = 4
+    grounded: bool = True
+    system_prompt: str = SYSTEM_PROMPT
+    max_message_chars: int = GRAPHS.tool_max_message_chars
 
-    >>> graph = build_tool_agent_graph()
-    >>> config = {"configurable": {"thread_id": "doc"}}
-    >>> graph.invoke({"messages": [("user", "Track A1002 please")]}, config)["messages"][-1].content
-    'Order A1002 is on its way with DHL, tracking number DHL-4821337790, expected 2025-03-10.'
-    """
-    if not isinstance(max_rounds, int) or max_rounds < 1:
-        raise ValueError(f"max_rounds must be a positive int, got {max_rounds!r}")
-    if max_otp_attempts < 1 or max_calls_per_round < 1:
-        raise ValueError("max_otp_attempts and max_calls_per_round must be at least 1")
-    model = model if model is not None else LocalToolPlanner()
-    store = store if store is not None else load_order_store()
-    codes = code_source or SeededCodeSource()
-    spec_map = {s.name: s for s in specs}
-    tools = {s.name: s.as_tool(store, handle_errors=False) for s in specs}
-    model_with_tools = model.bind_tools(list(tools.values()))
+    @cached_property
+    def tools(self) -> dict[str, Any]:
+        return {name: spec.as_tool(self.store, handle_errors=False) for name, spec in self.specs.items()}
 
-    def decide(state: ToolAgentState, call: dict):
+    @cached_property
+    def planner_with_tools(self) -> Any:
+        return self.planner.bind_tools(list(self.tools.values()))
+
+    def decide(self, state: ToolAgentState, call: dict) -> GuardDecision:
+        """The guard's decision for one call, from the facts in the state."""
         return check_call(
-            call, spec_map, store, user_text=_user_text(state.get("messages", [])), user_id=state.get("user_id"),
-            approval=state.get("approval"), otp=state.get("otp"), require_otp=require_otp, grounded=grounded,
+            call, self.specs, self.store, user_text=_user_text(state.get("messages", [])), user_id=state.get("user_id"),
+            approval=state.get("approval"), otp=state.get("otp"), require_otp=self.require_otp, grounded=self.grounded,
         )
 
-    def start_turn(state: ToolAgentState) -> dict:
-        """Reset the round counter for a new user message.
 
-        Reads: nothing. Writes: round, max_rounds, queue, approval, otp.
+Node = Callable[[ToolAgentState], dict]
+
+
+def start_turn_node(loop: ToolLoop) -> Node:
+    """Build ``start_turn``: check the new user message (input policy) and reset the round counter."""
+
+    def start_turn(state: ToolAgentState) -> dict:
+        """Check the user's new message (non-empty, within ``max_message_chars``) and reset the turn.
+
+        Reads: messages. Writes: round, max_rounds, queue, approval, otp.
         """
-        return {"round": 0, "max_rounds": max_rounds, "queue": [], "approval": None, "otp": None}
+        messages = state.get("messages") or []
+        last = messages[-1] if messages else None
+        if not isinstance(last, HumanMessage):
+            raise ValueError("a turn starts with a user message: invoke with {'messages': [('user', '...')]} "
+                             "(to answer a pause, use resume_tool_agent)")
+        content = last.content if isinstance(last.content, str) else str(last.content)
+        policy.check_question(content, loop.max_message_chars, "build_tool_agent_graph", what="message",
+                       arg="max_message_chars")
+        return {"round": 0, "max_rounds": loop.max_rounds, "queue": [], "approval": None, "otp": None}
+
+    return start_turn
+
+
+def agent_node(loop: ToolLoop) -> Node:
+    """Build ``agent``: the planner proposes its next move."""
 
     def agent(state: ToolAgentState) -> dict:
         """Ask the model for its next move; on the last round offer no tools, so it must answer.
@@ -129,9 +143,9 @@ def build_tool_agent_graph(
         Reads: messages, round, max_rounds. Writes: messages, round, queue.
         """
         rnd = state.get("round", 0) + 1
-        last_round = rnd >= state.get("max_rounds", max_rounds)
-        prompt = [SystemMessage(system_prompt), *state.get("messages", [])]
-        reply = (model if last_round else model_with_tools).invoke(prompt)
+        last_round = rnd >= state.get("max_rounds", loop.max_rounds)
+        prompt = [SystemMessage(loop.system_prompt), *state.get("messages", [])]
+        reply = (loop.planner if last_round else loop.planner_with_tools).invoke(prompt)
         calls = list(getattr(reply, "tool_calls", None) or [])
         if last_round and calls:  # the model ignored "no tools": keep its words, drop its calls
             text = str(reply.content).strip() or "I could not finish this within the allowed number of steps."
@@ -144,15 +158,22 @@ def build_tool_agent_graph(
             fixed.append({"name": c.get("name"), "args": c.get("args"), "id": cid, "type": "tool_call"})
         message = AIMessage(content=reply.content, tool_calls=fixed) if calls else reply
         extra = [
-            ToolMessage(f"Too many calls in one turn (at most {max_calls_per_round}); this one was not run.",
+            ToolMessage(f"Too many calls in one turn (at most {loop.max_calls_per_round}); this one was not run.",
                         tool_call_id=c["id"], name=str(c["name"]), status="error")
-            for c in fixed[max_calls_per_round:]
+            for c in fixed[loop.max_calls_per_round:]
         ]
-        return {"messages": [message, *extra], "round": rnd, "queue": fixed[:max_calls_per_round]}
+        return {"messages": [message, *extra], "round": rnd, "queue": fixed[: loop.max_calls_per_round]}
 
-    def route_after_agent(state: ToolAgentState) -> Literal["guard", "__end__"]:
-        """Tool calls go to the guard; a plain answer (or the round cap) ends the turn."""
-        return "guard" if state.get("queue") else END
+    return agent
+
+
+def route_after_agent(state: ToolAgentState) -> Literal["guard", "__end__"]:
+    """Tool calls go to the guard; a plain answer (or the round cap) ends the turn."""
+    return "guard" if state.get("queue") else END
+
+
+def guard_node(loop: ToolLoop) -> Node:
+    """Build ``guard``: code decides, call by call."""
 
     def guard(state: ToolAgentState) -> dict:
         """Refuse every queued call that breaks a rule, until the first call that may go on.
@@ -161,7 +182,7 @@ def build_tool_agent_graph(
         """
         queue, refusals = list(state.get("queue", [])), []
         while queue:
-            decision = decide(state, queue[0])
+            decision = loop.decide(state, queue[0])
             if decision.step != "refuse":
                 if decision.args != queue[0]["args"]:  # store the call exactly as it would run (defaults filled)
                     queue[0] = {**queue[0], "args": decision.args}
@@ -172,12 +193,19 @@ def build_tool_agent_graph(
             state = {**state, "approval": None, "otp": None}
         return {"queue": [], "step": "agent", "messages": refusals, "approval": None, "otp": None}
 
-    def route_after_guard(state: ToolAgentState) -> Literal["login", "approve", "otp", "execute", "agent"]:
-        """Where the pending call goes next, as the guard decided."""
-        return state["step"]  # type: ignore[return-value]
+    return guard
+
+
+def route_after_guard(state: ToolAgentState) -> Literal["login", "approve", "otp", "execute", "agent"]:
+    """Where the pending call goes next, as the guard decided."""
+    return state["step"]  # type: ignore[return-value]
+
+
+def login_node(loop: ToolLoop) -> Node:
+    """Build ``login``: pause until the user says who they are."""
 
     def login(state: ToolAgentState) -> dict:
-        """Pause until the user says who they are: resume with ``{"user_id": "C001"}``.
+        """Pause until the user says who they are: resume with ``{"user_id": "<your customer id>"}``.
 
         Reads: queue. Writes: user_id.
         """
@@ -185,74 +213,137 @@ def build_tool_agent_graph(
         while True:
             answer = interrupt({"kind": "login", "call": _public(state["queue"][0]), "reply_with": LOGIN_SHAPE, "error": error})
             try:
-                return {"user_id": parse_login(answer, store.customers())}
+                return {"user_id": parse_login(answer, loop.store.customers())}
             except ResumePayloadError as err:
                 error = str(err)
 
-    def approve(state: ToolAgentState) -> dict:
-        """Pause until a person approves or rejects the exact pending call (checked by its digest).
+    return login
 
-        Reads: queue. Writes: approval.
-        """
-        call = state["queue"][0]
-        digest, error = call_digest(call["name"], call["args"]), None
-        while True:
-            answer = interrupt({"kind": "approval", "call": _public(call), "digest": digest,
-                                "reply_with": APPROVAL_SHAPE, "error": error})
-            try:
-                return {"approval": {"digest": digest, "approved": parse_approval(answer, digest)}}
-            except ResumePayloadError as err:
-                error = str(err)
+
+def approve(state: ToolAgentState) -> dict:
+    """Pause until a person approves or rejects the exact pending call (checked by its digest).
+
+    Reads: queue. Writes: approval.
+    """
+    call = state["queue"][0]
+    digest, error = call_digest(call["name"], call["args"]), None
+    while True:
+        answer = interrupt({"kind": "approval", "call": _public(call), "digest": digest,
+                            "reply_with": APPROVAL_SHAPE, "error": error})
+        try:
+            return {"approval": {"digest": digest, "approved": parse_approval(answer, digest)}}
+        except ResumePayloadError as err:
+            error = str(err)
+
+
+def otp_node(loop: ToolLoop) -> Node:
+    """Build ``otp``: pause for the one-time code; ``max_otp_attempts`` wrong codes fail the call."""
 
     def otp(state: ToolAgentState) -> dict:
-        """Pause for the one-time code sent to the order's e-mail; ``max_otp_attempts`` wrong codes fail.
+        """Pause for the one-time code sent to the order's e-mail.
 
         Reads: queue. Writes: otp.
         """
         call = state["queue"][0]
         digest = call_digest(call["name"], call["args"])
-        order = store.get(str(call["args"].get("order_id", "")))
+        order = loop.store.get(str(call["args"].get("order_id", "")))
         sent_to = _mask(order.customer_email) if order else "the e-mail on file"
         attempts, error = 0, None
-        while attempts < max_otp_attempts:
+        while attempts < loop.max_otp_attempts:
             answer = interrupt({"kind": "otp", "call": _public(call), "sent_to": sent_to, "reply_with": OTP_SHAPE,
-                                "attempts_left": max_otp_attempts - attempts, "error": error})
+                                "attempts_left": loop.max_otp_attempts - attempts, "error": error})
             try:
                 code = parse_otp(answer)
             except ResumePayloadError as err:
                 error = str(err)  # a malformed payload is not counted as an attempt
                 continue
-            if code == codes.code_for(digest):
+            if code == loop.codes.code_for(digest):
                 return {"otp": {"digest": digest, "passed": True}}
             attempts, error = attempts + 1, "wrong code"
         return {"otp": {"digest": digest, "passed": False}}
 
+    return otp
+
+
+def execute_node(loop: ToolLoop) -> Node:
+    """Build ``execute``: run the stored pending call after checking it once more."""
+
     def execute(state: ToolAgentState) -> dict:
-        """Run the STORED pending call (the model is not asked again) after checking it once more.
+        """Run the STORED pending call (the model is not asked again) after checking it once more; a tool
+        that raises becomes an error message and the store is rolled back.
 
         Reads: queue, approval, otp, user_id. Writes: messages, queue, approval, otp.
         """
         queue = list(state["queue"])
         call = queue.pop(0)
         done = {"queue": queue, "approval": None, "otp": None}
-        spec, args = spec_map.get(call["name"]), call["args"]
+        spec, args = loop.specs.get(call["name"]), call["args"]
         digest = call_digest(call["name"], args)
         approved = (state.get("approval") or {}).get("digest") == digest
-        decision = decide(state, call)
+        decision = loop.decide(state, call)
         if decision.step != "execute" or decision.args != args or spec is None or (spec.mutates and not approved):
             text = f"Refused: {call['name']} no longer matches what was checked and approved. Nothing was run."
             return {**done, "messages": [ToolMessage(text, tool_call_id=call["id"], name=str(call["name"]), status="error")]}
         try:
-            with store.transaction(user_id=state.get("user_id") or "", digest=digest):
-                result = tools[call["name"]].invoke({"type": "tool_call", "id": call["id"], "name": call["name"], "args": args})
+            with loop.store.transaction(user_id=state.get("user_id") or "", digest=digest):
+                result = loop.tools[call["name"]].invoke({"type": "tool_call", "id": call["id"], "name": call["name"], "args": args})
         except Exception as err:  # the store was rolled back by the transaction
             result = ToolMessage(f"Error: {call['name']} failed ({type(err).__name__}: {err}). Nothing was changed.",
                                  tool_call_id=call["id"], name=call["name"], status="error")
         return {**done, "messages": [result]}
 
+    return execute
+
+
+# ---------------------------------------------------------------- builder
+def build_tool_agent_graph(
+    store: OrderStore | None = None,
+    checkpointer: Any = None,
+    *,
+    chat_model: BaseChatModel | None = None,
+    tool_planner: BaseChatModel | None = None,
+    max_rounds: int = GRAPHS.tool_max_rounds,
+    require_otp: bool = False,
+    specs: Sequence[ToolSpec] = ORDER_TOOL_SPECS,
+    code_source: SeededCodeSource | None = None,
+    max_otp_attempts: int = 3,
+    max_calls_per_round: int = 4,
+    grounded: bool = True,
+    system_prompt: str = SYSTEM_PROMPT,
+    max_message_chars: int = GRAPHS.tool_max_message_chars,
+):
+    """Compile the guarded tool loop.
+
+    The planner is ``tool_planner`` if given, else ``chat_model`` (any LangChain chat model with
+    ``bind_tools``), else ``LocalToolPlanner()`` (the role factory's rule). ``store`` defaults to a fresh
+    in-memory copy of ``data/orders.csv`` (the graph changes the store you pass, never the file);
+    ``checkpointer`` to an ``InMemorySaver`` (interrupts need one). ``require_otp`` adds a one-time code
+    check before every mutating call (codes from ``code_source``, default ``SeededCodeSource()``).
+    ``grounded`` refuses order ids the user never typed. A user message that is empty or longer than
+    ``max_message_chars`` raises a ``ValueError`` before the planner runs (:mod:`ragkit.graphs.policy`).
+
+    >>> graph = build_tool_agent_graph()
+    >>> config = {"configurable": {"thread_id": "doc"}}
+    >>> graph.invoke({"messages": [("user", "Track A1002 please")]}, config)["messages"][-1].content
+    'Order A1002 is on its way with DHL, tracking number DHL-4821337790, expected 2025-03-10.'
+    """
+    if isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1:
+        raise ValueError(f"max_rounds must be a positive int, got {max_rounds!r}")
+    if max_otp_attempts < 1 or max_calls_per_round < 1:
+        raise ValueError("max_otp_attempts and max_calls_per_round must be at least 1")
+    check_limit(max_message_chars, "max_message_chars")
+    loop = ToolLoop(
+        planner=make_roles(chat_model, tool_planner=tool_planner).tool_planner,
+        specs={s.name: s for s in specs}, store=store if store is not None else load_order_store(),
+        codes=code_source or SeededCodeSource(), max_rounds=max_rounds, require_otp=require_otp,
+        max_otp_attempts=max_otp_attempts, max_calls_per_round=max_calls_per_round, grounded=grounded,
+        system_prompt=system_prompt, max_message_chars=max_message_chars,
+    )
     graph = StateGraph(ToolAgentState)
-    for node in (start_turn, agent, guard, login, approve, otp, execute):
-        graph.add_node(node.__name__, node)
+    for name, node in [("start_turn", start_turn_node(loop)), ("agent", agent_node(loop)), ("guard", guard_node(loop)),
+                       ("login", login_node(loop)), ("approve", approve), ("otp", otp_node(loop)),
+                       ("execute", execute_node(loop))]:
+        graph.add_node(name, node)
     graph.add_edge(START, "start_turn")
     graph.add_edge("start_turn", "agent")
     graph.add_conditional_edges("agent", route_after_agent)

@@ -1,9 +1,13 @@
-"""The retriever contract every ragkit retriever follows: a LangChain ``BaseRetriever`` with scores.
+"""The one retrieval protocol of ragkit: scored search, ``search_with_scores(query, k)``, higher is better.
 
-LangChain's ``BaseRetriever.invoke(query)`` returns documents only. Fusion and later graph nodes also need
-each document's score, so every ragkit retriever implements one method,
-``search_with_scores(query, k) -> list[(Document, score)]`` (best first), and gets ``invoke`` for free:
-the returned documents are copies carrying their score in ``metadata["score"]``.
+LangChain's ``BaseRetriever.invoke(query)`` returns documents only. Fusion, reranking and the graphs also
+need each document's score, so everything that searches in ragkit speaks one protocol,
+:class:`ScoredSearch`: ``search_with_scores(query, k) -> list[(Document, score)]``, best first, where a
+higher score is always better. Every ragkit retriever subclasses :class:`ScoredRetriever`, which adds
+LangChain's ``invoke`` on top (``retriever.invoke(query, k=2)`` works too); the returned documents are
+copies carrying their score in ``metadata["score"]``. Anything else (a LangChain ``VectorStore``, its
+``as_retriever()``, any ``BaseRetriever``, a plain function) becomes a ``ScoredSearch`` through the one
+adapter, :func:`ragkit.retrieval.adapters.as_scored_search`.
 
 Simplification: documents are identified by ``metadata["id"]`` (falling back to ``Document.id`` and then
 to the text itself), so two different documents with the same id count as one in fusion and reranking.
@@ -13,6 +17,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -62,8 +67,18 @@ def check_k(k: int, what: str = "k") -> int:
     return k
 
 
+@runtime_checkable
+class ScoredSearch(Protocol):
+    """The retrieval protocol every graph, fusion and reranker accepts: scored search, best first.
+
+    Scores only need to be comparable within one result list (higher is better); fusion rescales them.
+    """
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored: ...
+
+
 class ScoredRetriever(BaseRetriever):
-    """Base class: subclasses implement ``search_with_scores``; ``invoke`` returns the top ``k``."""
+    """Base class: subclasses implement ``search_with_scores``; ``invoke(query, k=...)`` returns the top ``k``."""
 
     k: int = 4
 
@@ -75,5 +90,7 @@ class ScoredRetriever(BaseRetriever):
         """Validate the query and k (shared by every subclass)."""
         return clean_query(query), check_k(self.k if k is None else k)
 
-    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        return [with_score(doc, score) for doc, score in self.search_with_scores(query, self.k)]
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None
+    ) -> list[Document]:
+        return [with_score(doc, score) for doc, score in self.search_with_scores(query, self.k if k is None else k)]

@@ -22,13 +22,29 @@ from langchain_core.documents import Document
 from pydantic import ConfigDict, PrivateAttr
 from rank_bm25 import BM25Okapi
 
+from ragkit.defaults import RETRIEVAL
 from ragkit.retrieval.base import Scored, ScoredRetriever, check_corpus
 from ragkit.retrieval.persist import FORMAT_VERSION, atomic_directory, read_config, read_documents, write_documents, write_json
 from ragkit.text import tokenize
 
-# Tuned on the SciFact *train* split (see benchmarks/README.md); Lucene's defaults are k1=1.2, b=0.75.
-DEFAULT_K1 = 1.2
-DEFAULT_B = 0.5
+# Tuned on the SciFact *train* split (ragkit.defaults; benchmarks/README.md); Lucene's are k1=1.2, b=0.75.
+DEFAULT_K1 = RETRIEVAL.bm25_k1
+DEFAULT_B = RETRIEVAL.bm25_b
+
+
+def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
+    """The BM25 formula on arrays: ``sum_t idf_t * tf_td * (k1 + 1) / (tf_td + k1 * (1 - b + b * |d| / avgdl))``.
+
+    ``idf`` has one entry per query term, ``tf`` is ``(terms, documents)``; returns one score per document.
+    The tuner re-evaluates it for many (k1, b) pairs from term frequencies gathered once.
+
+    >>> bm25_scores(np.array([1.0]), np.array([[1.0, 0.0]]), np.array([2.0, 2.0]), 2.0, k1=1.2, b=0.75).tolist()
+    [1.0, 0.0]
+    """
+    if len(idf) == 0:
+        return np.zeros(len(doc_len))
+    norm = k1 * (1 - b + b * doc_len / avgdl)
+    return (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0)
 
 
 class LuceneIdfBM25(BM25Okapi):
@@ -79,6 +95,29 @@ class BM25Retriever(ScoredRetriever):
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every document for ``query`` (an array as long as the corpus)."""
         return np.asarray(self._index.get_scores(self.tokenizer(query)), dtype=np.float64)
+
+    @property
+    def idf(self) -> dict[str, float]:
+        """Lucene idf of every indexed term (stemmed), e.g. for rare-term features of a query."""
+        return dict(self._index.idf)
+
+    @property
+    def doc_lengths(self) -> np.ndarray:
+        """Number of indexed terms in each document."""
+        return np.asarray(self._index.doc_len, dtype=np.float64)
+
+    @property
+    def average_length(self) -> float:
+        return float(self._index.avgdl)
+
+    def term_matrix(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+        """``(idf, tf)`` for the query's indexed terms: idf per term, tf as a ``(terms, documents)`` array.
+
+        With :func:`bm25_scores` this reproduces :meth:`scores` for any k1 and b, without re-indexing.
+        """
+        terms = [t for t in self.tokenizer(query) if t in self._index.idf]
+        tf = np.array([[doc.get(t, 0) for doc in self._index.doc_freqs] for t in terms], dtype=np.float64)
+        return np.array([self._index.idf[t] for t in terms]), tf.reshape(len(terms), len(self.docs))
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:
         query, k = self._prepare(query, k)

@@ -25,7 +25,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 
-from ragkit.embeddings import embed, load_embedder
+from ragkit.embeddings import embed, embed_query, load_embedder
 from ragkit.retrieval.base import Scored, ScoredRetriever, check_corpus, check_k
 from ragkit.retrieval.persist import FORMAT_VERSION, atomic_directory, read_config, read_documents, write_documents, write_json
 
@@ -97,16 +97,28 @@ class DenseRetriever(ScoredRetriever):
     def dimension(self) -> int:
         return self._index.d
 
-    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
-        query, k = self._prepare(query, k)
-        q = embed(self.embeddings, [query])
+    def query_vector(self, query: str) -> np.ndarray:
+        """The query's ``(1, d)`` unit vector (embedded fresh, never from the cache)."""
+        q = embed_query(self.embeddings, query)
         if q.shape[1] != self.dimension:
             raise ValueError(f"query vector has {q.shape[1]} dimensions, the index has {self.dimension}: wrong embedder?")
-        depth = min(max(k, self.fetch_k) if self.search_type == "mmr" else k, len(self.docs))
-        sims, ids = self._index.search(q, depth)
-        sims, ids = sims[0], ids[0]
+        return q
+
+    def search_vectors(self, q: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+        """FAISS search for one ``(1, d)`` query vector: ``(cosines, row ids)`` of the ``depth`` nearest rows."""
+        sims, ids = self._index.search(np.ascontiguousarray(q, dtype=np.float32), min(depth, len(self.docs)))
+        return sims[0], ids[0]
+
+    def vectors(self, rows: Sequence[int]) -> np.ndarray:
+        """The stored unit vectors of the given rows, as an ``(n, d)`` array."""
+        return np.vstack([self._index.reconstruct(int(i)) for i in rows]) if len(rows) else np.zeros((0, self.dimension))
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        query, k = self._prepare(query, k)
+        q = self.query_vector(query)
+        sims, ids = self.search_vectors(q, max(k, self.fetch_k) if self.search_type == "mmr" else k)
         if self.search_type == "mmr":
-            cands = np.vstack([self._index.reconstruct(int(i)) for i in ids])
+            cands = self.vectors(ids)
             picked = mmr_select(q[0], cands, k, self.lambda_mult)
             sims, ids = np.array([v for _, v in picked]), ids[[i for i, _ in picked]]
         return [(self.docs[int(i)], float(s)) for s, i in zip(sims[:k], ids[:k]) if i >= 0]

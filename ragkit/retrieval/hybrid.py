@@ -8,6 +8,13 @@ Two classic ways to fuse:
 - weighted score fusion: min-max normalise each list's scores to [0, 1], then add them with weights
   (``alpha`` for the first retriever, ``1 - alpha`` for the second is the usual two-retriever form).
 
+:func:`fuse` is the one implementation of both formulas: ``HybridRetriever`` and the tuner
+(``ragkit.retrieval.tuning``) call it, so what was tuned is exactly what runs. The defaults (weighted
+fusion, BM25 weight 0.6) come from :mod:`ragkit.defaults`, where they were recorded after tuning on SciFact
+train. Any mix of retrievers can be fused: each is turned into scored search by
+:func:`ragkit.retrieval.adapters.as_scored_search` (a LangChain ``VectorStore`` through its relevance
+scores, so "higher is better" holds for every list before min-max).
+
 Simplification: a document missing from a list contributes nothing from that list (score 0 after
 normalisation), although it might have scored well just below that list's cut-off (``fetch_k``).
 """
@@ -19,6 +26,10 @@ from typing import Any, Literal
 
 from langchain_core.documents import Document
 
+from pydantic import ConfigDict
+
+from ragkit.defaults import RETRIEVAL
+from ragkit.retrieval.adapters import as_scored_search
 from ragkit.retrieval.base import Scored, ScoredRetriever, check_k, doc_key
 
 
@@ -75,27 +86,53 @@ def weighted_score_fusion(scored_lists: Sequence[Sequence[tuple[str, float]]], w
     return sorted(fused.items(), key=lambda item: -item[1])
 
 
-# RRF's customary k, and an even split. On SciFact train the best settings were weighted fusion with
-# alpha=0.6 (0.5 when the dense side is MaxChunkDenseRetriever; both used by ``ragkit bench``) and RRF
-# with a small k; see benchmarks/README.md.
-DEFAULT_RRF_K = 60
-DEFAULT_ALPHA = 0.5
+DEFAULT_RRF_K = RETRIEVAL.rrf_k
+DEFAULT_ALPHA = RETRIEVAL.alpha
+Method = Literal["rrf", "weighted"]
+
+
+def fuse(scored_lists: Sequence[Sequence[tuple[str, float]]], method: Method, weights: Sequence[float],
+         rrf_k: int = DEFAULT_RRF_K) -> list[tuple[str, float]]:
+    """Fuse ``(id, score)`` lists (each best first) into one ranking, by weighted RRF or weighted min-max.
+
+    With RRF each list contributes ``weight / (rrf_k + rank)`` (equal weights give plain RRF, up to a
+    constant factor); with ``"weighted"`` it contributes ``weight * min-max(score)``.
+
+    >>> fuse([[("a", 9.0), ("b", 1.0)], [("b", 0.9), ("c", 0.2)]], "rrf", [0.5, 0.5], rrf_k=1)
+    [('b', 0.41666666666666663), ('a', 0.25), ('c', 0.16666666666666666)]
+    >>> fuse([[("a", 9.0), ("b", 1.0)], [("b", 0.9), ("c", 0.2)]], "weighted", [0.5, 0.5])
+    [('a', 0.5), ('b', 0.5), ('c', 0.0)]
+    """
+    if method == "weighted":
+        return weighted_score_fusion(scored_lists, weights)
+    if method != "rrf":
+        raise ValueError(f"method must be 'rrf' or 'weighted', got {method!r}")
+    if len(weights) != len(scored_lists):
+        raise ValueError(f"got {len(weights)} weights for {len(scored_lists)} lists: give one weight per list")
+    fused: dict[str, float] = {}
+    for weight, scored in zip(weights, scored_lists):
+        for key, score in reciprocal_rank_fusion([[key for key, _ in scored]], rrf_k):
+            fused[key] = fused.get(key, 0.0) + weight * score
+    return sorted(fused.items(), key=lambda item: -item[1])
 
 
 class HybridRetriever(ScoredRetriever):
-    """Fuse any list of ragkit retrievers with RRF (default) or weighted score fusion.
+    """Fuse any list of retrievers with weighted score fusion (the tuned default) or RRF.
 
-    ``weights`` default to ``[alpha, 1 - alpha]`` for two retrievers and to equal weights otherwise; with
-    RRF, weights multiply each list's ``1 / (k + rank)`` terms (equal weights give plain RRF). Each
-    retriever is asked for ``fetch_k`` results; a document none of them returns cannot be found.
+    ``retrievers`` may be ragkit retrievers, LangChain vector stores or retrievers, or functions (see
+    :func:`ragkit.retrieval.adapters.as_scored_search`). ``weights`` default to ``[alpha, 1 - alpha]`` for
+    two retrievers and to equal weights otherwise. Each retriever is asked for ``fetch_k`` results; a
+    document none of them returns cannot be found.
     """
 
-    retrievers: list[ScoredRetriever]
-    method: Literal["rrf", "weighted"] = "rrf"
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    retrievers: list[Any]
+    method: Method = RETRIEVAL.fusion  # type: ignore[assignment]
     rrf_k: int = DEFAULT_RRF_K
     alpha: float = DEFAULT_ALPHA
     weights: list[float] | None = None
-    fetch_k: int = 100
+    fetch_k: int = RETRIEVAL.fetch_k
 
     def model_post_init(self, __context: Any) -> None:
         if not self.retrievers:
@@ -105,6 +142,7 @@ class HybridRetriever(ScoredRetriever):
         check_k(self.fetch_k, "fetch_k")
         if self.weights is not None and len(self.weights) != len(self.retrievers):
             raise ValueError(f"{len(self.weights)} weights for {len(self.retrievers)} retrievers: give one each")
+        self.retrievers = [as_scored_search(r, k=self.fetch_k) for r in self.retrievers]
 
     def list_weights(self) -> list[float]:
         """The weight of each retriever's list."""
@@ -122,13 +160,6 @@ class HybridRetriever(ScoredRetriever):
         for scored in results:
             for doc, _ in scored:
                 by_key.setdefault(doc_key(doc), doc)
-        weights = self.list_weights()
-        if self.method == "rrf":
-            fused: dict[str, float] = {}
-            for weight, scored in zip(weights, results):
-                for key, score in reciprocal_rank_fusion([[doc_key(d) for d, _ in scored]], self.rrf_k):
-                    fused[key] = fused.get(key, 0.0) + weight * score
-            ranking = sorted(fused.items(), key=lambda item: -item[1])
-        else:
-            ranking = weighted_score_fusion([[(doc_key(d), s) for d, s in scored] for scored in results], weights)
+        keyed = [[(doc_key(d), s) for d, s in scored] for scored in results]
+        ranking = fuse(keyed, self.method, self.list_weights(), self.rrf_k)
         return [(by_key[key], score) for key, score in ranking[:k]]

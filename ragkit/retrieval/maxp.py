@@ -113,12 +113,12 @@ class MaxChunkDenseRetriever(ScoredRetriever):
 
     def best_passages(self, query_vec: np.ndarray, n: int) -> list[tuple[int, int, float]]:
         """The ``n`` best documents as ``(document row, best passage row, cosine)``, best first (exact)."""
-        index, total = self.passages._index, len(self.passages.docs)
+        total = len(self.passages.docs)
         depth = min(total, n * max(1, -(-total // len(self.docs))) + 10)
         while True:
-            sims, rows = index.search(query_vec[None, :], depth)
+            sims, rows = self.passages.search_vectors(query_vec[None, :], depth)
             best: dict[int, tuple[int, float]] = {}
-            for sim, row in zip(sims[0], rows[0]):
+            for sim, row in zip(sims, rows):
                 if row >= 0:
                     best.setdefault(int(self._owner[row]), (int(row), float(sim)))
             if len(best) >= n or depth == total:
@@ -128,14 +128,12 @@ class MaxChunkDenseRetriever(ScoredRetriever):
     def search_with_chunks(self, query: str, k: int | None = None) -> list[tuple[Document, Document, float]]:
         """``(document, its best passage, score)`` for the top ``k`` documents: shows *why* each was found."""
         query, k = self._prepare(query, k)
-        q = embed(self.passages.embeddings, [query])[0]
-        if q.shape[0] != self.passages.dimension:
-            raise ValueError(f"query vector has {q.shape[0]} dimensions, the index has {self.passages.dimension}: wrong embedder?")
+        q = self.passages.query_vector(query)[0]
         if self.search_type == "similarity":
             found = self.best_passages(q, k)
         else:
             candidates = self.best_passages(q, max(k, self.fetch_k))
-            vectors = np.vstack([self.passages._index.reconstruct(row) for _, row, _ in candidates])
+            vectors = self.passages.vectors([row for _, row, _ in candidates])
             found = [(candidates[i][0], candidates[i][1], value) for i, value in mmr_select(q, vectors, k, self.lambda_mult)]
         return [(self.docs[doc], self.passages.docs[row], score) for doc, row, score in found]
 

@@ -33,16 +33,17 @@ from langchain_core.documents import BaseDocumentCompressor, Document
 from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 
-from ragkit.embeddings import load_embedder
+from ragkit.defaults import RETRIEVAL
+from ragkit.embeddings import embed, embed_query, load_embedder
+from ragkit.retrieval.adapters import as_scored_search
 from ragkit.retrieval.base import Scored, ScoredRetriever, check_k, with_score
 from ragkit.retrieval.bm25 import LuceneIdfBM25
-from ragkit.retrieval.dense import embed
 from ragkit.retrieval.hybrid import min_max
 from ragkit.text import clean_query, split_sentences, tokenize
 
 FEATURES = ("sentence", "passage", "bm25", "first_stage")
-# Tuned on the SciFact train split (see benchmarks/README.md).
-DEFAULT_WEIGHTS = {"sentence": 0.0, "passage": 0.4, "bm25": 0.4, "first_stage": 0.2}
+# Tuned on the SciFact train split (ragkit.defaults; benchmarks/README.md).
+DEFAULT_WEIGHTS = dict(RETRIEVAL.rerank_weights)
 
 
 def scale_columns(raw: np.ndarray) -> np.ndarray:
@@ -113,8 +114,9 @@ class LocalReranker(Reranker):
         use_sentences = self.weights.get("sentence", 0.0) != 0.0
         sentences = [split_sentences(t) or [t] for t in texts] if use_sentences else [[] for _ in texts]
         flat = [s for group in sentences for s in group]
-        vectors = embed(embeddings, [query, *texts, *flat])
-        q, passages, sent_vecs = vectors[0], vectors[1 : 1 + len(texts)], vectors[1 + len(texts) :]
+        q = embed_query(embeddings, query)[0]  # the query is new: never from the cache
+        vectors = embed(embeddings, [*texts, *flat])
+        passages, sent_vecs = vectors[: len(texts)], vectors[len(texts) :]
         sent_sims, best_sentence, start = sent_vecs @ q, [], 0
         for group in sentences:
             best_sentence.append(float(sent_sims[start : start + len(group)].max()) if group else 0.0)
@@ -165,13 +167,17 @@ class CrossEncoderReranker(Reranker):
 
 
 class RerankRetriever(ScoredRetriever):
-    """Fetch ``fetch_k`` candidates from ``base``, rerank them, keep the best ``k``."""
+    """Fetch ``fetch_k`` candidates from ``base`` (any scored search, or anything the adapter takes),
+    rerank them, keep the best ``k``."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    base: ScoredRetriever
+    base: Any
     reranker: Reranker
-    fetch_k: int = 30
+    fetch_k: int = RETRIEVAL.rerank_depth
+
+    def model_post_init(self, __context: Any) -> None:
+        self.base = as_scored_search(self.base, k=self.fetch_k)
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:
         query, k = self._prepare(query, k)

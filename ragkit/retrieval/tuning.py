@@ -4,14 +4,18 @@ Each search computes the expensive part once (term frequencies, top-100 lists, r
 then scores every grid point with cheap array arithmetic, picking the point with the best mean nDCG@10.
 
 - ``tune_bm25``: k1 and b. Query-term frequencies do not depend on k1 or b, so they are gathered once
-  from rank-bm25's index and the BM25 formula is re-evaluated with numpy for each pair.
-- ``tune_fusion``: RRF's k and the BM25 weight alpha, and weighted score fusion's alpha.
+  (``BM25Retriever.term_matrix``) and the BM25 formula (``ragkit.retrieval.bm25.bm25_scores``, tested
+  equal to ``BM25Retriever.scores``) is re-evaluated with numpy for each pair.
+- ``tune_fusion``: RRF's k and the BM25 weight alpha, and weighted score fusion's alpha, scored with
+  ``ragkit.retrieval.hybrid.fuse``, the same function ``HybridRetriever`` runs.
 - ``tune_reranker``: LocalReranker's four weights (a 0.1-step grid on the simplex) and how many hybrid
   results it reorders.
 - ``tune_on_split(..., dense="maxp")`` does the same with ``MaxChunkDenseRetriever`` as the dense side,
   after choosing whether the whole text joins the chunks as one more passage (``include_whole``). The
   chunk size stays at 1,000 characters (150 overlap): each other size would mean embedding ~10,000 to
   20,000 new chunks.
+
+The chosen values are recorded in :mod:`ragkit.defaults` by hand, with a note of where they came from.
 
 Simplification: plain grid search, one split, no cross-validation; ties go to the first grid point.
 """
@@ -24,9 +28,10 @@ from collections.abc import Sequence
 import numpy as np
 from langchain_core.documents import Document
 
+from ragkit.defaults import RETRIEVAL
 from ragkit.retrieval.base import doc_key
-from ragkit.retrieval.bm25 import BM25Retriever
-from ragkit.retrieval.hybrid import DEFAULT_RRF_K, reciprocal_rank_fusion, weighted_score_fusion
+from ragkit.retrieval.bm25 import BM25Retriever, bm25_scores
+from ragkit.retrieval.hybrid import DEFAULT_RRF_K, fuse
 from ragkit.retrieval.maxp import MaxChunkDenseRetriever
 from ragkit.retrieval.metrics import evaluate
 from ragkit.retrieval.rerank import FEATURES, LocalReranker, scale_columns
@@ -41,20 +46,14 @@ def ndcg10(run: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> float
 def tune_bm25(retriever: BM25Retriever, queries: dict[str, str], qrels: dict[str, dict[str, int]],
               k1s: Sequence[float] = (0.5, 0.7, 0.9, 1.2, 1.5, 2.0), bs: Sequence[float] = (0.3, 0.5, 0.6, 0.75, 0.9, 1.0)) -> dict:
     """nDCG@10 for each (k1, b); returns ``{"best": {"k1", "b", "ndcg@10"}, "grid": [...]}``."""
-    index = retriever._index
-    doc_len = np.asarray(index.doc_len, dtype=np.float64)
+    doc_len, avgdl = retriever.doc_lengths, retriever.average_length
     ids = [doc_key(d) for d in retriever.docs]
-    per_query = {}
-    for qid, text in queries.items():
-        terms = [t for t in retriever.tokenizer(text) if t in index.idf]
-        tf = np.array([[doc.get(t, 0) for doc in index.doc_freqs] for t in terms], dtype=np.float64).reshape(len(terms), -1)
-        per_query[qid] = (np.array([index.idf[t] for t in terms]), tf)
+    per_query = {qid: retriever.term_matrix(text) for qid, text in queries.items()}
     grid = []
     for k1, b in itertools.product(k1s, bs):
-        norm = k1 * (1 - b + b * doc_len / index.avgdl)
         run = {}
         for qid, (idf, tf) in per_query.items():
-            scores = (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0) if len(idf) else np.zeros(len(ids))
+            scores = bm25_scores(idf, tf, doc_len, avgdl, k1, b)
             top = np.argsort(-scores, kind="stable")[:10]
             run[qid] = [ids[i] for i in top if scores[i] > 0]
         grid.append({"k1": k1, "b": b, "ndcg@10": round(ndcg10(run, qrels), 4)})
@@ -68,14 +67,7 @@ def tune_fusion(bm25: Ranked, dense: Ranked, qrels: dict[str, dict[str, int]],
     for method, k, alpha in [("rrf", k, a) for k in rrf_ks for a in alphas] + [("weighted", None, a) for a in alphas]:
         run = {}
         for qid in qrels:
-            if method == "rrf":
-                fused: dict[str, float] = {}
-                for weight, ranked in ((alpha, bm25[qid]), (1 - alpha, dense[qid])):
-                    for key, score in reciprocal_rank_fusion([[d for d, _ in ranked]], k):
-                        fused[key] = fused.get(key, 0.0) + weight * score
-                ranking = sorted(fused.items(), key=lambda item: -item[1])
-            else:
-                ranking = weighted_score_fusion([bm25[qid], dense[qid]], [alpha, 1 - alpha])
+            ranking = fuse([bm25[qid], dense[qid]], method, [alpha, 1 - alpha], k or DEFAULT_RRF_K)
             run[qid] = [key for key, _ in ranking[:10]]
         grid.append({"method": method, "rrf_k": k, "alpha": float(alpha), "ndcg@10": round(ndcg10(run, qrels), 4)})
     return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
@@ -116,7 +108,7 @@ def tune_reranker(reranker: LocalReranker, queries: dict[str, str], candidates: 
 
 
 def tune_maxp(docs: Sequence[Document], embeddings, queries: dict[str, str], qrels: dict[str, dict[str, int]],
-               chunk_size: int = 1000, chunk_overlap: int = 150) -> tuple[dict, MaxChunkDenseRetriever]:
+               chunk_size: int = RETRIEVAL.chunk_size, chunk_overlap: int = RETRIEVAL.chunk_overlap) -> tuple[dict, MaxChunkDenseRetriever]:
     """Dense-only nDCG@10 of MaxP over chunks alone and over chunks plus the whole text; returns the best retriever too."""
     grid, built = [], {}
     for include_whole in (False, True):

@@ -6,9 +6,9 @@
 2. the answer says something the question did not: at least one word (stopwords aside) or number
    that is not already in the question, unless the question is a yes/no question ("Is the soup vegan?" may be
    answered "The soup is vegan."). "HyDE." does not answer "What is HyDE?", however similar they are;
-3. the answer has what the question's type asks for (its "intent"):
-   "how much / how many / what price / how long ..." needs a number; "when / what year / what time"
-   needs a date or time (a digit, a month, a weekday or a time word); "who" needs a capitalised name;
+3. the answer has what the question's type asks for, as :mod:`ragkit.roles.question_type` decides it
+   (the same module the CRAG judge uses): "how much / how many / what price ..." needs a number; "when /
+   what year / what time" needs a date or time; "who" needs a capitalised name;
 4. the answer is about the question: ``relevance = similarity_weight * cosine + (1 - w) * coverage`` of
    the question's key terms reaches ``bar``.
 
@@ -17,8 +17,9 @@ failure it falls back to check 1 alone (a refusal is not useful, anything else i
 the answer reaching this grader has usually already passed the groundedness check, and rejecting it
 for a failed call would loop the graph until its cap for nothing.
 
-Simplifications: intent comes from the first question words (English only); "where" and "why" have no
-specific check; check 2 compares stems, so a synonym of a question word counts as new; a number anywhere in the answer satisfies "how much", even if it is the wrong number.
+Simplifications: the question type comes from question words (English only); "where" and "why" have no
+specific check; check 2 compares stems, so a synonym of a question word counts as new; a number anywhere
+in the answer satisfies "how much", even if it is the wrong number.
 """
 
 from __future__ import annotations
@@ -30,45 +31,19 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.defaults import VERIFIER
 from ragkit.roles.base import Usefulness
-from ragkit.roles.features import check_answer, default_embedder, embed, names, numbers, strip_citations, term_coverage
+from ragkit.roles.features import check_answer, default_embedder, embed, numbers, strip_citations, term_coverage
 from ragkit.roles.hallucination import is_refusal
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import ANSWER_GRADER_PROMPT
-from ragkit.text import QUESTION_STOPWORDS, clean_query, tokenize, words
+from ragkit.roles.question_type import answer_type, has_answer
+from ragkit.text import clean_query, tokenize
 
 REFUSALS = re.compile(
     r"\b(not enough information|don't know|do not know|cannot answer|can't answer|no information|unable to answer)\b",
     re.IGNORECASE,
 )
-_QUANTITY = re.compile(r"^(how (much|many|long|old|far|big|large|often|expensive|cheap)|what (is the )?(price|cost|number|amount|percentage))\b")
-_TIME = re.compile(r"^(when|what (year|time|date|day|month)|which (year|day|month|date)|how long ago|until when|since when)\b")
-_WHO = re.compile(r"^(who|whom)\b")
-_POLAR = re.compile(r"^(is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had)\b")
-_TIME_WORDS = frozenset(
-    "january february march april may june july august september october november december jan feb mar apr jun "
-    "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
-    "morning afternoon evening night noon midnight daily weekly weekend weekends week month year century decade "
-    "spring summer autumn fall winter am pm always never before after during".split()
-)
-
-
-def intent(question: str) -> str:
-    """What a question asks for: "quantity", "time", "person", "yes/no" or "other".
-
-    >>> intent("How much is the lamb?"), intent("When does the terrace open?"), intent("Is it vegan?")
-    ('quantity', 'time', 'yes/no')
-    """
-    text = " ".join(words(question))
-    if _TIME.search(text):
-        return "time"
-    if _QUANTITY.search(text):
-        return "quantity"
-    if _WHO.search(text):
-        return "person"
-    if _POLAR.search(text):
-        return "yes/no"
-    return "other"
 
 
 def new_terms(question: str, answer: str) -> list[str]:
@@ -84,18 +59,6 @@ def new_terms(question: str, answer: str) -> list[str]:
     return [t for t in said if t not in asked]
 
 
-def has_intent(kind: str, answer: str) -> bool:
-    """Whether an answer contains what a question of this kind needs."""
-    if kind == "quantity":
-        return bool(numbers(answer)) or bool(re.search(r"\b(free|none|no|zero|one|two|three|four|five|six|seven|eight|nine|ten|dozen|half)\b", answer, re.I))
-    if kind == "time":
-        return bool(numbers(answer)) or bool(_TIME_WORDS & set(words(answer)))
-    if kind == "person":
-        first = answer.split()[0].strip(".,;:!?\"'") if answer.split() else ""
-        return bool(names(answer)) or (first[:1].isupper() and first.lower() not in QUESTION_STOPWORDS)
-    return True
-
-
 class LocalAnswerGrader:
     """Useful = not a refusal, has what the question type needs, and is about the question's key terms.
 
@@ -104,7 +67,8 @@ class LocalAnswerGrader:
     False
     """
 
-    def __init__(self, embedder: Embeddings | None = None, bar: float = 0.35, similarity_weight: float = 0.6):
+    def __init__(self, embedder: Embeddings | None = None, bar: float = VERIFIER.answer_bar,
+                 similarity_weight: float = VERIFIER.answer_similarity_weight):
         self.embedder = embedder if embedder is not None else default_embedder()
         self.bar = bar
         self.similarity_weight = similarity_weight
@@ -114,10 +78,10 @@ class LocalAnswerGrader:
         answer = check_answer(answer)
         if is_refusal(answer) or REFUSALS.search(answer):
             return Usefulness(False, 0.0, "the answer is a refusal")
-        kind = intent(question)
+        kind = answer_type(question)
         if kind != "yes/no" and not new_terms(question, answer):
             return Usefulness(False, 0.0, "the answer only repeats words of the question")
-        if not has_intent(kind, strip_citations(answer)):
+        if not has_answer(kind, strip_citations(answer), question):
             return Usefulness(False, 0.0, f"a {kind} question, but the answer has no {kind}")
         q, a = embed(self.embedder, [question, strip_citations(answer)])
         cosine, coverage = float(q @ a), term_coverage(question, answer)

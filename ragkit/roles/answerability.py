@@ -11,7 +11,8 @@ runs three cheap checks on one passage and returns the first that fails (``None`
 2. **polarity**: a question asking what did *not* happen needs a supporting sentence that says "not",
    "never", "no" ...; otherwise the passage answers the opposite question;
 3. **answer type**: "who" needs a name, "when" a date (a number, a month, a century), "how many / how much"
-   a number, in the supporting sentence, and one the question does not already contain.
+   a number, in the supporting sentence, and one the question does not already contain
+   (:mod:`ragkit.roles.question_type`, which the answer grader uses too).
 
 The *supporting sentence* is the passage sentence that contains most of the question's key terms.
 
@@ -25,25 +26,13 @@ and antonyms ("most" vs "least") are not understood. English only.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
-from ragkit.roles.features import names, numbers, term_coverage
-from ragkit.text import QUESTION_STOPWORDS, fold, split_sentences, words
-
-AnswerType = Literal["person", "time", "quantity", "other"]
+from ragkit.roles.features import term_coverage
+from ragkit.roles.question_type import answer_type, has_answer
+from ragkit.text import QUESTION_STOPWORDS, fold, split_sentences
 
 _TERM = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F-]*|\d[\d,.]*\d|\d")
 _NEGATION = re.compile(r"\b(not|never|no|none|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
-_TIME = re.compile(r"\b(when|what (year|date|century|decade|month|day)|which (year|century|decade|month|day)|how long ago|since when)\b")
-_QUANTITY = re.compile(r"\b(how (much|many|long|old|far|big|large|often|tall|high|wide|deep|fast)|"
-                       r"what (percentage|percent|number|amount|proportion|population))\b")
-_PERSON = re.compile(r"^(who|whom|whose)\b|\b(who|whom|whose) (is|was|were|did|does|had|has)\b")
-_NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-                          "hundred hundreds thousand thousands million millions billion dozen half several".split())
-_TIME_WORDS = frozenset("january february march april may june july august september october november december "
-                        "century centuries decade decades".split())
-
-
 def rare_terms(question: str) -> list[str]:
     """The question's names and numbers (folded, without a possessive 's), in order.
 
@@ -69,52 +58,6 @@ def mentions(text: str, term: str) -> bool:
     False
     """
     return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
-
-
-def expected_type(question: str) -> AnswerType:
-    """What kind of answer the question asks for.
-
-    >>> expected_type("Who founded Telnet?"), expected_type("In what year did it open?"), expected_type("How many rooms?")
-    ('person', 'time', 'quantity')
-    >>> expected_type("Why is the sky blue?")
-    'other'
-    """
-    text = " ".join(words(question))
-    if _TIME.search(text):
-        return "time"
-    if _QUANTITY.search(text):
-        return "quantity"
-    if _PERSON.search(text):
-        return "person"
-    return "other"
-
-
-def has_answer_type(kind: AnswerType, sentence: str, question: str) -> bool:
-    """Whether ``sentence`` contains an answer of this kind that the question does not already contain.
-
-    >>> has_answer_type("time", "The abbey was founded in 1066.", "When was the abbey founded?")
-    True
-    >>> has_answer_type("time", "The abbey was rebuilt after 1066.", "When was it rebuilt after 1066?")  # only the question's year
-    False
-    >>> has_answer_type("quantity", "The abbey has a large library.", "How many books does the abbey have?")
-    False
-    """
-    asked = set(words(question))
-    said = set(words(sentence))
-    new_numbers = any(n not in asked for n in numbers(sentence))
-    if kind == "time":
-        return new_numbers or bool((_TIME_WORDS & said) - asked)
-    if kind == "quantity":
-        return new_numbers or bool((_NUMBER_WORDS & said) - asked)
-    if kind == "person":
-        return any(n not in asked for n in names(sentence)) or _opens_with_name(sentence, asked)
-    return True
-
-
-def _opens_with_name(sentence: str, asked: set[str]) -> bool:
-    first = sentence.split()[0].strip("\"'(.,;:") if sentence.split() else ""
-    return first[:1].isupper() and first.lower() not in asked and first.lower() not in QUESTION_STOPWORDS \
-        and first.lower() not in {"the", "a", "an", "in", "on", "at", "after", "before", "during", "this", "these", "there"}
 
 
 def supporting_sentence(question: str, text: str) -> str:
@@ -145,12 +88,12 @@ def answerability_gap(question: str, text: str) -> str | None:
     sentence = supporting_sentence(question, text)
     if _NEGATION.search(question) and not _NEGATION.search(sentence):
         return "the question asks what is not the case, but the passage does not say so"
-    kind = expected_type(question)
-    if not has_answer_type(kind, sentence, question):
+    kind = answer_type(question)
+    if not has_answer(kind, sentence, question):
         what = {"person": "name", "time": "time or date", "quantity": "number"}[kind]
         return f"the passage has no {what} where the question asks for one"
     return None
 
 
-__all__ = ["AnswerType", "answerability_gap", "expected_type", "has_answer_type", "mentions", "rare_terms",
+__all__ = ["answerability_gap", "mentions", "rare_terms",
            "supporting_sentence"]

@@ -30,6 +30,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.defaults import GRADER
 from ragkit.roles.base import Grade
 from ragkit.roles.features import check_documents, default_embedder, embed, term_coverage
 from ragkit.roles.llm import call_structured
@@ -41,11 +42,12 @@ FEATURES = ("cosine", "best_sentence", "coverage")
 # threshold keeps 80% of the truly relevant TRAIN pairs rather than maximising F1: a relevant document
 # wrongly dropped costs a rewrite or a web search and loses evidence, a marginal one wrongly kept is
 # still checked by the writer's support bar and the hallucination grader.
-RECALL_TARGET = 0.8
-# Fitted on SciFact TRAIN by benchmarks/roles/grader_scifact.py (see benchmarks/results/roles_grader.json).
-DEFAULT_WEIGHTS = (0.6848, 8.6036, 2.9527)
-DEFAULT_BIAS = -9.3415
-DEFAULT_THRESHOLD = 0.0538  # keeps 80% of relevant TRAIN pairs; the F1-best TRAIN threshold is 0.33
+RECALL_TARGET = GRADER.recall_target
+# Fitted on SciFact TRAIN by benchmarks/roles/grader_scifact.py (see benchmarks/results/roles_grader.json);
+# recorded in ragkit.defaults.GRADER.
+DEFAULT_WEIGHTS = GRADER.weights
+DEFAULT_BIAS = GRADER.bias
+DEFAULT_THRESHOLD = GRADER.threshold  # keeps 80% of relevant TRAIN pairs; the F1-best TRAIN threshold is 0.33
 
 
 def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, iterations: int = 50) -> tuple[np.ndarray, float]:

@@ -34,6 +34,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.defaults import VERIFIER
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Groundedness
 from ragkit.roles.features import (
     check_answer,
@@ -65,7 +66,7 @@ class LocalHallucinationGrader:
     False
     """
 
-    def __init__(self, embedder: Embeddings | None = None, support_bar: float = 0.6):
+    def __init__(self, embedder: Embeddings | None = None, support_bar: float = VERIFIER.support_bar):
         self.embedder = embedder if embedder is not None else default_embedder()
         self.support_bar = support_bar
 

@@ -35,6 +35,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.defaults import JUDGE
 from ragkit.roles.answerability import answerability_gap
 from ragkit.roles.base import DocumentGrader, Judgement
 from ragkit.roles.llm import call_structured
@@ -45,8 +46,8 @@ from ragkit.text import clean_query, key_terms, words
 # grid, every row and the rule are in benchmarks/results/crag_squad2_tuning.json). The mean of the three rates
 # (answerable answered, unanswerable refused, removed article refused) is flat from 0.08 to 0.28; within one
 # standard error of its best the rule takes the setting that answers most: 0.08 (tune: 0.72 / 0.54 / 0.99).
-RELEVANT_ABOVE = 0.08
-IRRELEVANT_BELOW = 0.02
+RELEVANT_ABOVE = JUDGE.relevant_above
+IRRELEVANT_BELOW = JUDGE.irrelevant_below
 PRONOUNS = frozenset("he she him her his hers it its they them their theirs".split())
 _TOKEN = re.compile(r"[\w'-]+")
 
@@ -136,8 +137,8 @@ class LocalJudge:
         self,
         grader: DocumentGrader | None = None,
         irrelevant_below: float = IRRELEVANT_BELOW,
-        ambiguity_margin: float = 0.02,
-        max_keep: int = 4,
+        ambiguity_margin: float = JUDGE.ambiguity_margin,
+        max_keep: int = JUDGE.max_keep,
         relevant_above: float | None = RELEVANT_ABOVE,
         check_answerable: bool = True,
     ):

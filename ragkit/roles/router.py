@@ -52,6 +52,7 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 
+from ragkit.defaults import ROUTER
 from ragkit.roles.base import RouteDecision, RouteSpec
 from ragkit.roles.features import default_embedder, embed
 from ragkit.roles.llm import call_structured, choice_schema
@@ -151,13 +152,13 @@ class LocalRouter:
         routes: Sequence[RouteSpec],
         fallback: str | None = None,
         embedder: Embeddings | None = None,
-        margin: float = 0.02,
-        min_similarity: float = 0.1,
-        k: int = 3,
+        margin: float = ROUTER.margin,
+        min_similarity: float = ROUTER.min_similarity,
+        k: int = ROUTER.k,
         documents: Mapping[str, Sequence[Document | str]] | None = None,
-        passage_weight: float = 0.7,
-        passage_bar: float = 0.6,
-        term_weight: float = 0.15,
+        passage_weight: float = ROUTER.passage_weight,
+        passage_bar: float = ROUTER.passage_bar,
+        term_weight: float = ROUTER.term_weight,
     ):
         self.routes, self.fallback = check_routes(routes, fallback)
         if k < 1:

@@ -26,6 +26,7 @@ import re
 from typing import Any, Sequence
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.base import LangSmithParams
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -33,6 +34,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field
 
+from ragkit.chat_models import local_ls_params
 from ragkit.text import QUESTION_STOPWORDS, tokenize
 
 IGNORED_WORDS = QUESTION_STOPWORDS | {"order", "orders", "thanks", "thank", "hi", "hello"}
@@ -130,10 +132,15 @@ class LocalToolPlanner(BaseChatModel):
     use_embeddings: bool = True  # MiniLM fallback when keywords find no single tool (loaded on first need)
     min_similarity: float = 0.4  # cosine a MiniLM prototype must reach: "clearly about this", not "vaguely"
     min_margin: float = 0.03  # and by how much it must beat the best prototype of any other tool
+    model_name: str = "local-tool-planner"  # shown in traces (LangSmith's ls_model_name)
 
     @property
     def _llm_type(self) -> str:
         return "local-tool-planner"
+
+    def _get_ls_params(self, stop: list[str] | None = None, **kwargs: Any) -> LangSmithParams:
+        """The standard tracing parameters (provider, model name, type), so LangSmith shows who answered."""
+        return local_ls_params(self.model_name, stop, **kwargs)
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Runnable:
         """Offer tools (LangChain tools, functions or schemas), as ``ChatGoogleGenerativeAI.bind_tools`` does."""

@@ -38,6 +38,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.defaults import WRITER
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Answer
 from ragkit.roles.features import (
     SourceSentence,
@@ -131,11 +132,11 @@ class LocalWriter:
     def __init__(
         self,
         embedder: Embeddings | None = None,
-        max_sentences: int = 3,
-        support_bar: float = 0.4,
-        relative_bar: float = 0.15,
-        similarity_weight: float = 0.7,
-        diversity: float = 0.3,
+        max_sentences: int = WRITER.max_sentences,
+        support_bar: float = WRITER.support_bar,
+        relative_bar: float = WRITER.relative_bar,
+        similarity_weight: float = WRITER.similarity_weight,
+        diversity: float = WRITER.diversity,
     ):
         self.embedder = embedder if embedder is not None else default_embedder()
         self.max_sentences = max_sentences

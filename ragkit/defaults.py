@@ -1,0 +1,132 @@
+"""Every tuned default of ragkit, in one place: retrieval settings, role thresholds and graph caps.
+
+The benchmarks, the graphs' default retrievers, the roles and the notebooks all read these values, so a
+number chosen on a tuning split is written once, next to where it came from. Change one here and every
+part of ragkit that uses it changes with it (and the benchmark that chose it should be re-run).
+
+Each value says how it was chosen. "SciFact train" means ``ragkit bench tune`` on the 809 train claims
+(``benchmarks/results/scifact_tuning_train*.json``); "SQuAD 0-7" means SQuAD 2.0 articles 0-7 in file
+order; "routing dev" means ``data/routing_dev.json``. None was chosen on a reporting split.
+
+Simplification: the values are plain module constants (frozen dataclasses), not a configuration system;
+to run with other values, pass them to the class or builder that takes them, or build a variant with
+``dataclasses.replace(RETRIEVAL, alpha=0.5)`` (the benchmark takes one). The weight dicts are copied by
+everything that reads them; do not mutate them in place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class RetrievalDefaults:
+    """BM25, fusion, max-chunk and reranking settings (all chosen on SciFact train)."""
+
+    # BM25: grid k1 x b; the surface is flat near the best point (Lucene's defaults are 1.2 / 0.75).
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.5
+    # Fusion of BM25 and whole-document dense: weighted min-max fusion beat RRF (0.7334 vs 0.7301 at its
+    # best k=1; 0.7179 for the customary k=60). alpha is BM25's weight.
+    fusion: str = "weighted"
+    alpha: float = 0.6
+    rrf_k: int = 60  # RRF's customary k, used whenever fusion="rrf" is asked for
+    fetch_k: int = 100  # how deep each retriever is read before fusing
+    # Max-chunk dense (MaxP): 1,000-character chunks with 150 overlap, plus the whole text as one passage.
+    chunk_size: int = 1000
+    chunk_overlap: int = 150
+    include_whole: bool = True
+    maxp_fusion: str = "weighted"
+    maxp_alpha: float = 0.5
+    # LocalReranker mixes (signals: sentence, passage, bm25, first_stage) and how many results it reorders.
+    rerank_weights: dict[str, float] = field(
+        default_factory=lambda: {"sentence": 0.0, "passage": 0.4, "bm25": 0.4, "first_stage": 0.2})
+    rerank_depth: int = 30
+    maxp_rerank_weights: dict[str, float] = field(
+        default_factory=lambda: {"sentence": 0.0, "passage": 0.3, "bm25": 0.3, "first_stage": 0.4})
+    maxp_rerank_depth: int = 30
+
+
+@dataclass(frozen=True)
+class GraderDefaults:
+    """LocalGrader: logistic weights on (cosine, best_sentence, coverage), fitted on SciFact train pairs.
+
+    The threshold keeps 80% of the relevant train pairs (``recall_target``); the train-F1-best threshold
+    is 0.33 (``benchmarks/roles/grader_scifact.py``).
+    """
+
+    weights: tuple[float, float, float] = (0.6848, 8.6036, 2.9527)
+    bias: float = -9.3415
+    threshold: float = 0.0538
+    recall_target: float = 0.8
+
+
+@dataclass(frozen=True)
+class JudgeDefaults:
+    """LocalJudge bars on the grader's probability, chosen on SQuAD 0-7 (``benchmarks/crag``)."""
+
+    relevant_above: float = 0.08
+    irrelevant_below: float = 0.02
+    ambiguity_margin: float = 0.02
+    max_keep: int = 4
+
+
+@dataclass(frozen=True)
+class RouterDefaults:
+    """LocalRouter settings chosen on routing dev (``benchmarks/roles/router_accuracy.py``)."""
+
+    margin: float = 0.02
+    min_similarity: float = 0.1
+    k: int = 3
+    passage_weight: float = 0.7
+    passage_bar: float = 0.6
+    term_weight: float = 0.15
+
+
+@dataclass(frozen=True)
+class WriterDefaults:
+    """LocalWriter: how many sentences, and the bars a sentence's relevance must clear."""
+
+    max_sentences: int = 3
+    support_bar: float = 0.4
+    relative_bar: float = 0.15
+    similarity_weight: float = 0.7
+    diversity: float = 0.3
+
+
+@dataclass(frozen=True)
+class VerifierDefaults:
+    """LocalHallucinationGrader's support bar (SciFact + SQuAD tune half, ``hallucination_set.py``) and
+    LocalAnswerGrader's relevance bar."""
+
+    support_bar: float = 0.6
+    answer_bar: float = 0.35
+    answer_similarity_weight: float = 0.6
+
+
+@dataclass(frozen=True)
+class GraphDefaults:
+    """Caps and sizes the graphs start from (each is an argument of its builder)."""
+
+    k: int = 4  # documents a graph retrieves and writes from
+    max_question_chars: int = 2_000  # the input policy's limit (ragkit.graphs.policy)
+    self_rag_max_attempts: int = 3
+    crag_fetch_k: int = 12
+    crag_max_corrections: int = 2
+    crag_max_clarifications: int = 1
+    crag_max_revisions: int = 1
+    tool_max_rounds: int = 4
+    tool_max_message_chars: int = 2_000
+
+
+RETRIEVAL = RetrievalDefaults()
+GRADER = GraderDefaults()
+JUDGE = JudgeDefaults()
+ROUTER = RouterDefaults()
+WRITER = WriterDefaults()
+VERIFIER = VerifierDefaults()
+GRAPHS = GraphDefaults()
+
+__all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "VERIFIER", "WRITER", "GraderDefaults",
+           "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults", "VerifierDefaults",
+           "WriterDefaults"]

@@ -1,0 +1,83 @@
+"""The input and error policy of every ragkit graph, written once and applied by each of them.
+
+1. **Input is checked before any work.** A question (or, in the tool loop, the user's message) must be a
+   non-empty string of at most ``max_question_chars`` characters (default
+   :data:`ragkit.defaults.GRAPHS`.max_question_chars, 2,000). Each graph's first node calls
+   :func:`check_question`, so ``graph.invoke`` raises a ``ValueError`` (``TypeError`` for a non-string)
+   before any search, model or embedder is touched. Every builder takes ``max_question_chars=`` (up to the
+   library's hard cap :data:`ragkit.text.MAX_QUERY_CHARS`), and the error message names it.
+2. **A search or a tool that raises is an outcome, not a crash.** :func:`run_search` catches the error and
+   returns no documents with a note saying what failed; the node writes the note into the state
+   (``search_note``, and ``search_failed=True``) and the graph takes its "found nothing" path, which says
+   so to the user. A tool that raises becomes an error ``ToolMessage``, and the order store is rolled back.
+3. **A role that fails takes its documented safe default.** LLM roles turn a failed or malformed call into
+   a value with ``fallback=True``; a node whose role raises anyway records it (``route_note``,
+   ``judge_note``) and takes the safe branch. Programming errors in ragkit itself are not hidden.
+4. **Every loop has a cap in the state**, and a test proves the run ends within it.
+
+>>> check_question("  Is the soup vegan? ", 2000, "build_self_rag_graph")
+'Is the soup vegan?'
+>>> check_question("x" * 30, 10, "build_self_rag_graph")
+Traceback (most recent call last):
+...
+ValueError: question is 30 characters long; the limit is 10. Shorten it, or build the graph with build_self_rag_graph(max_question_chars=...) for longer questions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langchain_core.documents import Document
+
+from ragkit.defaults import GRAPHS
+from ragkit.retrieval.base import ScoredSearch, with_score
+from ragkit.text import MAX_QUERY_CHARS, clean_query
+
+DEFAULT_MAX_QUESTION_CHARS = GRAPHS.max_question_chars
+
+
+def check_limit(max_chars: object, name: str = "max_question_chars") -> int:
+    """A builder's character limit: a whole number from 1 to the library's hard cap."""
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not 1 <= max_chars <= MAX_QUERY_CHARS:
+        raise ValueError(f"{name} must be a whole number from 1 to {MAX_QUERY_CHARS:,}, got {max_chars!r}")
+    return max_chars
+
+
+def check_question(question: object, max_chars: int, builder: str, what: str = "question",
+                   arg: str = "max_question_chars") -> str:
+    """The question, stripped; a clear error for a non-string, an empty one, or one over ``max_chars``."""
+    if question is None:
+        raise ValueError(f"no {what} given: invoke the graph with {{{what!r}: '...'}}"
+                         + (" (to answer a pause, resume the paused thread instead)" if what == "question" else ""))
+    hint = f"Shorten it, or build the graph with {builder}({arg}=...) for longer {what}s."
+    return clean_query(question, max_chars=max_chars, what=what, hint=hint)
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What one search gave: documents (copies with ``metadata["score"]``), a note, and whether it failed."""
+
+    documents: list[Document]
+    note: str
+    failed: bool = False
+
+
+def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -> SearchOutcome:
+    """Search ``source`` for ``query``; an exception becomes a failed outcome with the error in its note.
+
+    >>> class Broken:
+    ...     def search_with_scores(self, query, k=None): raise ConnectionError("index offline")
+    >>> run_search(Broken(), "q", 4, "menu search")
+    SearchOutcome(documents=[], note='menu search failed (ConnectionError: index offline)', failed=True)
+    """
+    try:
+        hits = source.search_with_scores(query, k)
+    except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
+        return SearchOutcome([], f"{what} failed ({type(err).__name__}: {err})", failed=True)
+    docs = [with_score(doc, score) for doc, score in hits]
+    if not docs:
+        return SearchOutcome([], f"{what} found nothing for this question")
+    return SearchOutcome(docs, f"{what} returned {len(docs)} documents")
+
+
+__all__ = ["DEFAULT_MAX_QUESTION_CHARS", "SearchOutcome", "check_limit", "check_question", "run_search"]
