@@ -1,0 +1,34 @@
+"""A sandbox for untrusted Python: a separate process with limits, an empty environment, and bubblewrap.
+
+The code agent runs every piece of code it writes or finds through ``run_python`` and gets back a
+``SandboxResult``: the output (cut at a cap), a ``status`` such as ``"ok"``, ``"error"``, ``"timeout"``,
+``"memory"`` or ``"output_limit"``, and a ``summary()`` sentence for the user.
+
+>>> from ragkit.sandbox import run_python
+>>> r = run_python("print(sum(range(10)))", timeout_s=2)
+>>> r.status, r.stdout
+('ok', '45\\n')
+
+Layers (``sandbox_capabilities()`` tells which are on here): rlimits for CPU, memory, processes, file
+size, open files and core dumps; a wall-clock timeout and an output cap enforced by the caller; an
+environment built from scratch (no API keys); a private unprivileged uid when the caller is root; and on
+Linux with bubblewrap, a read-only minimal file system and no network, pids or IPC shared with the host.
+What it does not do: no seccomp filter, no total memory cap across the code's processes, and without
+bubblewrap no file-system or network isolation at all (every result then says so in ``missing``).
+"""
+
+from ragkit.sandbox.capabilities import SandboxCapabilities, SandboxUnavailable, sandbox_capabilities
+from ragkit.sandbox.result import SandboxLimits, SandboxResult, Status, classify
+from ragkit.sandbox.runner import MAX_CODE_CHARS, run_python
+
+__all__ = [
+    "MAX_CODE_CHARS",
+    "SandboxCapabilities",
+    "SandboxLimits",
+    "SandboxResult",
+    "SandboxUnavailable",
+    "Status",
+    "classify",
+    "run_python",
+    "sandbox_capabilities",
+]
