@@ -40,7 +40,11 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
                            r"what (is the )?(price|cost|percentage|percent|number|amount|proportion|population))\b"),
     "person": re.compile(r"^(who|whom|whose)\b|\b(who|whom|whose) (is|was|were|did|does|had|has)\b"),
 }
-_POLAR = re.compile(r"^(is|are|was|were|am|do|does|did|can|could|should|would|will|shall|may|might|must|has|have|had)\b")
+# English auxiliaries that open a yes/no question ("Does X cause Y?").
+POLAR_OPENERS = frozenset("is are was were am do does did can could should would will shall may might must has have had".split())
+QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
+                  **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
+QUESTION_FORMS = ("what", "how", "why", "wh_other", "yes_no")
 NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
                          "hundred hundreds thousand thousands million millions billion dozen half several".split())
 TIME_WORDS = frozenset(
@@ -64,7 +68,28 @@ def answer_type(question: str) -> AnswerType:
     found = [(m.start(), kind) for kind, pattern in _PATTERNS.items() if (m := pattern.search(text))]
     if found:
         return min(found)[1]  # type: ignore[return-value]
-    return "yes/no" if _POLAR.search(text) else "other"
+    first = text.split(" ", 1)[0]
+    return "yes/no" if first in POLAR_OPENERS else "other"
+
+
+def question_form(question: str) -> str | None:
+    """The question's form from its first word (or any wh-word of a question), or None for a statement.
+
+    Forms: "what", "how", "why", "wh_other" (who, which, where, when ...) and "yes_no" (an auxiliary verb
+    first and a question mark). A contextual bandit uses it as a feature known before retrieval.
+
+    >>> question_form("Why do cells divide?"), question_form("Does aspirin thin blood?"), question_form("Aspirin thins blood.")
+    ('why', 'yes_no', None)
+    """
+    tokens = words(question)
+    asks = question.rstrip().endswith("?")
+    if not tokens:
+        return None
+    if tokens[0] in QUESTION_WORDS:
+        return QUESTION_WORDS[tokens[0]]
+    if tokens[0] in POLAR_OPENERS and asks:
+        return "yes_no"
+    return next((QUESTION_WORDS[t] for t in tokens if t in QUESTION_WORDS), None) if asks else None
 
 
 def has_answer(kind: str, text: str, question: str = "") -> bool:
@@ -98,4 +123,5 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
     return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
 
 
-__all__ = ["ANSWER_TYPES", "AnswerType", "NUMBER_WORDS", "TIME_WORDS", "answer_type", "has_answer"]
+__all__ = ["ANSWER_TYPES", "AnswerType", "NUMBER_WORDS", "POLAR_OPENERS", "QUESTION_FORMS", "TIME_WORDS", "answer_type",
+           "has_answer", "question_form"]

@@ -1,0 +1,34 @@
+"""Retrieval bandits: learn, query by query, which retrieval arm (dense, bm25, hybrid...) to use.
+
+A policy picks an arm (``select``), the caller runs it and reports a reward in [0, 1] (``update``), for
+example the document grader's relevant share of the top documents. Context-free policies
+(``ThompsonSampling``, ``EpsilonGreedy``, ``UCB1``) learn one best arm; contextual ones (``LinUCB``,
+``LinearThompsonSampling``) learn which arm suits which query from ``query_features``. ``SharedBandit``
+and ``save``/``load`` make one bandit safe to share between threads and keep it across restarts.
+"""
+
+from ragkit.bandit.base import Policy, check_arms, check_reward, make_rng
+from ragkit.bandit.contextual import LinearThompsonSampling, LinUCB, check_context
+from ragkit.bandit.features import FEATURE_NAMES, query_features
+from ragkit.bandit.policies import UCB1, EpsilonGreedy, ThompsonSampling
+from ragkit.bandit.store import POLICIES, BanditStateError, SharedBandit, load, save
+
+__all__ = [
+    "FEATURE_NAMES",
+    "POLICIES",
+    "UCB1",
+    "BanditStateError",
+    "EpsilonGreedy",
+    "LinUCB",
+    "LinearThompsonSampling",
+    "Policy",
+    "SharedBandit",
+    "ThompsonSampling",
+    "check_arms",
+    "check_context",
+    "check_reward",
+    "load",
+    "make_rng",
+    "query_features",
+    "save",
+]
