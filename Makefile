@@ -4,14 +4,14 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
 
-.PHONY: lab test unit notebooks bench clean
+.PHONY: lab test unit notebooks execute bench clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# Pinned CPU torch first: a bare `torch` requirement can pull a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
 
 lab: $(VENV)/.installed
@@ -28,6 +28,12 @@ unit: $(VENV)/.installed
 
 notebooks: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q --nbval notebooks --sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+
+# Re-run every notebook (or NB=notebooks/03_adaptive_rag.ipynb) in place and save its outputs; then `make notebooks`.
+NB ?= $(wildcard notebooks/[0-9]*.ipynb)
+execute: $(VENV)/.installed
+	for nb in $(NB); do HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 RAGKIT_PROGRESS=0 $(VENV)/bin/jupyter nbconvert --to notebook \
+		--execute --inplace --ExecutePreprocessor.timeout=900 "$$nb" || exit 1; done
 
 bench: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 $(VENV)/bin/ragkit bench retrieval --data ../shared/datasets/scifact

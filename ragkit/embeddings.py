@@ -39,9 +39,10 @@ def progress_enabled() -> bool:
     return os.environ.get("RAGKIT_PROGRESS", "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def progress_bar(total: int, desc: str, unit: str = "text", min_total: int = PROGRESS_MIN_TEXTS) -> Any:
-    """A ``tqdm.auto`` bar (``.update(n)``, ``.close()``) when ``total`` is large enough, else ``None``."""
-    if total < min_total or not progress_enabled():
+def progress_bar(total: int, desc: str, unit: str = "text", min_total: int | None = None) -> Any:
+    """A ``tqdm.auto`` bar (``.update(n)``, ``.close()``) when ``total`` reaches ``min_total`` (default
+    ``PROGRESS_MIN_TEXTS``) and bars are enabled, else ``None``."""
+    if total < (PROGRESS_MIN_TEXTS if min_total is None else min_total) or not progress_enabled():
         return None
     from tqdm.auto import tqdm
 

@@ -50,3 +50,49 @@ def test_cache_key_depends_on_model_and_text():
 def test_cosine_matrix_handles_zero_vectors():
     sims = cosine_matrix(np.zeros((1, 3)), np.ones((1, 3)))
     assert sims[0, 0] == pytest.approx(0.0)
+
+
+def test_an_interrupted_cold_run_keeps_what_it_embedded_and_the_next_run_resumes(tmp_path, monkeypatch):
+    import ragkit.embeddings as embeddings
+
+    monkeypatch.setattr(embeddings, "CACHE_BATCH", 3)
+    emb = MiniLMEmbeddings(cache=EmbeddingCache(tmp_path / "e.sqlite"))
+    texts = [f"passage number {i}" for i in range(10)]
+    real, calls = emb._encode, []
+
+    def flaky(batch):
+        calls.append(list(batch))
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # the learner pressed stop during the third batch
+        return real(batch)
+
+    monkeypatch.setattr(emb, "_encode", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        emb.embed_array(texts)
+    assert len(emb.cache) == 6  # two full batches were committed before the interrupt
+    calls.clear()
+    monkeypatch.setattr(emb, "_encode", lambda batch: calls.append(list(batch)) or real(batch))
+    vectors = emb.embed_array(texts)
+    assert sum(len(c) for c in calls) == 4 and vectors.shape == (10, 384)  # only the rest is embedded
+
+
+def test_queries_are_never_served_from_the_cache(tmp_path, monkeypatch):
+    emb = MiniLMEmbeddings(cache=EmbeddingCache(tmp_path / "e.sqlite"))
+    emb.embed_array(["red wine"])
+    encoded = []
+    real = emb._encode
+    monkeypatch.setattr(emb, "_encode", lambda batch: encoded.append(list(batch)) or real(batch))
+    emb.embed_query("red wine")
+    assert encoded == [["red wine"]]  # a user's query is new: a benchmark's latency must include it
+
+
+def test_a_long_run_shows_a_progress_bar_and_ragkit_progress_0_hides_it(tmp_path, monkeypatch, capsys):
+    import ragkit.embeddings as embeddings
+
+    monkeypatch.setattr(embeddings, "PROGRESS_MIN_TEXTS", 5)
+    emb = MiniLMEmbeddings(cache=EmbeddingCache(tmp_path / "e.sqlite"))
+    emb.embed_array([f"text {i}" for i in range(6)])
+    assert "embedding" in capsys.readouterr().err
+    monkeypatch.setenv("RAGKIT_PROGRESS", "0")
+    emb.embed_array([f"other {i}" for i in range(6)])
+    assert "embedding" not in capsys.readouterr().err

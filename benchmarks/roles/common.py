@@ -14,12 +14,14 @@ RESULTS = ROOT / "benchmarks" / "results"
 
 
 def scifact_hybrid(folder: Path = DATASETS / "scifact"):
-    """SciFact train and test splits plus ragkit's default hybrid retriever (BM25 + MiniLM, RRF) over the corpus."""
+    """SciFact train and test splits plus the hybrid retriever the grader was fitted with (BM25 + MiniLM, RRF
+    k=60, equal weights: the graphs' default then; ragkit's default is now weighted fusion)."""
     from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, load_beir
 
     train, test = load_beir(folder, "train"), load_beir(folder, "test")
     docs = test.documents()
-    retriever = HybridRetriever(retrievers=[BM25Retriever.from_documents(docs), DenseRetriever.from_documents(docs)])
+    retriever = HybridRetriever(retrievers=[BM25Retriever.from_documents(docs), DenseRetriever.from_documents(docs)],
+                                method="rrf", alpha=0.5)
     return train, test, retriever
 
 

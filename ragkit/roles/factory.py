@@ -36,7 +36,9 @@ from langchain_core.language_models.chat_models import BaseChatModel
 
 from ragkit.roles.base import RouteSpec
 
-# role name -> (judging role?, local class path, LLM class path)
+# role name -> (judging role?, local class path, LLM class path). A local class is built with the keyword
+# arguments its constructor takes among ``embedder`` and the other roles (the judge gets ``grader``); an
+# LLM class with the chat model. A new role is one line here, and its two classes at those paths.
 ROLES: dict[str, tuple[bool, str, str]] = {
     "grader": (True, "ragkit.roles.grader:LocalGrader", "ragkit.roles.grader:LLMGrader"),
     "rewriter": (False, "ragkit.roles.rewriter:LocalRewriter", "ragkit.roles.rewriter:LLMRewriter"),
@@ -96,15 +98,17 @@ class Roles:
         if name not in self._built:
             _, local, llm = ROLES[name]
             model = self.model_for(name)
-            if model is not None:
-                self._built[name] = _load(llm)(model)
-            elif name == "judge":
-                self._built[name] = _load(local)(grader=self.get("grader"))
-            elif name == "rewriter":
-                self._built[name] = _load(local)()
-            else:
-                self._built[name] = _load(local)(embedder=self.embedder)
+            self._built[name] = _load(llm)(model) if model is not None else self._local(_load(local))
         return self._built[name]
+
+    def _local(self, cls: type) -> Any:
+        """Build a local role, giving it the embedder and the roles its constructor asks for by name."""
+        import inspect
+
+        params = inspect.signature(cls).parameters
+        kwargs: dict[str, Any] = {"embedder": self.embedder} if "embedder" in params else {}
+        kwargs.update({name: self.get(name) for name in params if name in ROLES and name != "embedder"})
+        return cls(**kwargs)
 
     grader = property(lambda self: self.get("grader"), doc="document grader")
     rewriter = property(lambda self: self.get("rewriter"), doc="question rewriter")
