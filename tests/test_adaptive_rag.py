@@ -23,8 +23,8 @@ from ragkit.graphs.adaptive_rag import (
     route_after_search,
 )
 from ragkit.roles.base import Answer, RouteDecision, RouteSpec
+from tests.conftest import assert_snapshot
 
-SNAPSHOT = Path(__file__).parent / "snapshots" / "adaptive_rag.mmd"
 
 
 # ---------------------------------------------------------------- test doubles
@@ -100,10 +100,7 @@ def make_graph(route: str, menu: Any = None, wine: Any = None, web: Any = None, 
 def test_mermaid_snapshot() -> None:
     graph, _ = make_graph("search_menu")
     text = graph.get_graph().draw_mermaid()
-    if os.environ.get("RAGKIT_UPDATE_SNAPSHOTS") == "1":  # regenerate deliberately, then review the diff
-        SNAPSHOT.parent.mkdir(exist_ok=True)
-        SNAPSHOT.write_text(text)
-    assert text == SNAPSHOT.read_text()
+    assert_snapshot("adaptive_rag.mmd", text)
 
 
 def test_default_routes_are_a_literal_and_specs_match() -> None:

@@ -266,3 +266,27 @@ def test_the_answer_grader_and_the_answerability_check_share_the_module():
         source = inspect.getsource(module)
         assert "from ragkit.roles.question_type import answer_type, has_answer" in source
         assert "re.compile(r\"^(how (much" not in source and "_TIME = re.compile" not in source
+
+
+# ---------------------------------------------------------------- policy 5: a language the local roles cannot read
+KOREAN = "디저트 중에 견과류가 없는 것은 무엇입니까?"
+
+
+def test_every_graph_says_plainly_that_the_offline_models_read_english():
+    adaptive = build_adaptive_rag_graph().invoke({"question": KOREAN})
+    assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["generation"]
+    self_rag = build_self_rag_graph().invoke({"question": KOREAN})
+    assert self_rag["path"][-1] == "unsupported_language" and "GOOGLE_API_KEY" in self_rag["generation"]
+    crag = run_crag(build_crag_graph(), KOREAN, "ko")
+    assert crag["refusal"] == "language" and "English only" in crag["answer"] and "retrieve" not in crag["path"]
+    tool = build_tool_agent_graph().invoke({"messages": [HumanMessage("A1002 주문은 어디에 있나요?")]},
+                                           {"configurable": {"thread_id": "ko"}})
+    assert "Korean" in tool["messages"][-1].content
+
+
+def test_with_a_chat_model_a_korean_question_goes_through_unchanged():
+    model = scripted({"route": "search_menu", "reason": "menu"}, {"answer": "초콜릿 무스 [1].", "answered": True})
+    out = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": lambda q: DOCS[:1],
+                                                              "search_wine": lambda q: [], "search_web": lambda q: []}).invoke({"question": KOREAN})
+    assert out["route"] == "search_menu" and out["generation"] == "초콜릿 무스 [1]."
+    assert KOREAN in str(model.calls[0]["messages"][-1].content)

@@ -19,8 +19,8 @@ from ragkit.graphs.self_rag import (
     worst_case_steps,
 )
 from ragkit.roles.base import Answer, Grade, Groundedness, Usefulness
+from tests.conftest import assert_snapshot
 
-SNAPSHOT = Path(__file__).parent / "snapshots" / "self_rag.mmd"
 
 
 # ---------------------------------------------------------------- scripted test doubles
@@ -108,10 +108,7 @@ def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = Tr
 def test_mermaid_snapshot() -> None:
     graph, _ = make_graph()
     text = graph.get_graph().draw_mermaid()
-    if os.environ.get("RAGKIT_UPDATE_SNAPSHOTS") == "1":  # regenerate deliberately, then review the diff
-        SNAPSHOT.parent.mkdir(exist_ok=True)
-        SNAPSHOT.write_text(text)
-    assert text == SNAPSHOT.read_text()
+    assert_snapshot("self_rag.mmd", text)
 
 
 # ---------------------------------------------------------------- each branch

@@ -13,8 +13,8 @@ from ragkit.graphs.tool_agent import NotPausedError, build_tool_agent_graph, pen
 from ragkit.notebook import graph_mermaid
 from ragkit.tools import ORDER_TOOL_SPECS, SeededCodeSource, ToolSpec, call_digest, load_order_store
 from ragkit.tools.specs import OrderIdArgs
+from tests.conftest import assert_snapshot
 
-SNAPSHOT = Path(__file__).parent / "snapshots" / "tool_agent.mmd"
 
 
 def call(name: str, **args) -> AIMessage:
@@ -39,9 +39,7 @@ def tool_messages(state: dict) -> list[ToolMessage]:
 def test_graph_shape_snapshot() -> None:
     graph, *_ = setup()
     text = graph_mermaid(graph)
-    if not SNAPSHOT.exists():  # first run writes it; review the diff like any code change
-        SNAPSHOT.write_text(text)
-    assert text == SNAPSHOT.read_text()
+    assert_snapshot("tool_agent.mmd", text)
 
 
 def test_reads_run_at_once_with_the_local_planner() -> None:

@@ -25,7 +25,7 @@ and are re-exported here; this module holds the state, the nodes, the routers an
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Mapping, Sequence, TypedDict
+from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -59,6 +59,7 @@ class AdaptiveRAGState(TypedDict, total=False):
     """State of the adaptive RAG graph (``path``/``timings`` are filled by :func:`ragkit.graphs.trace.traced`)."""
 
     question: str
+    language_note: str | None
     route: str
     route_note: str
     documents: list[Document]
@@ -72,19 +73,34 @@ class AdaptiveRAGState(TypedDict, total=False):
 
 
 # ---------------------------------------------------------------- nodes and routers
-def check_question_node(max_chars: int = GRAPHS.max_question_chars) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the validating entry node (input policy: :func:`ragkit.graphs.policy.check_question`)."""
+def check_question_node(max_chars: int = GRAPHS.max_question_chars,
+                        chat_model_set: bool = False) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build the validating entry node (input policy: :mod:`ragkit.graphs.policy`)."""
 
     @traced("check_question")
     def check_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
-        """Validate the question (empty or oversized input raises ValueError) and start a clean run.
+        """Validate the question (empty or oversized input raises ValueError), note whether the roles can
+        read its language, and start a clean run.
 
-        Reads: question. Writes: question, documents, used_documents, search_failed.
+        Reads: question. Writes: question, language_note, documents, used_documents, search_failed.
         """
         question = policy.check_question(state.get("question"), max_chars, "build_adaptive_rag_graph")
-        return {"question": question, "documents": [], "used_documents": False, "search_failed": False}
+        return {"question": question, "language_note": policy.language_note(question, chat_model_set),
+                "documents": [], "used_documents": False, "search_failed": False}
 
     return check_question
+
+
+def route_after_check_question(state: AdaptiveRAGState) -> Literal["route_question", "unsupported_language"]:
+    """A question the roles cannot read gets the language message; every other one is routed."""
+    return "unsupported_language" if state.get("language_note") else "route_question"
+
+
+@traced("unsupported_language")
+def unsupported_language(state: AdaptiveRAGState) -> AdaptiveRAGState:
+    """Say plainly which language the offline models read. Reads: language_note. Writes: generation, route."""
+    return {"generation": state["language_note"], "route": "unsupported_language", "documents": [],
+            "used_documents": False}
 
 
 def route_question_node(router: Router, route_names: Sequence[str], fallback: str) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
@@ -225,7 +241,8 @@ def build_adaptive_rag_graph(
     router = roles.router(routes, fallback=fallback, documents=None if roles.llm or router else source_documents(sources))
 
     graph = StateGraph(AdaptiveRAGState)
-    graph.add_node("check_question", check_question_node(max_question_chars))
+    graph.add_node("check_question", check_question_node(max_question_chars, roles.llm))
+    graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("route_question", route_question_node(router, names, fallback))
     searches = [name for name in names if name != fallback]
     for name in searches:
@@ -234,12 +251,13 @@ def build_adaptive_rag_graph(
     graph.add_node(fallback, llm_fallback_node(chat_model, fallback))
 
     graph.add_edge(START, "check_question")
-    graph.add_edge("check_question", "route_question")
+    graph.add_conditional_edges("check_question", route_after_check_question)
     graph.add_conditional_edges("route_question", route_after_route_question, names)
     for name in searches:
         graph.add_conditional_edges(name, route_after_search_to(fallback), ["generate", fallback])
     graph.add_edge("generate", END)
     graph.add_edge(fallback, END)
+    graph.add_edge("unsupported_language", END)
     return graph.compile(checkpointer=checkpointer)
 
 
@@ -257,6 +275,7 @@ __all__ = [
     "generate_node",
     "llm_fallback_node",
     "load_route_documents",
+    "route_after_check_question",
     "route_after_route_question",
     "route_after_search",
     "route_after_search_to",

@@ -125,7 +125,7 @@ def load_route_documents(routes: Sequence[RouteSpec] = ROUTES) -> dict[str, list
     return source_documents({name: corpus for name, corpus in SEARCH_ROUTES.items() if name in wanted})
 
 
-RESERVED_NODES = frozenset({"check_question", "route_question", "generate", "__start__", "__end__"})
+RESERVED_NODES = frozenset({"check_question", "route_question", "generate", "unsupported_language", "__start__", "__end__"})
 
 
 def check_route_sources(routes: Sequence[RouteSpec], sources: Mapping[str, object], fallback: str | None = None) -> str:

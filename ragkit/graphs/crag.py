@@ -47,6 +47,11 @@ from ragkit.roles.factory import make_roles
 
 
 # ---------------------------------------------------------------- routers (pure functions of the state)
+def route_after_refine(state: CragState) -> Literal["retrieve", "refuse"]:
+    """A question the roles cannot read is answered with the language message (policy 5); others are searched."""
+    return "refuse" if state.get("language_note") else "retrieve"
+
+
 def route_after_retrieve(state: CragState) -> Literal["judge", "refuse"]:
     """A search that failed goes straight to an honest refusal; otherwise the judge looks at the results."""
     return "refuse" if state.get("search_failed") else "judge"
@@ -127,7 +132,7 @@ def build_crag_graph(
     search = source(retriever if retriever is not None else "handbook", k)
 
     graph = StateGraph(CragState)
-    for name, node in [("refine", refine_node(caps, max_question_chars)),
+    for name, node in [("refine", refine_node(caps, max_question_chars, roles.llm)),
                        ("retrieve", retrieve_node(search, reranker, k, fetch_k)),
                        ("judge", judge_node(roles.judge, fallback_keep)), ("correct", correct_node(roles.rewriter)),
                        ("clarify", clarify), ("write", write_node(roles.writer)),
@@ -135,7 +140,7 @@ def build_crag_graph(
                        ("finish", finish), ("refuse", refuse)]:
         graph.add_node(name, node)
     graph.add_edge(START, "refine")
-    graph.add_edge("refine", "retrieve")
+    graph.add_conditional_edges("refine", route_after_refine)
     graph.add_conditional_edges("retrieve", route_after_retrieve)
     graph.add_conditional_edges("judge", route_after_judge)
     graph.add_conditional_edges("correct", route_after_correct)
@@ -149,5 +154,5 @@ def build_crag_graph(
 
 
 __all__ = ["CragState", "REFUSALS", "VERDICTS", "Refusal", "build_crag_graph", "merge_clarification", "paused_question",
-           "resume_crag", "route_after_correct", "route_after_judge", "route_after_retrieve", "route_after_verify",
+           "resume_crag", "route_after_correct", "route_after_judge", "route_after_refine", "route_after_retrieve", "route_after_verify",
            "route_after_write", "run_crag", "same_query", "supporting_documents", "thread", "tidy", "valid_judgement"]

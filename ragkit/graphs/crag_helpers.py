@@ -20,8 +20,9 @@ from ragkit.roles.features import cited_numbers, strip_citations
 from ragkit.text import clean_query, split_sentences
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
-Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "search_failed"]
+Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "search_failed", "language"]
 REFUSALS: dict[str, str] = {
+    "language": "The offline models read English only, so I cannot answer this question as written.",
     "search_failed": "The search failed, so I could not look anything up and will not guess an answer.",
     "irrelevant": "The knowledge base does not cover this question, so I cannot answer it from my sources.",
     "insufficient": NOT_ENOUGH_INFORMATION,

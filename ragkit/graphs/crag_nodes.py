@@ -28,6 +28,7 @@ from ragkit.roles.judge import fail_soft
 
 class CragState(TypedDict, total=False):
     question: str  # the user's question, tidied, with any clarification merged in
+    language_note: str | None  # set when the local roles cannot read the question's language
     query: str  # the query the next search uses
     queries: list[str]  # every query searched so far, in order
     candidates: list[Document]  # the reranked results of the last search
@@ -59,17 +60,17 @@ class CragState(TypedDict, total=False):
 Node = Callable[[CragState], CragState]
 
 
-def refine_node(caps: dict[str, int], max_chars: int = GRAPHS.max_question_chars) -> Node:
+def refine_node(caps: dict[str, int], max_chars: int = GRAPHS.max_question_chars, chat_model_set: bool = False) -> Node:
     """Build the entry node: it checks the question (input policy) and resets the per-question counters."""
 
     @traced("refine")
     def refine(state: CragState) -> CragState:
         """Check and tidy the question and reset the per-question counters.
 
-        Reads: question. Writes: question, query, queries, counters, caps.
+        Reads: question. Writes: question, language_note, query, queries, counters, caps.
         """
         question = tidy(policy.check_question(state.get("question"), max_chars, "build_crag_graph"))
-        return {"question": question, "query": question, "queries": [], "clarifications": [], "corrections": 0,
+        return {"question": question, "language_note": policy.language_note(question, chat_model_set), "query": question, "queries": [], "clarifications": [], "corrections": 0,
                 "revisions": 0, "judge_fallback": False, "stalled": False, "grounded": False, "unsupported": [],
                 "draft": "", "answered": False, "refusal": None, "search_failed": False, "caps": dict(caps)}
 
@@ -223,6 +224,8 @@ def finish(state: CragState) -> CragState:
 def refusal_reason(state: CragState) -> Refusal:
     """Why the run refuses, from the state: a failed search, no coverage, an unsupported draft, ambiguity,
     or too little evidence."""
+    if state.get("language_note"):
+        return "language"
     if state.get("search_failed"):
         return "search_failed"
     verdict = state.get("verdict")
@@ -241,7 +244,9 @@ def refuse(state: CragState) -> CragState:
     Writes: answer, outcome, refusal."""
     reason = refusal_reason(state)
     text = REFUSALS[reason]
-    if reason == "search_failed":
+    if reason == "language":
+        text = state["language_note"]
+    elif reason == "search_failed":
         text = f"{text} ({state.get('search_note', 'the search raised an error')})"
     return {"answer": text, "outcome": "refused", "refusal": reason}
 

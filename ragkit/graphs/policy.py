@@ -14,6 +14,10 @@
    a value with ``fallback=True``; a node whose role raises anyway records it (``route_note``,
    ``judge_note``) and takes the safe branch. Programming errors in ragkit itself are not hidden.
 4. **Every loop has a cap in the state**, and a test proves the run ends within it.
+5. **A question the models cannot read is told so.** With local roles, a question in a language they do
+   not read (:mod:`ragkit.language`) gets a plain message saying so, written by the graph's
+   ``unsupported_language`` node, instead of a route or a refusal as if it were out of scope; with a chat
+   model it goes through unchanged. The entry node writes ``language_note`` (None when readable).
 
 >>> check_question("  Is the soup vegan? ", 2000, "build_self_rag_graph")
 'Is the soup vegan?'
@@ -30,6 +34,7 @@ from dataclasses import dataclass
 from langchain_core.documents import Document
 
 from ragkit.defaults import GRAPHS
+from ragkit.language import offline_language_note
 from ragkit.retrieval.base import ScoredSearch, with_score
 from ragkit.text import MAX_QUERY_CHARS, clean_query
 
@@ -80,4 +85,9 @@ def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -
     return SearchOutcome(docs, f"{what} returned {len(docs)} documents")
 
 
-__all__ = ["DEFAULT_MAX_QUESTION_CHARS", "SearchOutcome", "check_limit", "check_question", "run_search"]
+def language_note(question: str, chat_model_set: bool) -> str | None:
+    """Policy 5: None when the graph's roles can read the question, else the message to answer with."""
+    return offline_language_note(question, chat_model_set)
+
+
+__all__ = ["DEFAULT_MAX_QUESTION_CHARS", "SearchOutcome", "check_limit", "check_question", "language_note", "run_search"]

@@ -26,8 +26,10 @@ class LazySearch:
     >>> from langchain_core.documents import Document
     >>> calls = []
     >>> lazy = LazySearch(lambda: calls.append(1) or (lambda q: [Document(q)]))
-    >>> calls, [d.page_content for d, _ in lazy.search_with_scores("hi", 1)], calls
-    ([], ['hi'], [1])
+    >>> calls  # nothing built yet
+    []
+    >>> [d.page_content for d, _ in lazy.search_with_scores("hi", 1)], calls
+    (['hi'], [1])
     """
 
     def __init__(self, factory: Callable[[], Any], k: int = GRAPHS.k, name: str = "search") -> None:

@@ -62,6 +62,7 @@ from ragkit.graphs.self_rag_nodes import (
     grade_generation_node,
     retrieve_node,
     transform_query_node,
+    unsupported_language,
     worst_case_steps,
 )
 from ragkit.roles.base import AnswerGrader, DocumentGrader, HallucinationGrader, QuestionRewriter, Writer
@@ -69,6 +70,11 @@ from ragkit.roles.factory import make_roles
 
 
 # ---------------------------------------------------------------- routers
+def route_after_check_question(state: SelfRAGState) -> Literal["retrieve", "unsupported_language"]:
+    """A question the roles cannot read gets the language message; every other one is searched."""
+    return "unsupported_language" if state.get("language_note") else "retrieve"
+
+
 def route_after_grade_documents(state: SelfRAGState) -> Literal["generate", "transform_query"]:
     """Relevant documents -> ``generate``; none -> ``transform_query`` while the budget allows one."""
     if state.get("documents") or not can_rewrite(state):
@@ -127,7 +133,8 @@ def build_self_rag_graph(
                        hallucination_grader=hallucination_grader, answer_grader=answer_grader)
 
     graph = StateGraph(SelfRAGState)
-    graph.add_node("check_question", check_question_node(max_attempts, max_question_chars))
+    graph.add_node("check_question", check_question_node(max_attempts, max_question_chars, roles.llm))
+    graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("retrieve", retrieve_node(source(retriever if retriever is not None else "handbook", k), k))
     graph.add_node("grade_documents", grade_documents_node(roles.grader, fallback_documents))
     graph.add_node("transform_query", transform_query_node(roles.rewriter))
@@ -136,7 +143,8 @@ def build_self_rag_graph(
     graph.add_node("give_up", give_up)
 
     graph.add_edge(START, "check_question")
-    graph.add_edge("check_question", "retrieve")
+    graph.add_conditional_edges("check_question", route_after_check_question)
+    graph.add_edge("unsupported_language", END)
     graph.add_edge("retrieve", "grade_documents")
     graph.add_conditional_edges("grade_documents", route_after_grade_documents)
     graph.add_edge("transform_query", "retrieve")
@@ -156,6 +164,7 @@ __all__ = [
     "can_generate",
     "can_rewrite",
     "give_up",
+    "route_after_check_question",
     "route_after_grade_documents",
     "route_after_grade_generation",
     "worst_case_steps",

@@ -38,6 +38,7 @@ class SelfRAGState(TypedDict, total=False):
     """State of the Self-RAG graph (``path``/``timings`` are filled by :func:`ragkit.graphs.trace.traced`)."""
 
     question: str  # the user's question, answered and graded against
+    language_note: str | None  # set when the local roles cannot read the question's language
     query: str  # what is searched for (the question, then its rewrites)
     retrieved: list[Document]  # what the last search returned
     documents: list[Document]  # after grade_documents: the relevant ones (or the fallback, see below)
@@ -58,6 +59,16 @@ class SelfRAGState(TypedDict, total=False):
     note: str
     path: Annotated[list[str], add_path]
     timings: Annotated[list[tuple[str, float]], add_path]
+
+
+@traced("unsupported_language")
+def unsupported_language(state: SelfRAGState) -> SelfRAGState:
+    """Say plainly which language the offline models read (policy 5).
+
+    Reads: language_note. Writes: generation, answer, note.
+    """
+    note = state["language_note"]
+    return {"generation": note, "answer": Answer(note, (), answered=False), "note": note}
 
 
 # ---------------------------------------------------------------- the budget
@@ -108,15 +119,16 @@ def merge_rejected(
 
 
 # ---------------------------------------------------------------- nodes
-def check_question_node(default_max_attempts: int, max_chars: int = GRAPHS.max_question_chars) -> Callable[..., SelfRAGState]:
+def check_question_node(default_max_attempts: int, max_chars: int = GRAPHS.max_question_chars,
+                        chat_model_set: bool = False) -> Callable[..., SelfRAGState]:
     """Build the validating entry node (it needs the run's config to read ``recursion_limit``)."""
 
     @traced("check_question")
     def check_question(state: SelfRAGState, config: RunnableConfig) -> SelfRAGState:
         """Validate the question and the budget; reset the counters.
 
-        Reads: question, max_attempts. Writes: question, query, attempts, generations, rewrites,
-        max_attempts, candidates, rejected, relevance_fallback, gave_up, note.
+        Reads: question, max_attempts. Writes: question, language_note, query, attempts, generations,
+        rewrites, max_attempts, candidates, rejected, relevance_fallback, gave_up, note.
         """
         question = policy.check_question(state.get("question"), max_chars, "build_self_rag_graph")
         cap = state.get("max_attempts", default_max_attempts)
@@ -128,7 +140,8 @@ def check_question_node(default_max_attempts: int, max_chars: int = GRAPHS.max_q
                 f"max_attempts={cap} can take up to {worst_case_steps(cap)} graph steps but recursion_limit "
                 f"is {limit}; lower max_attempts or pass config={{'recursion_limit': {worst_case_steps(cap)}}}"
             )
-        return {"question": question, "query": question, "attempts": 0, "generations": 0, "rewrites": 0,
+        return {"question": question, "language_note": policy.language_note(question, chat_model_set),
+                "query": question, "attempts": 0, "generations": 0, "rewrites": 0,
                 "max_attempts": cap, "candidates": [], "rejected": [], "relevance_fallback": False,
                 "gave_up": False, "note": ""}
 

@@ -51,6 +51,7 @@ class ToolAgentState(TypedDict, total=False):
     """The loop's state: messages plus everything the guards need, so a paused run can resume exactly."""
 
     messages: Annotated[list[AnyMessage], add_messages]
+    language_note: str | None  # set when the local planner cannot read the message's language
     round: int  # model turns taken for the current user message
     max_rounds: int  # the cap, stored in state so every node and test can see it
     queue: list[dict]  # calls the model proposed and the guard has not settled; queue[0] is the pending call
@@ -94,6 +95,13 @@ class ToolLoop:
     system_prompt: str = SYSTEM_PROMPT
     max_message_chars: int = GRAPHS.tool_max_message_chars
 
+    @property
+    def reads_any_language(self) -> bool:
+        """A chat model reads the user's language; the offline planner reads English only (policy 5)."""
+        from ragkit.roles.tool_planner import LocalToolPlanner
+
+        return not isinstance(self.planner, LocalToolPlanner)
+
     @cached_property
     def tools(self) -> dict[str, Any]:
         return {name: spec.as_tool(self.store, handle_errors=False) for name, spec in self.specs.items()}
@@ -119,7 +127,7 @@ def start_turn_node(loop: ToolLoop) -> Node:
     def start_turn(state: ToolAgentState) -> dict:
         """Check the user's new message (non-empty, within ``max_message_chars``) and reset the turn.
 
-        Reads: messages. Writes: round, max_rounds, queue, approval, otp.
+        Reads: messages. Writes: language_note, round, max_rounds, queue, approval, otp.
         """
         messages = state.get("messages") or []
         last = messages[-1] if messages else None
@@ -127,11 +135,22 @@ def start_turn_node(loop: ToolLoop) -> Node:
             raise ValueError("a turn starts with a user message: invoke with {'messages': [('user', '...')]} "
                              "(to answer a pause, use resume_tool_agent)")
         content = last.content if isinstance(last.content, str) else str(last.content)
-        policy.check_question(content, loop.max_message_chars, "build_tool_agent_graph", what="message",
-                       arg="max_message_chars")
-        return {"round": 0, "max_rounds": loop.max_rounds, "queue": [], "approval": None, "otp": None}
+        content = policy.check_question(content, loop.max_message_chars, "build_tool_agent_graph", what="message",
+                                        arg="max_message_chars")
+        return {"language_note": policy.language_note(content, loop.reads_any_language), "round": 0,
+                "max_rounds": loop.max_rounds, "queue": [], "approval": None, "otp": None}
 
     return start_turn
+
+
+def route_after_start_turn(state: ToolAgentState) -> Literal["agent", "unsupported_language"]:
+    """A message the planner cannot read gets the language message; every other one goes to the planner."""
+    return "unsupported_language" if state.get("language_note") else "agent"
+
+
+def unsupported_language(state: ToolAgentState) -> dict:
+    """Say plainly which language the offline planner reads. Reads: language_note. Writes: messages."""
+    return {"messages": [AIMessage(content=state["language_note"])]}
 
 
 def agent_node(loop: ToolLoop) -> Node:
@@ -340,12 +359,14 @@ def build_tool_agent_graph(
         system_prompt=system_prompt, max_message_chars=max_message_chars,
     )
     graph = StateGraph(ToolAgentState)
-    for name, node in [("start_turn", start_turn_node(loop)), ("agent", agent_node(loop)), ("guard", guard_node(loop)),
+    for name, node in [("start_turn", start_turn_node(loop)), ("unsupported_language", unsupported_language),
+                       ("agent", agent_node(loop)), ("guard", guard_node(loop)),
                        ("login", login_node(loop)), ("approve", approve), ("otp", otp_node(loop)),
                        ("execute", execute_node(loop))]:
         graph.add_node(name, node)
     graph.add_edge(START, "start_turn")
-    graph.add_edge("start_turn", "agent")
+    graph.add_conditional_edges("start_turn", route_after_start_turn)
+    graph.add_edge("unsupported_language", END)
     graph.add_conditional_edges("agent", route_after_agent)
     graph.add_conditional_edges("guard", route_after_guard)
     for node in ("login", "approve", "otp", "execute"):
