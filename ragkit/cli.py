@@ -21,7 +21,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
+from ragkit.server import command as serve_command
 from ragkit.defaults import RETRIEVAL
+
+
+# Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
+COMMAND_MODULES = (serve_command,)
 
 
 def parse_systems(text: str) -> list[str]:
@@ -59,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--dense", choices=("whole", "maxp"), default="whole",
                       help="dense side of the hybrid: one vector per document (whole, default) or best chunk (maxp)")
     tune.add_argument("--save", type=Path, default=None, metavar="FILE", help="write the full grids and the command to FILE")
+    for module in COMMAND_MODULES:
+        module.add_commands(commands)
     return parser
 
 
@@ -81,6 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never download model weights
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    for module in COMMAND_MODULES:
+        if args.command in getattr(module, "COMMANDS", ()):
+            return module.run(args)
     if args.kind == "tune":
         try:
             return run_tune(args, argv)
