@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
+from ragkit.evaluation import command as eval_command
 from ragkit.server import command as serve_command
 from ragkit.defaults import RETRIEVAL
 
 
 # Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
-COMMAND_MODULES = (serve_command,)
+COMMAND_MODULES = (serve_command, eval_command)
 
 
 def parse_systems(text: str) -> list[str]:
