@@ -195,3 +195,28 @@ def test_metrics_count_runs_and_node_latency_in_json_and_prometheus(server):
     text = server.client.get("/metrics/prometheus").text
     assert f'ragkit_queries_total{{graph="self_rag"}} {float(after["queries"]["self_rag"])}' in text
     assert 'ragkit_node_seconds_count{graph="self_rag",node="retrieve"}' in text
+
+
+# ---------------------------------------------------------------- the client and ragkit eval --server
+def test_the_client_raises_the_servers_own_message(server):
+    from ragkit.server.client import RagkitClient, ServerError
+
+    client = RagkitClient(server.url)
+    try:
+        with pytest.raises(ServerError, match="404 unknown_graph"):
+            client.invoke("nope", "x")
+        events = list(client.stream("crag", "What does the BM25 parameter k1 control?"))
+        assert events[0]["event"] == "metadata" and events[-1]["state"]["outcome"] == "answered"
+    finally:
+        client.close()
+
+
+def test_ragkit_eval_against_a_running_server(server, tmp_path):
+    from ragkit.cli import main
+
+    golden = tmp_path / "g.jsonl"
+    golden.write_text(json.dumps({"question": "What does the BM25 parameter k1 control?", "reference_answer":
+                                  "term frequency saturation", "reference_context_ids": ["HB-11"], "category": "factual"}) + "\n")
+    assert main(["eval", "--graph", "crag", "--golden", str(golden), "--server", server.url, "--out", str(tmp_path / "r.jsonl")]) == 0
+    row = json.loads((tmp_path / "r.jsonl").read_text())
+    assert row["scores"]["context_recall"] == 1.0 and row["scores"]["faithfulness"] is None  # summarised contexts

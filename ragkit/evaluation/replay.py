@@ -123,24 +123,20 @@ class InProcessRunner:
 
 
 class ServerRunner:
-    """Runs a graph on a running ``ragkit serve`` (``POST /graphs/{name}/invoke``)."""
+    """Runs a graph on a running ``ragkit serve`` through :class:`ragkit.server.client.RagkitClient`."""
 
     def __init__(self, url: str, graph: str, token: str | None = None, timeout: float = 300):
-        import httpx
+        from ragkit.server.client import RagkitClient
 
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self.client = httpx.Client(base_url=url.rstrip("/"), timeout=timeout, headers=headers)
+        self.client = RagkitClient(url, token=token, timeout=timeout)
         self.name, self.full_contexts = graph, False
-        kinds = {g["name"]: g["input"] for g in self.client.get("/graphs").raise_for_status().json()}
+        kinds = {g["name"]: g["input"] for g in self.client.graphs()}
         if graph not in kinds:
             raise ValueError(f"the server at {url} has no graph {graph!r}; it has {sorted(kinds)}")
         self.field = "message" if kinds[graph] == "message" else "question"
 
     def run(self, question: str, thread_id: str) -> dict[str, Any]:
-        response = self.client.post(f"/graphs/{self.name}/invoke", json={self.field: question, "thread_id": thread_id})
-        if response.status_code >= 400:
-            raise RuntimeError(f"server answered {response.status_code}: {response.json().get('message')}")
-        return response.json()["state"]
+        return self.client.invoke(self.name, question, thread_id, field=self.field)["state"]
 
 
 def score_item(item: GoldenItem, state: Mapping[str, Any], seconds: float, full_contexts: bool, grader: Any) -> dict:
