@@ -193,7 +193,11 @@ def metrics(gold: Sequence[tuple[str, ...]], pred: Sequence[tuple[str, ...]]) ->
 
 def whole_question_baseline(router: LocalRouter, items: Sequence[dict]) -> list[tuple[str, ...]]:
     """One agent per question: the best prototype score of the whole question (no clauses, no terms)."""
-    return [(max(router.scores(item["question"]).items(), key=lambda kv: (kv[1], kv[0]))[0],) for item in items]
+    out = []
+    for item in items:
+        scores = {a: s for a, s in router.scores(item["question"]).items() if a in AGENTS}  # not "context"
+        out.append((max(scores.items(), key=lambda kv: (kv[1], kv[0]))[0],))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

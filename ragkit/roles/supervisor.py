@@ -47,12 +47,9 @@ from ragkit.roles.clauses import Clause, merge, reorder, split_clauses
 from ragkit.roles.llm import call_structured
 from ragkit.roles.features import embed
 from ragkit.roles.router import LocalRouter, term_shares
-from ragkit.roles.supervisor_routes import AGENT_DESCRIPTIONS, SUPERVISOR_ROUTES
+from ragkit.roles.supervisor_routes import SUPERVISOR_ROUTES
+from ragkit.roles.supervisor_types import AGENT_DESCRIPTIONS, AGENTS, DEFAULT_AGENT, AgentName
 from ragkit.text import clean_query, tokenize
-
-AgentName = Literal["rag", "code", "analysis", "chitchat"]
-AGENTS: tuple[AgentName, ...] = ("rag", "code", "analysis", "chitchat")
-DEFAULT_AGENT: AgentName = "rag"
 
 
 @dataclass(frozen=True)

@@ -11,18 +11,9 @@ right agent here, then re-measure on the dev split.
 from __future__ import annotations
 
 from ragkit.roles.base import RouteSpec
+from ragkit.roles.supervisor_types import AGENT_DESCRIPTIONS
 
 CONTEXT = "context"  # the non-agent class of scene-setting clauses
-
-AGENT_DESCRIPTIONS: dict[str, str] = {
-    "rag": "Looks things up in the technical handbook: definitions, formulas, parameters, defaults, what a "
-           "section says or what its example shows, explanations of a concept or an API.",
-    "code": "Writes, runs or computes with Python: implement a function, compute a number, run a snippet, "
-            "simulate, measure or benchmark something.",
-    "analysis": "Compares options, weighs trade-offs, judges or recommends for a given case, interprets "
-                "numbers or results, summarises what was found.",
-    "chitchat": "Greetings, thanks, farewells and small talk with no request for information or code.",
-}
 
 SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("rag", AGENT_DESCRIPTIONS["rag"], (
@@ -133,4 +124,4 @@ SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
     )),
 )
 
-__all__ = ["AGENT_DESCRIPTIONS", "CONTEXT", "SUPERVISOR_ROUTES"]
+__all__ = ["CONTEXT", "SUPERVISOR_ROUTES"]
