@@ -166,6 +166,11 @@ def agent_node(agent: AgentName, work: Work, previous_chars: int) -> Callable[[S
 
     @traced(f"{agent}_agent")
     def run(state: SupervisorState) -> SupervisorState:
+        """Do this hop's work on its task, seeing the earlier answers cut to ``previous_chars``.
+
+        Reads: question, hops, tasks, answers (+ what the work reads). Writes: <agent>_answer, hops,
+        answers, hop_log (+ what the work writes: documents, retrieved, code, code_result).
+        """
         hop = state.get("hops", 0)
         tasks = state.get("tasks") or []
         task = tasks[hop] if hop < len(tasks) else state["question"]

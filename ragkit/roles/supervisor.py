@@ -23,6 +23,15 @@ sequence is cut at ``max_hops``.
 >>> normalise_sequence(["rag_agent", "rag", "Coder", "code", "analysis"], max_hops=3)
 (('rag', 'code', 'analysis'), ('Coder',), False)
 
+How well it routes (``benchmarks/supervisor/routing_accuracy.py`` on ``data/eval/supervisor_routing.json``,
+frozen before tuning): the four settings in ``ragkit.defaults.SUPERVISOR`` were chosen on the dev split
+(80 questions) where the exact sequence is right for 0.925 of them (0.89 when the whole tuning is
+cross-validated on dev folds); on the test split (102 questions, reported once) it is 0.725: 0.83 for
+two-agent chains, 0.60 for three-agent ones, and only 0.70 for single-agent questions, 11 of 47 of which
+it splits into a chain (one agent per whole question, no clauses, gets 0.94 of the single-agent questions
+but none of the chains). Per-agent precision / recall on test: rag 0.94 / 0.98, code 0.91 / 0.95,
+analysis 0.86 / 0.94, chitchat 1.00 / 0.80.
+
 What the local supervisor cannot do: it reads no meaning beyond MiniLM's similarity to its examples,
 so an implicit step ("Using the handbook's definition, ...") is found only when its clause is close to
 a ``rag`` example; it cannot tell "what does the snippet print" (look it up) from "run the snippet"
@@ -246,6 +255,7 @@ class LocalSupervisor:
         return out
 
     def plan(self, question: str, max_hops: int = SUPERVISOR.max_hops) -> Plan:
+        """The ordered agents for a question, with the clause each hop is for (``tasks``)."""
         question = clean_query(question, what="question")
         steps = steps_from_evidence(self.evidence(question), self.min_terms, self.min_margin)
         return plan_from_steps(question, steps, max_hops, self.default)
