@@ -83,8 +83,8 @@ def test_mermaid_snapshot() -> None:
     assert_snapshot("supervisor.mmd", graph.get_graph().draw_mermaid())
 
 
-def test_building_the_default_graph_loads_no_model() -> None:
-    graph = build_supervisor_graph()  # roles and corpora are built on first use
+def test_the_default_graph_builds_with_no_arguments() -> None:
+    graph = build_supervisor_graph()  # roles and corpora are built on first use (LazyRole, LazySearch)
     assert "rag_agent" in graph.get_graph().nodes
 
 

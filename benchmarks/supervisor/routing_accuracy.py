@@ -32,7 +32,6 @@ import itertools
 import json
 import random
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any, Sequence
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
+from typing import Annotated, Any, Callable, Literal, Mapping, TypedDict
 
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
