@@ -139,7 +139,8 @@ class Roles:
         if "tool_planner" not in self._built:
             from ragkit.roles.tool_planner import LocalToolPlanner
 
-            self._built["tool_planner"] = self.chat_model if self.chat_model is not None else LocalToolPlanner()
+            self._built["tool_planner"] = (self.chat_model if self.chat_model is not None
+                                           else LocalToolPlanner(embedder=self.embedder))
         return self._built["tool_planner"]
 
 
