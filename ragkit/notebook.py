@@ -144,15 +144,17 @@ def show_table(rows: Iterable[Sequence[Any]], columns: Sequence[str], floats: st
     _display({"text/plain": table_text(rows, columns, floats), "text/html": table_html(rows, columns, floats)})
 
 
-def wrap(text: str, width: int = 100, indent: str = "") -> str:
-    """Wrap long text at word boundaries, paragraph by paragraph (for rules, prompts and notes).
+def wrap(text: str, width: int = 100, indent: str = "", hanging: str | None = None) -> str:
+    """Wrap long text at word boundaries, paragraph by paragraph (for answers, rules, prompts and notes);
+    ``hanging`` indents every line but the first (default: ``indent``).
 
-    >>> print(wrap("one two three four", width=9))
-    one two
-    three
-    four
+    >>> print(wrap("answer: one two three four", width=16, hanging="        "))
+    answer: one two
+            three
+            four
     """
-    return "\n".join(textwrap.fill(p, width, initial_indent=indent, subsequent_indent=indent,
+    rest = indent if hanging is None else hanging
+    return "\n".join(textwrap.fill(p, width, initial_indent=indent, subsequent_indent=rest,
                                    break_long_words=False, break_on_hyphens=False) if p.strip() else ""
                      for p in text.split("\n"))
 

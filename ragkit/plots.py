@@ -11,6 +11,7 @@ and never print them.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -42,12 +43,33 @@ def timeline_segments(timings: Sequence[tuple[str, float]]) -> list[tuple[str, f
     return segments
 
 
+def stream_timings(graph: Any, inputs: Any, config: Mapping[str, Any] | None = None) -> list[tuple[str, float]]:
+    """Run ``graph`` with ``stream_mode="updates"`` and time each node from the updates as they arrive: a
+    trace for any graph, including ones whose nodes are not wrapped by ``traced``. Each duration includes
+    LangGraph's own bookkeeping between nodes; an interrupt ends the list (resume and call again).
+
+    >>> from ragkit.graphs.basics import build_guess_graph, new_game
+    >>> [name for name, _ in stream_timings(build_guess_graph(), new_game(secret=50))]
+    ['guess', 'check', 'found']
+    """
+    timings: list[tuple[str, float]] = []
+    last = time.perf_counter()
+    for chunk in graph.stream(inputs, config, stream_mode="updates"):
+        now = time.perf_counter()
+        for name in chunk:
+            if not str(name).startswith("__"):
+                timings.append((str(name), round(now - last, 6)))
+        last = now
+    return timings
+
+
 def plot_timeline(run: Mapping[str, Any] | Sequence[tuple[str, float]], title: str = "node by node") -> Any:
-    """A run's timeline from its trace: one row per node, one bar per visit (``timings`` from
-    :func:`ragkit.graphs.trace.traced`; pass the final state or the list itself)."""
+    """A run's timeline from its trace: one row per node, one bar per visit. Pass the final state of a graph
+    whose nodes are ``traced`` (its ``timings``), or a ``[(node, seconds), ...]`` list such as
+    :func:`stream_timings` returns for any graph."""
     timings = run.get("timings", []) if isinstance(run, Mapping) else list(run)
     if not timings:
-        raise ValueError("this run has no 'timings': build the graph with nodes wrapped by ragkit.graphs.trace.traced")
+        raise ValueError("this run has no 'timings': time it with stream_timings(graph, inputs, config) instead")
     plt = _pyplot()
     segments = timeline_segments(timings)
     nodes = list(dict.fromkeys(name for name, _, _ in segments))
@@ -60,7 +82,7 @@ def plot_timeline(run: Mapping[str, Any] | Sequence[tuple[str, float]], title: s
     ax.invert_yaxis()
     ax.set_xlabel("milliseconds since the run started (wall clock: changes every run)")
     total = sum(ms for _, _, ms in segments)
-    ax.set_title(f"{title}: {len(segments)} node runs, {total:.0f} ms in all")
+    ax.set_title(f"{title}: {len(segments)} node runs, {total:.1f} ms in all")
     fig.tight_layout()
     return fig
 
@@ -83,7 +105,7 @@ def plot_route_scores(explained: Mapping[str, Mapping[str, float]] | Mapping[str
             pos, neg = pos + np.clip(values, 0, None), neg + np.clip(values, None, 0)
         totals = [explained[r].get("score", sum(explained[r].get(p, 0.0) for p in parts)) for r in routes]
         ax.scatter(totals, routes, marker="|", s=300, color="black", label="score", zorder=3)
-        ax.legend(loc="lower right", fontsize=8)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     else:
         totals = [float(explained[r]) for r in routes]
         ax.barh(routes, totals, color="#7b6cf6")
@@ -128,8 +150,16 @@ def plot_mmr_tradeoff(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int,
     rows = mmr_tradeoff(query_vec, cand_vecs, k, lambdas)
     fig, ax = plt.subplots(figsize=TRADEOFF_SIZE)
     ax.plot([r[2] for r in rows], [r[1] for r in rows], "o-", color="#7b6cf6")
-    for lam, rel, div in rows:
-        ax.annotate(f"{lam:g}", (div, rel), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    groups: list[list[tuple[float, float, float]]] = []  # lambdas that pick the same set share one label
+    for row in rows:
+        if groups and np.isclose(groups[-1][0][1], row[1]) and np.isclose(groups[-1][0][2], row[2]):
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    for group in groups:
+        lams = [g[0] for g in group]
+        text = f"{lams[0]:g}" if len(lams) == 1 else f"{lams[0]:g}-{lams[-1]:g}"
+        ax.annotate(text, (group[0][2], group[0][1]), textcoords="offset points", xytext=(4, 4), fontsize=8)
     ax.set_xlabel("diversity of the picks (1 - mean cosine between them)")
     ax.set_ylabel("mean cosine with the query")
     ax.set_title(f"{title} (k={k}; labels: lambda_mult)")
@@ -165,6 +195,6 @@ def plot_rerank_contributions(reranker: Any, query: str, docs: Sequence[Any], la
     ax.invert_yaxis()
     ax.set_xlabel("contribution to the rerank score (weight x signal scaled to 0..1 over these candidates)")
     ax.set_title(title)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
     return fig

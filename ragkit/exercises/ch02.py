@@ -96,7 +96,7 @@ def check_capped_router(fn: Callable[[dict], str], seed: int = 0, quiet: bool = 
                        same=lambda got, expected: got == expected, describe=describe, variants=ROUTER_VARIANTS,
                        quiet=quiet,
                        passed_message=f"your router agrees with ragkit's route_after_check on {len(cases)} generated "
-                                      "states, including every state at the cap.")
+                                      "states, including states at the cap and states with no number left.")
 
 
 # ---------------------------------------------------------------- the reducer

@@ -113,6 +113,8 @@ def _pr(decide: Callable[[float, float], bool], swap: bool = False, recall_over_
 
 
 PR_VARIANTS = [
+    Variant(lambda scores, labels, threshold: (_pr(lambda s, t: s >= t)(scores, labels, threshold)[0], 0.0),
+            "your precision is right but recall is always 0: divide the kept relevant pairs by all relevant pairs"),
     Variant(_pr(lambda s, t: s > t),
             "you keep a document when score > threshold; LocalGrader keeps it when score >= threshold"),
     Variant(_pr(lambda s, t: s >= t, swap=True),

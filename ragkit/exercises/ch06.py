@@ -177,6 +177,10 @@ def _digest_variant(payload: Callable[[str, dict], Any], **dump: Any) -> Callabl
 
 
 DIGEST_VARIANTS = [
+    Variant(_digest_variant(lambda name, args: {"name": name, "args": args}, sort_keys=False, separators=None,
+                            ensure_ascii=True),
+            "json.dumps with its defaults is not canonical: pass sort_keys=True (the same call in any key order), "
+            "separators=(',', ':') (no spaces) and ensure_ascii=False (accented letters as UTF-8)"),
     Variant(_digest_variant(lambda name, args: args),
             "you hash the arguments only; the digest covers the tool name too ({'name': ..., 'args': ...}), or an "
             "approval of one tool could be spent on another with the same arguments"),

@@ -131,7 +131,6 @@ def matching_variant(outputs: Sequence[Outcome], cases: Sequence[Any], variants:
     but at least half the cases must have run.
     """
     ran = [(out, case) for out, case in zip(outputs, cases) if out.error is None]
-    # called with the one failing case, this finds the variant that explains that difference
     if not ran or 2 * len(ran) < len(outputs):
         return None
     for variant in variants:
@@ -141,6 +140,26 @@ def matching_variant(outputs: Sequence[Outcome], cases: Sequence[Any], variants:
         except Exception:  # noqa: BLE001 - a variant that cannot run on a case simply does not match
             continue
     return None
+
+
+def closest_variant(outputs: Sequence[Outcome], cases: Sequence[Any], failing: Outcome, failing_case: Any,
+                    variants: Iterable[Variant], call: Callable[[Callable[..., Any], Any], Any],
+                    same: Callable[[Any, Any], bool]) -> Variant | None:
+    """Among the variants that give the learner's answer on the failing case, the one that agrees with the
+    learner on the most cases (ties: the first listed); None when no variant explains the failing case."""
+    best, best_count = None, -1
+    for variant in variants:
+        if matching_variant([failing], [failing_case], [variant], call, same) is None:
+            continue
+        count = 0
+        for out, case in zip(outputs, cases):
+            try:
+                count += out.error is None and same(out.value, call(variant.fn, case))
+            except Exception:  # noqa: BLE001 - a variant that cannot run on a case does not agree there
+                pass
+        if count > best_count:
+            best, best_count = variant, count
+    return best
 
 
 def run_checker(
@@ -187,7 +206,7 @@ def run_checker(
         difference = describe(case, out.value, expected)
         equal = equal or same
         variant = (matching_variant(outputs, cases, variants, call, equal)
-                   or matching_variant([out], [case], variants, call, equal))
+                   or closest_variant(outputs, cases, out, case, variants, call, equal))
         hint = f": {variant.hint}" if variant else "."
         return report(CheckResult(exercise, False, difference + hint), quiet)
     message = passed_message or f"your function agrees with ragkit on all {len(cases)} generated cases."
