@@ -29,7 +29,7 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "03": ("check_route_table", "check_prototype_scores"),
     "04": ("check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
     "05": ("check_verdict_router", "check_same_query"),
-    "06": ("check_invented_argument_guard", "check_call_digest"),
+    "06": ("check_call_digest", "check_invented_argument_guard"),
 }
 
 __all__ = ["EXERCISES", "CheckResult", "check_bm25", "check_call_digest", "check_can_rewrite", "check_capped_router",

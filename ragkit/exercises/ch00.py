@@ -77,7 +77,7 @@ def check_cosine(fn: Callable[[Any, Any], float], seed: int = 0, quiet: bool = F
         call=lambda f, c: f(np.array(c.u), np.array(c.v)),
         same=lambda got, expected: close(got, expected, 1e-5),
         describe=describe, variants=COSINE_VARIANTS, quiet=quiet,
-        passed_message=f"your cosine equals ragkit's cosine_matrix on {len(cases)} random vector pairs "
+        passed_message=f"your cosine equals ragkit's cosine_matrix on {len(cases)} generated vector pairs "
                        "(most of them not of length 1).")
 
 

@@ -191,7 +191,7 @@ def check_prototype_scores(fn: Callable[..., Mapping[str, float]], seed: int = 0
             return f"with {case.label()} you return {short(got)}; return one score per route: {sorted(expected)}"
         route = next(r for r in expected if not same({**expected, r: got[r]}, expected))
         return (f"with {case.label()} route {route!r} scores {float(got[route]):.4f} in yours and "
-                f"{expected[route]:.4f} in LocalRouter")
+                f"{expected[route]:.4f} in ragkit's LocalRouter")
 
     return run_checker("prototype_scores", fn, cases, reference_prototype_scores,
                        call=lambda f, c: f(*c.arrays(), c.k), same=same, describe=describe,
