@@ -15,8 +15,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from sklearn.metrics import precision_score, recall_score
-
 from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
 from ragkit.graphs.self_rag_nodes import can_rewrite
 from ragkit.roles.grader import threshold_for_recall
@@ -95,7 +93,10 @@ def check_threshold_for_recall(fn: Callable[..., float], seed: int = 0, quiet: b
 
 # ---------------------------------------------------------------- precision and recall at a threshold
 def reference_precision_recall(scores: Sequence[float], labels: Sequence[int], threshold: float) -> tuple[float, float]:
-    """LocalGrader's decision (relevant when ``score >= threshold``), scored by scikit-learn."""
+    """LocalGrader's decision (relevant when ``score >= threshold``), scored by scikit-learn (installed with
+    sentence-transformers, so imported only here)."""
+    from sklearn.metrics import precision_score, recall_score
+
     predicted = [int(s >= threshold) for s in scores]
     return (float(precision_score(labels, predicted, zero_division=0.0)),
             float(recall_score(labels, predicted, zero_division=0.0)))

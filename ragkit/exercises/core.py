@@ -56,7 +56,12 @@ class CheckResult:
                 f'<b style="color: {colour}">{mark} {head}</b> <code>{html.escape(self.exercise)}</code>: {body}</div>')
 
     def _ipython_display_(self) -> None:
-        """Show once per cell run: the checker shows it, and the cell's last-expression display is skipped."""
+        """IPython's display hook: the checker already showed the result, so the cell's last-expression
+        display of the same result does not show it twice."""
+        self.show()
+
+    def show(self) -> None:
+        """Display in Jupyter (HTML with a plain-text twin), once per cell run."""
         from IPython import get_ipython
         from IPython.display import display
 
@@ -79,7 +84,7 @@ def report(result: CheckResult, quiet: bool = False) -> CheckResult:
     except ImportError:  # pragma: no cover - IPython ships with jupyterlab
         in_kernel = False
     if in_kernel:
-        result._ipython_display_()
+        result.show()
     else:
         print(result.plain())
     return result
