@@ -64,9 +64,11 @@ def guard_cases(seed: int, n: int = 40) -> list[GuardCase]:
         args: dict[str, Any] = {"order_id": "  " if mode == "blank" else order_id}
         if mode == "missing":
             args = {}
+        text = rng.choice(TEMPLATES).format(ids=typed)
         if tool == "change_delivery_address":
             args["new_address"] = rng.choice(["5 Main Street, Bath", "5 Main Street, Bath", "   "])
-        text = rng.choice(TEMPLATES).format(ids=typed)
+            if args["new_address"].strip():  # the user wrote the address: only the order id is in question here
+                text += f" (new address: {args['new_address']})"
         cases.append(GuardCase(tool, tuple(args.items()), text))
     return cases
 
