@@ -15,8 +15,8 @@ k)`` is the tuned hybrid of its BM25 and dense indexes (:func:`ragkit.retrieval.
 graph takes it, and ``source("collection:NAME")`` names it.
 
 Locks (``fcntl.flock`` on hidden files next to the collections): one ingest or delete at a time per
-collection (a second one fails at once with :class:`CollectionBusy`), and loading waits only for the
-instant in which a new version is swapped in.
+collection (a second one fails at once with :class:`CollectionBusy`); loading waits only while a new
+version is being written and swapped in (seconds: the embedding is done before that).
 
 Simplifications: the chunks are stored twice (once in each index folder, as their ``save`` writes
 them); locks are advisory and local (not for a network file system); names are limited to letters,
@@ -212,13 +212,13 @@ def load_collection(name: str, root: str | Path | None = None, k: int = GRAPHS.k
     from ragkit.retrieval.presets import fused
 
     folder = collection_path(name, root)
+    embedder = embeddings or load_embedder()
     with locked(name, root, "swap", wait=True):
         if not (folder / "collection.json").is_file():
             known = [c.name for c in list_collections(root)]
             raise FileNotFoundError(f"no collection named {name!r} in {collections_dir(root)}; "
                                     f"existing: {known or 'none'} (create it with `ragkit ingest PATH --collection {name}`)")
         info = read_info(folder)
-        embedder = embeddings or load_embedder()
         wanted = info.settings.get("embedding_model")
         model = getattr(embedder, "model_name", type(embedder).__name__)
         if wanted and wanted != model:
