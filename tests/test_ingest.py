@@ -269,3 +269,59 @@ def test_documents_have_stable_ids_source_title_and_kind(folder: Path, tmp_path:
         assert chunk.id == chunk.metadata["id"] and chunk.id.startswith(chunk.metadata["source"] + ":")
         assert chunk.metadata["kind"] in {"markdown", "text", "html", "pdf"} and chunk.metadata["title"]
     assert {c.metadata["kind"] for c in chunks} == {"markdown", "text", "html", "pdf"}
+
+
+def test_a_progress_bar_over_files_when_asked_and_none_for_small_folders(folder: Path, tmp_path: Path, emb, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("RAGKIT_PROGRESS", "1")
+    ingest(folder, collection="quiet", root=tmp_path / "c", embeddings=emb)  # 6 files: below PROGRESS_MIN_FILES
+    assert "reading files" not in capsys.readouterr().err
+    ingest(folder, collection="loud", root=tmp_path / "c", embeddings=emb, progress=True)
+    assert "reading files" in capsys.readouterr().err
+
+
+def test_a_file_that_becomes_unreadable_loses_its_chunks_and_is_named(folder: Path, tmp_path: Path, emb) -> None:
+    root = tmp_path / "c"
+    ingest(folder, collection="n", root=root, embeddings=emb)
+    write_text_pdf(folder / "volcano.pdf", ["now locked"], password="pw")
+    report = ingest(folder, collection="n", root=root, embeddings=emb)
+    assert report.removed == ["volcano.pdf"] and "encrypted PDF" in {s.path: s.reason for s in report.skipped}["volcano.pdf"]
+    assert "volcano.pdf" not in sources(load_collection("n", root=root, embeddings=emb))
+
+
+# ---------------------------------------------------------------- LangChain's standard retriever suite on a collection
+_SUITE: dict[str, Path] = {}
+
+
+def _suite_collection(**kwargs):
+    """A small collection, ingested once per test session (real MiniLM), opened fresh for each test."""
+    if "root" not in _SUITE:
+        import atexit
+        import shutil
+        import tempfile
+
+        work = Path(tempfile.mkdtemp(prefix="ragkit-suite-"))
+        atexit.register(shutil.rmtree, work, True)
+        (work / "docs").mkdir()
+        for i, topic in enumerate(["red wine and lamb", "white wine and fish", "the ferry timetable", "wine prices",
+                                   "the lighthouse", "a wine festival", "oysters and wine", "the fish market"]):
+            (work / "docs" / f"d{i}.txt").write_text(f"Document {i} is about {topic}.")
+        ingest(work / "docs", collection="suite", root=work / "c", progress=False)
+        _SUITE["root"] = work / "c"
+    return load_collection("suite", root=_SUITE["root"], **kwargs)
+
+
+from langchain_tests.integration_tests import RetrieversIntegrationTests  # noqa: E402
+
+
+class TestCollectionStandardRetriever(RetrieversIntegrationTests):
+    @property
+    def retriever_constructor(self):
+        return _suite_collection
+
+    @property
+    def retriever_constructor_params(self) -> dict:
+        return {"k": 2}
+
+    @property
+    def retriever_query_example(self) -> str:
+        return "Which wine goes with fish?"
