@@ -8,6 +8,10 @@ Without ``--json`` it prints a table; with it, one JSON object ``{system: {metri
 ``--save FILE`` also writes the results, the parameters and the command to a JSON file.
 ``ragkit bench tune --data DIR --split train`` re-runs the grid searches that chose the defaults;
 add ``--dense maxp`` for the systems whose dense side scores a document by its best chunk.
+
+``ragkit ingest PATH --collection NAME`` reads your own folder into a collection and ``ragkit collections``
+lists (or deletes) them (:mod:`ragkit.ingest.command`); ``ragkit serve`` serves every graph over HTTP
+(:mod:`ragkit.server.command`); ``ragkit eval`` replays a golden set (:mod:`ragkit.evaluation.command`).
 """
 
 from __future__ import annotations
@@ -21,13 +25,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
-from ragkit.evaluation import command as eval_command
-from ragkit.server import command as serve_command
 from ragkit.defaults import RETRIEVAL
+from ragkit.evaluation import command as eval_command
+from ragkit.ingest import command as ingest_command
+from ragkit.server import command as serve_command
 
 
 # Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
-COMMAND_MODULES = (serve_command, eval_command)
+COMMAND_MODULES = (ingest_command, serve_command, eval_command)
 
 
 def parse_systems(text: str) -> list[str]:
@@ -90,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     for module in COMMAND_MODULES:
-        if args.command in getattr(module, "COMMANDS", ()):
+        if args.command in module.COMMANDS:
             return module.run(args)
     if args.kind == "tune":
         try:
