@@ -67,11 +67,12 @@ class Server:
     """``ragkit serve`` in a child process; ``url``, ``client``; ``stop()`` kills it (like a crash)."""
 
     def __init__(self, state_dir: Path, token: str | None = "test-token", extra_env: dict | None = None):
+        extra_env = {"RAGKIT_COLLECTIONS_DIR": str(state_dir / "collections"), **(extra_env or {})}
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "RAGKIT_STATE_DIR": str(state_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
                "RAGKIT_SERVER_SPECS": "tests.server_fixtures:gate_specs", "PYTHONPATH": os.pathsep.join(
-                   [str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep), **(extra_env or {})}
+                   [str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep), **extra_env}
         env.pop("GOOGLE_API_KEY", None)
         env.pop("GEMINI_API_KEY", None)
         if token:

@@ -220,3 +220,34 @@ def test_ragkit_eval_against_a_running_server(server, tmp_path):
     assert main(["eval", "--graph", "crag", "--golden", str(golden), "--server", server.url, "--out", str(tmp_path / "r.jsonl")]) == 0
     row = json.loads((tmp_path / "r.jsonl").read_text())
     assert row["scores"]["context_recall"] == 1.0 and row["scores"]["faithfulness"] is None  # summarised contexts
+
+
+# ---------------------------------------------------------------- collections over HTTP (behind the token)
+def test_collections_ingest_search_and_delete_over_http(tmp_path):
+    docs = tmp_path / "allowed" / "notes"
+    docs.mkdir(parents=True)
+    (docs / "ferry.md").write_text("# Ferry\n\nThe ferry to Isola Verde leaves the quay at nine every morning.\n")
+    (docs / "photo.jpg").write_bytes(b"\xff\xd8\xff")
+    (tmp_path / "secret.md").write_text("# Secret\n\nNot for the server.\n")
+    srv = Server(tmp_path / "state", extra_env={"RAGKIT_INGEST_ROOT": str(tmp_path / "allowed")})
+    try:
+        auth = srv.auth()
+        assert srv.client.post("/collections/notes/ingest", json={"path": "notes"}).status_code == 401
+        escape = srv.client.post("/collections/notes/ingest", json={"path": "../secret.md"}, headers=auth)
+        assert escape.status_code == 403 and "outside" in escape.json()["message"]
+        report = srv.client.post("/collections/notes/ingest", json={"path": "notes"}, headers=auth).json()
+        assert report["documents"] == 1 and any("photo.jpg" in s for s in report["skipped"])
+        names = [c["name"] for c in srv.client.get("/collections", headers=auth).json()]
+        assert names == ["notes"]
+        found = srv.client.post("/collections/notes/search", json={"query": "When does the ferry leave?"}, headers=auth).json()
+        assert "nine every morning" in found["documents"][0]["text"] and found["documents"][0]["score"] is not None
+        assert srv.client.post("/collections/none/search", json={"query": "x"}, headers=auth).status_code == 404
+        assert srv.client.delete("/collections/notes", headers=auth).json()["deleted"]["name"] == "notes"
+        assert srv.client.get("/collections", headers=auth).json() == []
+    finally:
+        srv.stop()
+
+
+def test_ingest_over_http_is_off_without_an_ingest_root(server):
+    response = server.client.post("/collections/x/ingest", json={"path": "/etc"}, headers=server.auth())
+    assert response.status_code == 403 and "RAGKIT_INGEST_ROOT" in response.json()["message"]

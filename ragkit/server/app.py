@@ -13,6 +13,9 @@ Endpoints (all JSON unless said otherwise):
   paused thread (the payload is checked against the pending interrupt first; a bad one is a 4xx and the
   thread is left as it was).
 - ``GET /metrics``: the JSON summary; ``GET /metrics/prometheus``: Prometheus text.
+- ``GET /collections``, ``POST /collections/{name}/ingest`` ``{"path": "..."}`` (a folder inside
+  ``RAGKIT_INGEST_ROOT``), ``POST /collections/{name}/search`` ``{"query": "...", "k": 4}``,
+  ``DELETE /collections/{name}``: your own documents (:mod:`ragkit.ingest`), all behind the token.
 
 Graphs run in worker threads (``anyio.to_thread``), never on the event loop, so a slow question does not
 stall ``/health``. Endpoints of a graph that changes data (the tool loop) need ``Authorization: Bearer
@@ -34,6 +37,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import ExitStack, asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -43,6 +47,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
 
+from ragkit.retrieval.base import with_score
 from ragkit.server.checkpoints import open_checkpointer
 from ragkit.server.metrics import Metrics
 from ragkit.server.registry import GraphSpec, ResumeError
@@ -50,6 +55,8 @@ from ragkit.server.serialize import public_state, to_json, update_json
 from ragkit.server.settings import ServerSettings
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
+# Collections change data on the server (and read its files), so they share the token rule.
+COLLECTIONS = GraphSpec("collections", "your own documents", build=lambda cp, cm: None, changes_data=True)
 
 
 class ApiError(Exception):
@@ -74,6 +81,17 @@ class ResumeRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     value: str | dict[str, Any]
+
+
+class IngestRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(min_length=1, max_length=4_096)
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(min_length=1, max_length=2_000)
+    k: int = Field(default=4, ge=1, le=50)
 
 
 class BodyLimit:
@@ -124,6 +142,24 @@ class Runtime:
         self.ready = threading.Event()
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self._collections: dict[str, tuple[float, Any]] = {}
+
+    def collection(self, name: str) -> Any:
+        """A saved collection, opened once and reopened only after it was ingested again or deleted."""
+        from ragkit.ingest import load_collection
+        from ragkit.ingest.store import collection_path
+
+        stamp_file = collection_path(name) / "collection.json"
+        if not stamp_file.is_file():
+            raise FileNotFoundError(f"no collection named {name!r}")
+        stamp = stamp_file.stat().st_mtime_ns
+        with self._locks_guard:
+            cached = self._collections.get(name)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, load_collection(name))
+            with self._locks_guard:
+                self._collections[name] = cached
+        return cached[1]
 
     def warm_up(self) -> None:
         """Load the embedding model (the slow part of the first request), then mark the server ready."""
@@ -304,6 +340,62 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
                 return result_json(graph, name, thread_id)
 
         return await anyio.to_thread.run_sync(run)
+
+    def collections_auth(request: Request) -> Runtime:
+        rt = runtime(request)
+        rt.authorise(COLLECTIONS, request)
+        return rt
+
+    @app.get("/collections")
+    async def collections(request: Request) -> list[dict]:
+        from ragkit.ingest import list_collections
+
+        collections_auth(request)
+        return [to_json(info) for info in await anyio.to_thread.run_sync(list_collections)]
+
+    @app.post("/collections/{name}/ingest")
+    async def ingest_collection(name: str, body: IngestRequest, request: Request) -> dict:
+        from ragkit.ingest import CollectionBusy, IngestError, ingest
+
+        rt = collections_auth(request)
+        root = rt.settings.ingest_root
+        if root is None:
+            raise ApiError(403, "ingest_not_configured", "ingest over HTTP is off until RAGKIT_INGEST_ROOT names the "
+                                                         "folder the server may read from")
+        target = (root / body.path).resolve() if not body.path.startswith("/") else Path(body.path).resolve()
+        if target != root and root not in target.parents:
+            raise ApiError(403, "outside_ingest_root", f"{body.path!r} is outside the folder the server may read from")
+        try:
+            report = await anyio.to_thread.run_sync(lambda: ingest(target, collection=name, progress=False))
+        except CollectionBusy as err:
+            raise ApiError(409, "busy", str(err)) from err
+        except (IngestError, FileNotFoundError, ValueError) as err:
+            raise ApiError(422, "ingest_refused", str(err)) from err
+        return {**to_json(report), "skipped": [str(s) for s in report.skipped]}
+
+    @app.post("/collections/{name}/search")
+    async def search_collection(name: str, body: SearchRequest, request: Request) -> dict:
+        rt = collections_auth(request)
+        try:
+            collection = await anyio.to_thread.run_sync(rt.collection, name)
+        except (FileNotFoundError, ValueError) as err:
+            raise ApiError(404, "unknown_collection", str(err)) from err
+        hits = await anyio.to_thread.run_sync(collection.search_with_scores, body.query, body.k)
+        return {"collection": name, "query": body.query,
+                "documents": [to_json(with_score(doc, score)) for doc, score in hits]}
+
+    @app.delete("/collections/{name}")
+    async def delete(name: str, request: Request) -> dict:
+        from ragkit.ingest import CollectionBusy, delete_collection
+
+        collections_auth(request)
+        try:
+            info = await anyio.to_thread.run_sync(delete_collection, name)
+        except FileNotFoundError as err:
+            raise ApiError(404, "unknown_collection", str(err)) from err
+        except CollectionBusy as err:
+            raise ApiError(409, "busy", str(err)) from err
+        return {"deleted": to_json(info)}
 
     @app.get("/metrics")
     async def metrics(request: Request) -> dict:

@@ -6,6 +6,8 @@
 | ``RAGKIT_CHECKPOINT_URL`` | (empty) | ``postgresql://...``: keep checkpoints in PostgreSQL instead |
 | ``RAGKIT_SERVER_TOKEN`` | (empty) | bearer token for graphs that change data; empty: those graphs are off |
 | ``RAGKIT_MAX_BODY_BYTES`` | 65536 | request bodies above this are refused (413) |
+| ``RAGKIT_INGEST_ROOT`` | (empty) | folders ``POST /collections/{name}/ingest`` may read (inside this one); empty: ingest is off |
+| ``RAGKIT_COLLECTIONS_DIR`` | ``~/.cache/ragkit/collections`` | where collections are saved |
 | ``RAGKIT_SERVER_SPECS`` | (empty) | ``module:function`` returning ``{name: GraphSpec}``: serve your own graphs |
 | ``GOOGLE_API_KEY`` | (empty) | set: the graphs run on Gemini (``load_chat_model``); empty: local roles |
 
@@ -30,6 +32,7 @@ class ServerSettings:
     max_body_bytes: int = 65_536
     use_chat_model: bool = True  # use Gemini when a key is set (False: always local roles)
     specs: str | None = None  # "module:function" returning {name: GraphSpec}; None: ragkit's graphs
+    ingest_root: Path | None = None  # the only folder tree the server may ingest from
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServerSettings:
@@ -42,7 +45,8 @@ class ServerSettings:
             raise ValueError(f"RAGKIT_MAX_BODY_BYTES must be a whole number of at least 1024, got {limit!r}")
         return cls(state_dir=Path(state).expanduser(), checkpoint_url=env.get("RAGKIT_CHECKPOINT_URL") or None,
                    token=env.get("RAGKIT_SERVER_TOKEN") or None, max_body_bytes=int(limit),
-                   specs=env.get("RAGKIT_SERVER_SPECS") or None)
+                   specs=env.get("RAGKIT_SERVER_SPECS") or None,
+                   ingest_root=Path(env["RAGKIT_INGEST_ROOT"]).expanduser().resolve() if env.get("RAGKIT_INGEST_ROOT") else None)
 
     def graph_specs(self) -> dict[str, Any]:
         """The graphs to serve: ``RAGKIT_SERVER_SPECS``'s function, else ragkit's own (registry.default_specs)."""
