@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
 
-.PHONY: lab test unit notebooks execute bench clean
+.PHONY: lab test unit notebooks execute bench serve clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ NB ?= $(wildcard notebooks/[0-9]*.ipynb)
 execute: $(VENV)/.installed
 	for nb in $(NB); do HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 RAGKIT_PROGRESS=0 $(VENV)/bin/jupyter nbconvert --to notebook \
 		--execute --inplace --ExecutePreprocessor.timeout=900 "$$nb" || exit 1; done
+
+# The server on http://127.0.0.1:$(SERVE_PORT) (local roles offline; RAGKIT_* variables configure it).
+SERVE_PORT ?= 8000
+serve: $(VENV)/.installed
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(VENV)/bin/ragkit serve --port $(SERVE_PORT)
 
 bench: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 $(VENV)/bin/ragkit bench retrieval --data ../shared/datasets/scifact
