@@ -7,17 +7,13 @@ first events reach the client while the graph is still running (no timing guessw
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any, TypedDict
 
-import httpx
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.server.background import LocalServer
 from ragkit.server.registry import GraphSpec, default_specs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,52 +53,15 @@ def gate_specs() -> dict[str, GraphSpec]:
     return {**default_specs(), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph)}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``ragkit serve`` in a child process; ``url``, ``client``; ``stop()`` kills it (like a crash)."""
+class Server(LocalServer):
+    """``ragkit serve`` with the gate graph; ``client`` is a raw httpx client (tests assert status codes);
+    ``stop()`` kills it with SIGKILL, like a crash."""
 
     def __init__(self, state_dir: Path, token: str | None = "test-token", extra_env: dict | None = None):
-        extra_env = {"RAGKIT_COLLECTIONS_DIR": str(state_dir / "collections"), **(extra_env or {})}
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "RAGKIT_STATE_DIR": str(state_dir), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-               "RAGKIT_SERVER_SPECS": "tests.server_fixtures:gate_specs", "PYTHONPATH": os.pathsep.join(
-                   [str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep), **extra_env}
-        env.pop("GOOGLE_API_KEY", None)
-        env.pop("GEMINI_API_KEY", None)
-        if token:
-            env["RAGKIT_SERVER_TOKEN"] = token
-        self.token = token
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from ragkit.cli import main; sys.exit(main(sys.argv[1:]))",
-             "serve", "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-        self.client = httpx.Client(base_url=self.url, timeout=120)
-        self.wait_until_ready()
+        path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+        super().__init__(state_dir, token=token, cwd=ROOT, env={
+            "RAGKIT_SERVER_SPECS": "tests.server_fixtures:gate_specs", "PYTHONPATH": path, **(extra_env or {})})
+        self.client = self.http
 
-    def wait_until_ready(self, seconds: float = 120) -> None:
-        deadline = time.time() + seconds
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stdout.read().decode()[-2000:]}")
-            try:
-                if self.client.get("/ready").status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError("server did not become ready")
-
-    def auth(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
-
-    def stop(self) -> None:
-        self.client.close()
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=30)
+    def stop(self, kill: bool = True) -> int:
+        return super().stop(kill=kill)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -28,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from ragkit.server.metrics import percentile  # noqa: E402
 from tests.server_fixtures import Server  # noqa: E402
 
 GRAPHS = ("adaptive_rag", "self_rag", "crag")
@@ -95,8 +95,8 @@ def main(argv: list[str] | None = None) -> int:
                 "requests": len(requests), "errors": len(problems), "first_problems": problems[:3],
                 "metrics_counted": counted, "metrics_match": counted == len(requests),
                 "requests_per_s": round(len(requests) / wall, 2),
-                "latency_p50_s": round(statistics.median(latencies), 3),
-                "latency_p95_s": round(latencies[int(0.95 * (len(latencies) - 1))], 3)}
+                "latency_p50_s": round(percentile(latencies, 0.5), 3),
+                "latency_p95_s": round(percentile(latencies, 0.95), 3)}
             print(level, results[str(level)], flush=True)
     finally:
         server.stop()
