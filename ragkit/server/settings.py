@@ -11,8 +11,8 @@
 | ``RAGKIT_SERVER_SPECS`` | (empty) | ``module:function`` returning ``{name: GraphSpec}``: serve your own graphs |
 | ``GOOGLE_API_KEY`` | (empty) | set: the graphs run on Gemini (``load_chat_model``); empty: local roles |
 
->>> ServerSettings.from_env({"RAGKIT_MAX_BODY_BYTES": "1000"}).max_body_bytes
-1000
+>>> ServerSettings.from_env({"RAGKIT_MAX_BODY_BYTES": "2000"}).max_body_bytes
+2000
 """
 
 from __future__ import annotations
