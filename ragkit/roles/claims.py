@@ -98,6 +98,7 @@ _BOUNDARY = re.compile(
 _AUXILIARIES = frozenset("is are was were be been has have had can could will would may might must shall "
                          "should does do did".split())
 MIN_CLAUSE_WORDS = 3  # a shorter piece is part of a list, not a claim of its own
+MAX_SUBJECT_WORDS = 8  # a longer "subject" is not a noun phrase to lend to the next clause
 
 
 def split_claims(sentence: str) -> list[Claim]:
@@ -105,8 +106,9 @@ def split_claims(sentence: str) -> list[Claim]:
 
     Each claim's ``own`` text is a piece of the sentence as written; a piece under ``MIN_CLAUSE_WORDS``
     words stays with the claim before it. The subject is the first clause's words before its first
-    auxiliary ("The broccoli" in "The broccoli is ..."), lent to a later clause that starts with a
-    lower-case content word (a verb or participle, most often).
+    auxiliary ("The broccoli" in "The broccoli is ...", at most ``MAX_SUBJECT_WORDS`` words and no
+    punctuation), lent to a later clause that starts with a lower-case content word (a verb or
+    participle, most often).
 
     >>> [c.text for c in split_claims("The soup is vegan, and it costs 7 euros.")]
     ['The soup is vegan', 'it costs 7 euros.']
@@ -133,6 +135,8 @@ def split_claims(sentence: str) -> list[Claim]:
     first = merged[0].split()
     verb = next((i for i, w in enumerate(first) if w.lower() in _AUXILIARIES), None)
     subject = " ".join(first[:verb]) if verb else ""
+    if len(subject.split()) > MAX_SUBJECT_WORDS or re.search(r"[()\[\];:.,!?`\"]", subject):
+        subject = ""  # not a noun phrase: a long or punctuated prefix is a clause of its own
     claims = [Claim(merged[0], merged[0])]
     for piece in merged[1:]:
         head = piece.split()[0]
