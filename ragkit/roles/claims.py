@@ -279,7 +279,7 @@ def negation_count(text: str, lexicon: Iterable[str] = ()) -> int:
     >>> negation_count("It is not vegan."), negation_count("They were unable to stop it."), negation_count("Under it")
     (1, 1, 0)
     """
-    known = english_words() | set(lexicon)
+    english, extra = english_words(), lexicon if isinstance(lexicon, (set, frozenset)) else set(lexicon)
     text = _NO_COMPOUND.sub(" ", text)  # "a no-take zone" names a thing; it negates nothing
     count = len(_NT.findall(text))
     tokens = words(text)
@@ -288,7 +288,8 @@ def negation_count(text: str, lexicon: Iterable[str] = ()) -> int:
             continue
         if w in NEGATIONS:
             count += 1
-        elif any(w.startswith(p) and len(w) - len(p) >= 4 and w[len(p):] in known for p in NEGATING_PREFIXES):
+        elif any(w.startswith(p) and len(w) - len(p) >= 4 and (w[len(p):] in english or w[len(p):] in extra)
+                 for p in NEGATING_PREFIXES):
             count += 1
     return count
 
@@ -301,7 +302,7 @@ def negation_flip(claim: str, source: str, lexicon: Iterable[str] = ()) -> str |
     >>> negation_flip("It is not vegan.", "It isn't vegan.") is None
     True
     """
-    lexicon = set(lexicon)
+    lexicon = lexicon if isinstance(lexicon, (set, frozenset)) else set(lexicon)
     c, s = negation_count(claim, lexicon), negation_count(source, lexicon)
     if c == s:
         return None

@@ -30,13 +30,25 @@ grounded" (fails closed), because passing an unchecked answer as verified is the
 must not make.
 
 What the claim checks cannot do is listed in :mod:`ragkit.roles.claims` (synonyms look like swaps,
-antonyms of words the document has pass, "failed to" is not a negation). The bars are in
-:class:`ragkit.defaults.VerifierDefaults`, with how they were chosen and what they measure.
+antonyms of words the document has pass, "closed to" is not a negation). The bars are in
+:class:`ragkit.defaults.VerifierDefaults`, with how they were chosen.
+
+Measured on the frozen claim cases (``benchmarks/roles/claim_grader.py``; report half, 204 cases, run
+once after every choice was made on the tune half): the claim checks catch 80% of unsupported answers
+(the sentence-level grader 35%): appended clause 1.00, changed number 1.00, quantifier change 0.96,
+negation flip 0.88, entity swap 0.53, attribute swap 0.47. The price is false alarms on paraphrased
+faithful answers: 0.43 on the report half (0.10 on the tune half the rules were written on; the
+sentence-level grader 0.12), mostly the attribute check taking a reworded word for a swap and the
+negation check missing a negation said with a content word. So the claim grader is right for answers
+that quote their sources (the local writer's: a copied sentence always passes), and its reasons should
+be read before it rejects a free-written answer; ``check_claims=False`` or the LLM grader is the choice
+for paraphrasing writers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -90,6 +102,7 @@ class _Unit:
     kind: str  # "sentence", "pair" or "clause"
 
 
+@lru_cache(maxsize=100_000)
 def _squash(text: str) -> str:
     return " ".join(words(text))
 
