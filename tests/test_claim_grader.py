@@ -107,6 +107,14 @@ def test_sentence_level_mode_keeps_its_old_contract() -> None:
     assert old.check([TERRACE], "The terrace does not open in May.").grounded  # blind to negation, as documented
 
 
+def test_single_checks_can_be_switched_off(grader: LocalHallucinationGrader) -> None:
+    doc, wrong, _ = CASES["negation"]
+    no_negation = LocalHallucinationGrader(embedder=grader.embedder, checks={"appended", "quantifier", "name", "attribute"})
+    assert no_negation.check([doc], wrong).grounded and not grader.check([doc], wrong).grounded
+    with pytest.raises(ValueError, match="unknown claim checks"):
+        LocalHallucinationGrader(embedder=grader.embedder, checks={"spelling"})
+
+
 def test_claims_borrow_an_elided_subject() -> None:
     claims = split_claims("The tenderstem broccoli is charred on the grill; served with chilli and almonds.")
     assert [c.own for c in claims] == ["The tenderstem broccoli is charred on the grill", "served with chilli and almonds."]

@@ -23,7 +23,8 @@ The answer is grounded when every claim is supported; ``unsupported`` lists the 
 sentence when it is one claim), ``note`` says which check fired for each, and :meth:`explain` returns
 every claim with its check, reason and best source unit (for a notebook). ``score`` is the supported
 share. A refusal (``NOT_ENOUGH_INFORMATION``) or an empty answer claims nothing and is grounded.
-``check_claims=False`` keeps the sentence-level grader exactly as it was (the benchmark's baseline).
+``check_claims=False`` keeps the sentence-level grader exactly as it was (the benchmark's baseline);
+``checks=`` switches single claim checks off (``checks={"negation", "quantifier"}`` keeps only those).
 
 ``LLMHallucinationGrader`` asks a chat model to check claim by claim; on failure it answers "not
 grounded" (fails closed), because passing an unchecked answer as verified is the one mistake a verifier
@@ -49,7 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Collection, Sequence
 
 import numpy as np
 from langchain_core.documents import Document
@@ -107,6 +108,9 @@ def _squash(text: str) -> str:
     return " ".join(words(text))
 
 
+CLAIM_CHECKS = ("appended", "negation", "quantifier", "name", "attribute")  # in the order they are tried
+
+
 class LocalHallucinationGrader:
     """Each answer sentence needs a similar source passage with its numbers and names; each claim in it
     must also pass the claim checks (negation, quantifiers, names, attribute words, appended clauses).
@@ -118,12 +122,16 @@ class LocalHallucinationGrader:
 
     def __init__(self, embedder: Embeddings | None = None, support_bar: float = VERIFIER.support_bar,
                  check_claims: bool = True, claim_bar: float = VERIFIER.claim_bar,
-                 coverage_bar: float = VERIFIER.coverage_bar):
+                 coverage_bar: float = VERIFIER.coverage_bar, checks: Collection[str] = CLAIM_CHECKS):
+        unknown = set(checks) - set(CLAIM_CHECKS)
+        if unknown:
+            raise ValueError(f"unknown claim checks {sorted(unknown)}; choose from {list(CLAIM_CHECKS)}")
         self.embedder = embedder if embedder is not None else default_embedder()
         self.support_bar = support_bar
         self.check_claims = check_claims
         self.claim_bar = claim_bar
         self.coverage_bar = coverage_bar
+        self.checks = frozenset(checks)
 
     # ------------------------------------------------------------ public API
     def check(self, documents: Sequence[Document], answer: str) -> Groundedness:
@@ -244,10 +252,11 @@ class LocalHallucinationGrader:
         containing = [u for u in units if u.kind == "sentence" and squashed in _squash(u.text)]
         if containing:  # a span copied from a source sentence: only the cut can change it ("[Nearly] all ...")
             before = _squash(containing[0].text).split(squashed)[0].split()[-2:]
-            return C.dropped_qualifier(before) or ("", "copied from the source")
+            dropped = C.dropped_qualifier(before)
+            return dropped if dropped and dropped[0] in self.checks else ("", "copied from the source")
         vocabulary |= {stem(w.lower()) for w in claim.own.split() if C.acronym_in(w.strip(",.;:()"), text)}
         own = C.content_words(claim.own)
-        if len(own) >= C.MIN_CLAUSE_WORDS:
+        if "appended" in self.checks and len(own) >= C.MIN_CLAUSE_WORDS:
             covered = sum(C.contains(vocabulary, w) for w in own) / len(own)
             if covered < self.coverage_bar and float(row[best]) < self.claim_bar:
                 return "appended", (f"no source sentence supports it (best similarity {float(row[best]):.2f}, "
@@ -257,15 +266,15 @@ class LocalHallucinationGrader:
         sent = max((j for j in in_doc if units[j].kind != "clause"), key=lambda j: row[j])
         lexicon = set(words(text))
         flips = [C.negation_flip(claim.text, units[j].text, lexicon) for j in (clause, sent)]
-        if all(flips):
+        if "negation" in self.checks and all(flips):
             return "negation", f"{flips[0]}: {units[clause].text!r}"
-        stronger = C.stronger_quantifiers(claim.own, units[best].text)
+        stronger = C.stronger_quantifiers(claim.own, units[best].text) if "quantifier" in self.checks else None
         if stronger:
             return "quantifier", stronger
-        for phrase in C.name_phrases(sentence):
+        for phrase in C.name_phrases(sentence) if "name" in self.checks else ():
             if phrase in claim.own and not C.phrase_in(phrase, text):
                 return "name", f"the name {phrase!r} is not in the source"
-        swaps = C.substitutions(claim.text, units[best].text, vocabulary)
+        swaps = C.substitutions(claim.text, units[best].text, vocabulary) if "attribute" in self.checks else []
         if swaps:
             new, old = swaps[0]
             return "attribute", f"{new!r} where the source says {old!r}, and the document never says {new!r}"
