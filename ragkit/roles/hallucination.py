@@ -161,18 +161,23 @@ class LocalHallucinationGrader:
         if not documents:
             return [ClaimCheck(s, s, False, "similarity", "no documents to support the answer") for s in sentences]
         source = source_sentences(documents)
-        units = [_Unit(s.doc, s.text, "sentence") for s in source]
-        units += [_Unit(a.doc, f"{a.text} {b.text}", "pair") for a, b in zip(source, source[1:]) if a.doc == b.doc]
-        if self.check_claims:
-            units += [_Unit(s.doc, c, "clause") for s in source for c in C.source_clauses(s.text) if c != s.text]
+        whole_units = [_Unit(s.doc, s.text, "sentence") for s in source]
+        whole_units += [_Unit(a.doc, f"{a.text} {b.text}", "pair") for a, b in zip(source, source[1:]) if a.doc == b.doc]
         claims = [C.split_claims(s) if self.check_claims else [C.Claim(s, s)] for s in sentences]
         flat = [c.text for cs in claims for c in cs]
-        vectors = embed(self.embedder, sentences + flat + [u.text for u in units])
-        sent_v, claim_v, unit_v = np.split(vectors, [len(sentences), len(sentences) + len(flat)])
-        whole = np.array([u.kind != "clause" for u in units])
-        sent_sims = sent_v @ unit_v[whole].T
-        claim_sims = claim_v @ unit_v.T
-        whole_units = [u for u in units if u.kind != "clause"]
+        vectors = embed(self.embedder, sentences + flat + [u.text for u in whole_units])
+        sent_v, claim_v, whole_v = np.split(vectors, [len(sentences), len(sentences) + len(flat)])
+        sent_sims = sent_v @ whole_v.T
+        claim_sims = claim_v @ whole_v.T
+        units = list(whole_units)
+        if self.check_claims:  # clauses of the documents that matter: each claim's best, each sentence's supporting
+            needed = {whole_units[j].doc for j in claim_sims.argmax(axis=1)}
+            needed |= {whole_units[j].doc for j in np.flatnonzero((sent_sims >= self.support_bar).any(axis=0))}
+            clauses = [_Unit(s.doc, c, "clause") for s in source if s.doc in needed
+                       for c in C.source_clauses(s.text) if c != s.text]
+            if clauses:
+                claim_sims = np.hstack([claim_sims, claim_v @ embed(self.embedder, [u.text for u in clauses]).T])
+                units += clauses
         doc_words = [word_set(d.page_content) for d in documents]
         doc_stems = [set(C.content_words(d.page_content)) for d in documents]
 
