@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 
 from ragkit.data import load_handbook, load_menu, load_statute, load_wines
-from ragkit.roles import LocalHallucinationGrader
+from ragkit.roles import LocalHallucinationGrader, LocalWriter
 from ragkit.roles.claims import content_words, split_claims
-from ragkit.roles.features import prose_sentences
+from ragkit.roles.features import document_subject, prose_sentences
 from ragkit.roles.hallucination import ClaimCheck
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,6 +134,22 @@ def test_a_copied_source_sentence_is_always_grounded(grader: LocalHallucinationG
     doc, sentence = pick
     result = grader.check([doc], f"{sentence} [1]")
     assert result.grounded, (sentence, result.note)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(pick=st.sampled_from([(d, s) for d, s in COPIED if document_subject(d)]))
+def test_a_quote_under_its_documents_title_is_grounded(grader: LocalHallucinationGrader, pick) -> None:
+    doc, sentence = pick  # the local writer quotes like this: "Title: sentence [n]."
+    result = grader.check([doc], f"{document_subject(doc)}: {sentence} [1]")
+    assert result.grounded, (sentence, result.note)
+
+
+@pytest.mark.parametrize("question", ["What does a checkpointer give a LangGraph graph?", "Which desserts contain nuts?",
+                                      "my loop never stops, what setting saves me?", "What is a no-take zone?"])
+def test_the_local_writers_answers_are_grounded(grader: LocalHallucinationGrader, question: str) -> None:
+    docs = [d for corpus in CORPORA.values() for d in corpus]
+    picked = LocalWriter(embedder=grader.embedder).write(question, docs)
+    assert grader.check(docs, picked.text).grounded, picked.text
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)

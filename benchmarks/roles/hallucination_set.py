@@ -187,8 +187,10 @@ def main() -> None:
     grader = LocalHallucinationGrader(support_bar=chosen)
     results = [grader.check(c["docs"], c["answer"]) for c in held]
     flags = [not r.grounded for r in results]
-    # Does the grader name the right sentence? (for the unsupported cases it flags)
-    named = [c["bad"].strip() in {s.strip() for s in r.unsupported} for c, r in zip(held, results) if "bad" in c and not r.grounded]
+    # Does the grader name the right sentence? (for the unsupported cases it flags: a flagged claim, or
+    # sentence, lies in the planted one)
+    named = [any(u.strip().rstrip(".") in c["bad"] for u in r.unsupported)
+             for c, r in zip(held, results) if "bad" in c and not r.grounded]
     # What users get: the library's default bar, which may differ from this run's choice when the case set changes.
     default_bar = LocalHallucinationGrader().support_bar
     default_grader = LocalHallucinationGrader(support_bar=default_bar)

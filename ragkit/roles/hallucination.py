@@ -111,6 +111,22 @@ def _squash(text: str) -> str:
 CLAIM_CHECKS = ("appended", "negation", "quantifier", "name", "attribute")  # in the order they are tried
 
 
+def _copied(sentence: str, flat_documents: list[str]) -> bool:
+    """The sentence is copied word for word from one document, or is "Subject: <copied sentence>" with the
+    subject written in that same document (the local writer's quotes look like this).
+
+    >>> _copied("Oysters: Six cost 14 euros.", [_squash("Oysters (starter). Six cost 14 euros.")])
+    True
+    """
+    flat = _squash(sentence)
+    if any(flat in d for d in flat_documents):
+        return True
+    head, colon, rest = sentence.partition(": ")
+    if not colon or not rest or len(head.split()) > C.MAX_SUBJECT_WORDS:
+        return False
+    return any(_squash(rest) in d and _squash(head) in d for d in flat_documents)
+
+
 class LocalHallucinationGrader:
     """Each answer sentence needs a similar source passage with its numbers and names; each claim in it
     must also pass the claim checks (negation, quantifiers, names, attribute words, appended clauses).
@@ -190,7 +206,7 @@ class LocalHallucinationGrader:
             if not self.check_claims:
                 out.append(ClaimCheck(sentence, sentence, sentence_fail is None, *(sentence_fail or ("", ""))[:2]))
                 continue
-            verbatim_sentence = any(_squash(sentence) in _squash(d.page_content) for d in documents)
+            verbatim_sentence = _copied(sentence, [_squash(d.page_content) for d in documents])
             rows = claim_sims[k:k + len(claims[i])]
             k += len(claims[i])
             blamed = self._blame(claims[i], rows, sentence_fail)
