@@ -230,7 +230,7 @@ def plot_grouped_bars(table: Mapping[str, Mapping[str, float | None]], title: st
             ax.text(x, (value or 0.0) + 0.01 * (ylim[1] - ylim[0]), "n/a" if value is None else f"{value:.2f}",
                     ha="center", va="bottom", fontsize=7)
     ax.set_xticks(range(len(categories)), categories)
-    ax.set_ylim(*ylim)
+    ax.set_ylim(ylim[0], ylim[1] + 0.08 * (ylim[1] - ylim[0]))  # room for the labels of the tallest bars
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
