@@ -1,5 +1,5 @@
-"""Checkers for notebook 10 (supervisor multi-agent): a supervisor's reply turned into a valid plan, and the
-router after each agent that keeps the run within ``max_hops``.
+"""Checkers for notebook 10 (supervisor multi-agent): a supervisor's reply turned into a valid plan, the
+router after each agent that keeps the run within ``max_hops``, and an import allow-list check of code.
 
 >>> from ragkit.roles.supervisor import normalise_sequence, parse_agent_names
 >>> check_plan_parser(lambda reply, max_hops: list(normalise_sequence(parse_agent_names(reply), max_hops)[0]),
@@ -12,7 +12,9 @@ True
 
 from __future__ import annotations
 
+import ast
 import random
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -20,6 +22,7 @@ from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.graphs.supervisor_nodes import route_after_agent
 from ragkit.roles.supervisor import normalise_sequence, parse_agent_names
 from ragkit.roles.supervisor_types import AGENTS, DEFAULT_AGENT
+from ragkit.sandbox.imports import disallowed_imports
 
 
 # ---------------------------------------------------------------- the plan parser
@@ -208,5 +211,127 @@ def check_hop_router(fn: Callable[[dict], str], seed: int = 0, quiet: bool = Fal
                                       "states, including states at the cap and plans longer than the cap.")
 
 
-__all__ = ["HOP_VARIANTS", "PLAN_VARIANTS", "HopCase", "ReplyCase", "check_hop_router", "check_plan_parser", "hop_cases",
+# ---------------------------------------------------------------- the import allow-list
+@dataclass(frozen=True)
+class ImportCase:
+    code: str
+    allowed: frozenset[str]
+
+    def label(self) -> str:
+        return f"the code {self.code!r} with allowed={sorted(self.allowed)}"
+
+
+MODULES = ("math", "json", "os", "sys", "socket", "subprocess", "collections", "itertools", "random", "ctypes",
+           "statistics", "urllib", "shutil")
+SUBMODULES = {"os": "path", "urllib": "request", "collections": "abc", "json": "decoder"}
+
+
+def import_cases(seed: int, n: int = 30) -> list[ImportCase]:
+    """Small programs: plain, dotted, aliased and ``from`` imports, several modules on one line, imports nested
+    in functions and ``try`` blocks, relative imports, repeats, and ``import`` inside strings and comments."""
+    rng = random.Random(seed)
+
+    def statement(module: str) -> str:
+        sub = SUBMODULES.get(module)
+        forms = [f"import {module}", f"import {module} as m", f"from {module} import *"]
+        if sub:
+            forms += [f"import {module}.{sub}", f"from {module}.{sub} import x"]
+        return rng.choice(forms)
+
+    cases = [ImportCase("import os.path\nimport math", frozenset({"math"})),
+             ImportCase("def f():\n    import socket\n    return socket", frozenset({"math"})),
+             ImportCase("from . import helpers\nfrom json import loads", frozenset({"math"})),
+             ImportCase("import subprocess\nimport subprocess as sp", frozenset()),
+             ImportCase('text = """\nimport shutil\n"""\nprint(text)  # import ctypes', frozenset({"math"}))]
+    while len(cases) < n:
+        lines = []
+        for _ in range(rng.randint(1, 5)):
+            module = rng.choice(MODULES)
+            roll = rng.random()
+            if roll < 0.15:
+                lines += ["def helper():", f"    {statement(module)}", "    return 1"]
+            elif roll < 0.25:
+                lines += ["try:", f"    {statement(module)}", "except ImportError:", "    pass"]
+            elif roll < 0.32:
+                lines.append(f"from .{module}_tools import run")
+            elif roll < 0.4:
+                lines.append(f"import {module}, {rng.choice(MODULES)}")
+            elif roll < 0.45:
+                lines.append(f"print('import {module}')")
+            else:
+                lines.append(statement(module))
+        allowed = frozenset(rng.sample(MODULES, rng.randint(0, 5)))
+        cases.append(ImportCase("\n".join(lines), allowed))
+    return cases
+
+
+def reference_disallowed(code: str, allowed: frozenset[str]) -> list[str]:
+    """ragkit's ``disallowed_imports``."""
+    return disallowed_imports(code, allowed)
+
+
+def _imports_variant(walk: bool = True, top_level: bool = True, from_imports: bool = True, once: bool = True,
+                     skip_relative: bool = True, regex: bool = False) -> Callable[[str, frozenset[str]], list[str]]:
+    def check(code: str, allowed: frozenset[str]) -> list[str]:
+        if regex:
+            names = re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", code, re.MULTILINE)
+        else:
+            tree = ast.parse(code)
+            nodes = ast.walk(tree) if walk else iter(tree.body)
+            statements = sorted((n for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))),
+                                key=lambda n: (n.lineno, n.col_offset))
+            names = []
+            for node in statements:
+                if isinstance(node, ast.Import):
+                    names += [alias.name for alias in node.names]
+                elif from_imports and (node.level == 0 or not skip_relative):
+                    names.append(node.module or ".")
+            names = [name.split(".")[0] if top_level else name for name in names]
+        if once:
+            names = list(dict.fromkeys(names))
+        return [name for name in names if name not in allowed]
+
+    return check
+
+
+IMPORT_VARIANTS = [
+    Variant(_imports_variant(walk=False),
+            "you read only the top-level statements; an import inside a function or a try block imports too: "
+            "walk the whole tree (ast.walk)"),
+    Variant(_imports_variant(top_level=False),
+            "you compare the full dotted name ('os.path') with the allow-list; compare its top-level package "
+            "('os'), which is what gets loaded"),
+    Variant(_imports_variant(from_imports=False),
+            "you skip 'from x import y' statements; they import x too (ast.ImportFrom, its .module)"),
+    Variant(_imports_variant(once=False),
+            "you name a module each time it is imported; name each module once, in the order it first appears"),
+    Variant(_imports_variant(skip_relative=False),
+            "you count relative imports ('from . import helpers', node.level > 0); they load the program's own "
+            "files, not a module of the allow-list: skip them"),
+    Variant(_imports_variant(regex=True),
+            "you search the text for 'import' at the start of a line, so a string that contains one counts and "
+            "some real imports may not: read the syntax tree (ast.parse) instead"),
+]
+
+
+def check_import_allowlist(fn: Callable[[str, frozenset[str]], Sequence[str]], seed: int = 0,
+                           quiet: bool = False) -> CheckResult:
+    """Check ``fn(code, allowed) -> modules not allowed`` against ragkit's ``disallowed_imports``."""
+    cases = import_cases(seed)
+
+    def same(got: Any, expected: list[str]) -> bool:
+        return isinstance(got, (list, tuple)) and list(got) == expected
+
+    def describe(case: ImportCase, got: Any, expected: list[str]) -> str:
+        return f"for {case.label()} you name {short(got)}; ragkit's disallowed_imports names {expected!r}"
+
+    return run_checker("import_allowlist", fn, cases, reference_disallowed, call=lambda f, c: f(c.code, c.allowed),
+                       same=same, describe=describe, variants=IMPORT_VARIANTS, quiet=quiet,
+                       passed_message=f"your check names the same modules as ragkit's disallowed_imports on all "
+                                      f"{len(cases)} generated programs (nested, dotted, aliased, from- and relative "
+                                      "imports, repeats, 'import' inside strings).")
+
+
+__all__ = ["HOP_VARIANTS", "IMPORT_VARIANTS", "PLAN_VARIANTS", "HopCase", "ImportCase", "ReplyCase", "check_hop_router",
+           "check_import_allowlist", "check_plan_parser", "hop_cases", "import_cases", "reference_disallowed",
            "reference_hop_router", "reference_plan", "reply_cases"]
