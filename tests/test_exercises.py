@@ -96,6 +96,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS,
         "check_plan_parser": ch10.PLAN_VARIANTS, "check_hop_router": ch10.HOP_VARIANTS,
+        "check_import_allowlist": ch10.IMPORT_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]
@@ -184,7 +185,7 @@ def test_the_cases_are_generated_not_one_example() -> None:
     for cases in [ch00.vector_pairs(0), ch00.overlap_cases(0), ch01.bm25_cases(0), ch01.mmr_cases(0), ch02.router_cases(0),
                   ch02.reducer_cases(0), ch03.table_cases(0), ch03.prototype_cases(0), ch04.budget_cases(0),
                   ch05.judge_cases(0), ch05.query_pairs(0), ch06.guard_cases(0), ch06.digest_cases(0),
-                  ch10.reply_cases(0), ch10.hop_cases(0)]:
+                  ch10.reply_cases(0), ch10.hop_cases(0), ch10.import_cases(0)]:
         assert len(cases) >= 15 and len(set(map(repr, cases))) >= 10
 
 
