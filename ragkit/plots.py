@@ -1,4 +1,5 @@
-"""Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions.
+"""Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions, and
+grouped bars for a benchmark's per-category results.
 
 Every function draws on a new figure of a fixed size (nbval compares the ``<Figure size ...>`` text of a
 plot, not its pixels) and returns the figure; call ``plt.show()`` after it in a notebook. matplotlib is
@@ -20,6 +21,7 @@ TIMELINE_SIZE = (8.0, 3.0)
 SCORES_SIZE = (6.5, 3.0)
 TRADEOFF_SIZE = (6.0, 3.5)
 CONTRIBUTIONS_SIZE = (7.5, 3.5)
+GROUPED_SIZE = (8.0, 3.5)
 PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868"}
 
 
@@ -232,5 +234,41 @@ def plot_node_latency(summary: Mapping[str, Any], graph: str | None = None, titl
     ax.set_xlabel("milliseconds (log scale; wall clock, changes every run)")
     ax.set_title(title)
     ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_grouped_bars(table: Mapping[str, Mapping[str, float | None]], title: str, ylabel: str = "accuracy",
+                      ylim: tuple[float, float] = (0.0, 1.0)) -> Any:
+    """One group of bars per category, one bar per series, each labelled with its value: ``table`` maps a
+    series (say ``"test: LocalSupervisor"``) to ``{category: value}``. A missing or ``None`` value (a
+    precision with nothing predicted) is drawn as no bar and labelled ``n/a``. Put the split in the series
+    names or the title.
+
+    >>> fig = plot_grouped_bars({"dev": {"a": 0.5, "b": None}, "test": {"a": 0.25}}, "demo")
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['0.50', 'n/a', '0.25', 'n/a']
+    """
+    plt = _pyplot()
+    series = list(table)
+    categories = list(dict.fromkeys(c for values in table.values() for c in values))
+    fig, ax = plt.subplots(figsize=GROUPED_SIZE)
+    width = 0.8 / max(len(series), 1)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for j, name in enumerate(series):
+        labelled = False
+        for i, category in enumerate(categories):
+            value = table[name].get(category)
+            x = i - 0.4 + width * (j + 0.5)
+            if value is not None:
+                ax.bar(x, value, width, color=colours[j % len(colours)], label=None if labelled else name)
+                labelled = True
+            ax.text(x, (value or 0.0) + 0.01 * (ylim[1] - ylim[0]), "n/a" if value is None else f"{value:.2f}",
+                    ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(range(len(categories)), categories)
+    ax.set_ylim(ylim[0], ylim[1] + 0.08 * (ylim[1] - ylim[0]))  # room for the labels of the tallest bars
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
