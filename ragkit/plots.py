@@ -276,3 +276,39 @@ def plot_curves(points: Sequence[int], curves: Mapping[str, Sequence[float]], yl
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
+
+
+LATENCY_SIZE = (7.5, 3.5)
+
+
+def latency_rows(summary: Mapping[str, Any], graph: str | None = None) -> list[tuple[str, float, float, int]]:
+    """``(graph/node, p50 ms, p95 ms, count)`` from a server's ``GET /metrics`` JSON, slowest p95 first.
+
+    >>> latency_rows({"node_latency_seconds": {"g/a": {"count": 2, "mean": 0.01, "p50": 0.01, "p95": 0.02}}})
+    [('g/a', 10.0, 20.0, 2)]
+    """
+    nodes = summary.get("node_latency_seconds") or {}
+    rows = [(name, stats["p50"] * 1000, stats["p95"] * 1000, int(stats["count"])) for name, stats in nodes.items()
+            if graph is None or name.startswith(f"{graph}/")]
+    return sorted(rows, key=lambda row: -row[2])
+
+
+def plot_node_latency(summary: Mapping[str, Any], graph: str | None = None, title: str = "per-node latency") -> Any:
+    """Per-node p50 and p95 latency (milliseconds) from a server's ``GET /metrics`` JSON: one pair of bars per
+    node (of one graph, or of all). Durations are wall-clock: the picture changes from run to run."""
+    rows = latency_rows(summary, graph)
+    if not rows:
+        raise ValueError("these metrics have no node latencies yet: run a graph on the server first")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=LATENCY_SIZE)
+    y = np.arange(len(rows))
+    ax.barh(y - 0.2, [r[1] for r in rows], height=0.4, label="p50", color="#4c72b0")
+    ax.barh(y + 0.2, [r[2] for r in rows], height=0.4, label="p95", color="#dd8452")
+    ax.set_yticks(y, [f"{r[0]} (n={r[3]})" for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds (log scale; wall clock, changes every run)")
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig

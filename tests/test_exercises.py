@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch09
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch09, ch12
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 CHECKER_CALL = re.compile(r"^(check_\w+)\((\w+)\)\s*$")
-MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06, "09": ch09}
+MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06, "09": ch09, "12": ch12}
 
 
 def tags(cell: nbformat.NotebookNode) -> list[str]:
@@ -97,6 +97,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_call_digest": ch06.DIGEST_VARIANTS,
         "check_beta_update": ch09.UPDATE_VARIANTS, "check_thompson_choice": ch09.CHOICE_VARIANTS,
         "check_cumulative_regret": ch09.REGRET_VARIANTS,
+        "check_read_ndjson": ch12.READER_VARIANTS, "check_percentile": ch12.PERCENTILE_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]

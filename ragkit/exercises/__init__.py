@@ -1,4 +1,4 @@
-"""Exercise checkers for the notebooks (00-06, 09): each compares a learner's function with ragkit's own implementation.
+"""Exercise checkers for the notebooks: each compares a learner's function with ragkit's own implementation.
 
 A checker takes the learner's function, runs it and ragkit's reference on small generated cases (seeded,
 so the same on every run), and returns a :class:`~ragkit.exercises.core.CheckResult` (``passed``,
@@ -10,7 +10,7 @@ wrong variant ("did you add 1/(k + rank) with rank starting at 1?").
 >>> check_rrf(reciprocal_rank_fusion, quiet=True).passed
 True
 
-One module per notebook (``ch00`` ... ``ch06``, ``ch09``); ``EXERCISES`` lists each checker with its chapter.
+One module per notebook (``ch00``, ``ch01``, ...); ``EXERCISES`` lists each checker with its chapter.
 """
 
 from ragkit.exercises.ch00 import check_cosine, check_keyword_overlap
@@ -21,6 +21,7 @@ from ragkit.exercises.ch04 import check_can_rewrite, check_precision_recall, che
 from ragkit.exercises.ch05 import check_same_query, check_verdict_router
 from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
 from ragkit.exercises.ch09 import check_beta_update, check_cumulative_regret, check_thompson_choice
+from ragkit.exercises.ch12 import check_percentile, check_read_ndjson
 from ragkit.exercises.core import CheckResult
 
 EXERCISES: dict[str, tuple[str, ...]] = {
@@ -32,9 +33,11 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "05": ("check_verdict_router", "check_same_query"),
     "06": ("check_call_digest", "check_invented_argument_guard"),
     "09": ("check_beta_update", "check_thompson_choice", "check_cumulative_regret"),
+    "12": ("check_read_ndjson", "check_percentile"),
 }
 
-__all__ = ["EXERCISES", "CheckResult", "check_beta_update", "check_bm25", "check_call_digest", "check_can_rewrite", "check_capped_router",
-           "check_cosine", "check_cumulative_regret", "check_invented_argument_guard", "check_keyword_overlap", "check_mmr", "check_precision_recall",
-           "check_prototype_scores", "check_reducer", "check_route_table", "check_rrf", "check_same_query",
+__all__ = ["EXERCISES", "CheckResult", "check_beta_update", "check_bm25", "check_call_digest", "check_can_rewrite",
+           "check_capped_router", "check_cosine", "check_cumulative_regret", "check_invented_argument_guard",
+           "check_keyword_overlap", "check_mmr", "check_percentile", "check_precision_recall", "check_prototype_scores",
+           "check_read_ndjson", "check_reducer", "check_route_table", "check_rrf", "check_same_query",
            "check_thompson_choice", "check_threshold_for_recall", "check_verdict_router"]
