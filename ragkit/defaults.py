@@ -119,6 +119,33 @@ class GraphDefaults:
     tool_max_message_chars: int = 2_000
 
 
+@dataclass(frozen=True)
+class StatuteQADefaults:
+    """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
+    question classifier and the evidence grader. The tuned values were chosen on the DEV split of
+    ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (the grid and the rule are in
+    ``benchmarks/results/statute_qa_tuning.json``); the caps are the issue's (2 retrievals, 2 generations)."""
+
+    k: int = 5  # articles a strategy returns (and the evidence grader reads)
+    max_retrievals: int = 2
+    max_generations: int = 2
+    # GraphRetriever over the article graph (ragkit.statute.article_graph.STATUTE_GRAPH_DEFAULTS reads these).
+    graph_direction: str = "undirected"
+    graph_damping: float = 0.5
+    graph_mix: float = 0.5
+    graph_seed_k: int = 10
+    graph_defined_term_weight: float = 1.0  # weight of a defined-term edge (a reference edge weighs 1)
+    # LocalQuestionClassifier (the router's machinery; ROUTER's values until tuned).
+    classifier_refuse_margin: float = 0.0
+    classifier_k: int = 3
+    classifier_passage_weight: float = 0.7
+    classifier_passage_bar: float = 0.6
+    classifier_term_weight: float = 0.15
+    # LocalEvidenceGrader: an article is evidence when the grader's probability clears this bar and the
+    # answerability check finds no gap (JUDGE.relevant_above until tuned).
+    evidence_relevant_above: float = 0.08
+
+
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
 JUDGE = JudgeDefaults()
@@ -126,7 +153,8 @@ ROUTER = RouterDefaults()
 WRITER = WriterDefaults()
 VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
+STATUTE_QA = StatuteQADefaults()
 
-__all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "VERIFIER", "WRITER", "GraderDefaults",
-           "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults", "VerifierDefaults",
+__all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "STATUTE_QA", "VERIFIER", "WRITER", "GraderDefaults",
+           "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults", "StatuteQADefaults", "VerifierDefaults",
            "WriterDefaults"]
