@@ -37,6 +37,14 @@ def test_the_factory_builds_local_and_llm_versions_of_both_roles():
     assert llm.question_classifier.model is llm.judge_model and llm.evidence_grader.model is llm.judge_model
 
 
+def test_both_implementations_of_each_role_follow_its_protocol():
+    from ragkit.roles.evidence import EvidenceGrader
+    from ragkit.roles.question_classifier import QuestionClassifier
+
+    assert isinstance(LocalQuestionClassifier(), QuestionClassifier) and isinstance(LLMQuestionClassifier(scripted("{}")), QuestionClassifier)
+    assert isinstance(LocalEvidenceGrader(grader=FlatGrader()), EvidenceGrader) and isinstance(LLMEvidenceGrader(scripted("{}")), EvidenceGrader)
+
+
 # ---------------------------------------------------------------- question classifier
 def test_the_types_cover_exactly_the_five_kinds_with_examples():
     assert sorted(s.name for s in QUESTION_TYPES) == sorted(QUESTION_KINDS)

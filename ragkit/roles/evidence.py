@@ -33,7 +33,10 @@ What it cannot do: relevance and a present answer *type* are not an answer. A qu
 statute leaves to the Authority ("What is the minimum landing size for cod?") meets an article on
 landing sizes with a number in it and passes; a question whose capitalised words the article words
 differently ("the Board" vs "the Coastal Appeals Board") loses a rare term and is graded short. The bar
-is a probability of LocalGrader, which was fitted on SciFact, so it is only meaningful for that grader.
+is a probability of LocalGrader, which was fitted on SciFact, so it is only meaningful for that grader;
+its default (:data:`ragkit.defaults.STATUTE_QA`) is 0, because on the statute QA dev split every higher
+bar refused more answerable questions than it caught unanswerable ones, so by default only the names and
+the answer type decide (the grader's probability still orders the supporting documents).
 """
 
 from __future__ import annotations
