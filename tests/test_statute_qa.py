@@ -153,17 +153,17 @@ def test_an_unanswerable_question_is_refused_without_searching():
 
 def test_short_evidence_is_re_searched_once_with_the_rewrite_then_refused_with_low_confidence():
     graph, roles, searches = make(evidence=(SHORT,), rewrites=("first rewrite", "second rewrite"))
-    out = graph.invoke({"question": "What is the minimum landing size for cod?"})
+    out = graph.invoke({"question": "What is this year's herring quota in tonnes?"})
     assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "retrieve", "grade_evidence", "refuse_low_confidence"]
-    assert searches["hybrid"].queries == ["What is the minimum landing size for cod?", "first rewrite"]
-    assert out["question"] == "What is the minimum landing size for cod?" and out["active_query"] == "first rewrite"
+    assert searches["hybrid"].queries == ["What is this year's herring quota in tonnes?", "first rewrite"]
+    assert out["question"] == "What is this year's herring quota in tonnes?" and out["active_query"] == "first rewrite"
     assert out["rewritten_query"] == "second rewrite" and out["retrieval_attempts"] == 2
     assert out["refused"] and out["low_confidence"] and out["refusal"] == "low_confidence"
     assert "Article 15 (Catch limits and quotas)" in out["answer"]
 
 
 def test_the_rewrite_loop_stops_when_the_rewrite_repeats_the_query():
-    question = "What is the minimum landing size for cod?"
+    question = "What is this year's herring quota in tonnes?"
     graph, roles, searches = make(evidence=(SHORT,), rewrites=(question.upper().rstrip("?"),))
     out = graph.invoke({"question": question})
     assert searches["hybrid"].queries == [question] and out["retrieval_attempts"] == 1

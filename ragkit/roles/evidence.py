@@ -30,8 +30,8 @@ document, ``fallback=True``, because the verifier that checks each citation stil
 evidence and the answer.
 
 What it cannot do: relevance and a present answer *type* are not an answer. A question about a figure the
-statute leaves to the Authority ("What is the minimum landing size for cod?") meets an article on
-landing sizes with a number in it and passes; a question whose capitalised words the article words
+statute leaves to the Authority ("What is this year's herring quota in tonnes?") meets the article on
+quotas with a number in it and passes; a question whose capitalised words the article words
 differently ("the Board" vs "the Coastal Appeals Board") loses a rare term and is graded short. The bar
 is a probability of LocalGrader, which was fitted on SciFact, so it is only meaningful for that grader;
 its default (:data:`ragkit.defaults.STATUTE_QA`) is 0, because on the statute QA dev split every higher

@@ -27,8 +27,8 @@ grader and the citation check decide), never ``unanswerable``.
 
 What it cannot do: nearest-prototype similarity sees topic more than form, so a single-article question
 about fines and a fine-plus-duty case look alike; "unanswerable" is only caught when the question is
-about something the statute never mentions; a near miss ("What is the minimum landing size for cod?",
-when the Act leaves the size to the Authority) reads as answerable, and only the evidence grader can
+about something the statute never mentions; a near miss ("What is this year's herring quota in tonnes?",
+when the Act leaves quotas to the Authority) reads as answerable, and only the evidence grader can
 refuse it later. The examples were written after reading the dev split (never the test split), so dev
 accuracy flatters it; the test split is the honest number (``benchmarks/statute/statute_qa.py``).
 """
