@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch09, ch10, ch12
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch09, ch10, ch11, ch12
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
@@ -101,6 +101,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_read_ndjson": ch12.READER_VARIANTS, "check_percentile": ch12.PERCENTILE_VARIANTS,
         "check_plan_parser": ch10.PLAN_VARIANTS, "check_hop_router": ch10.HOP_VARIANTS,
         "check_import_allowlist": ch10.IMPORT_VARIANTS,
+        "check_cited_articles": ch11.CITATION_VARIANTS, "check_articles_within": ch11.WALK_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]
@@ -190,7 +191,8 @@ def test_the_cases_are_generated_not_one_example() -> None:
                   ch02.reducer_cases(0), ch03.table_cases(0), ch03.prototype_cases(0), ch04.budget_cases(0),
                   ch05.judge_cases(0), ch05.query_pairs(0), ch06.guard_cases(0), ch06.digest_cases(0),
                   ch09.update_cases(0), ch09.choice_cases(0), ch09.regret_cases(0),
-                  ch10.reply_cases(0), ch10.hop_cases(0), ch10.import_cases(0)]:
+                  ch10.reply_cases(0), ch10.hop_cases(0), ch10.import_cases(0),
+                  ch11.citation_cases(0), ch11.walk_cases(0)]:
         assert len(cases) >= 15 and len(set(map(repr, cases))) >= 10
 
 

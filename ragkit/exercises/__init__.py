@@ -22,6 +22,7 @@ from ragkit.exercises.ch05 import check_same_query, check_verdict_router
 from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
 from ragkit.exercises.ch09 import check_beta_update, check_cumulative_regret, check_thompson_choice
 from ragkit.exercises.ch10 import check_hop_router, check_import_allowlist, check_plan_parser
+from ragkit.exercises.ch11 import check_articles_within, check_cited_articles
 from ragkit.exercises.ch12 import check_percentile, check_read_ndjson
 from ragkit.exercises.core import CheckResult
 
@@ -35,6 +36,7 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "06": ("check_call_digest", "check_invented_argument_guard"),
     "09": ("check_beta_update", "check_thompson_choice", "check_cumulative_regret"),
     "10": ("check_plan_parser", "check_hop_router", "check_import_allowlist"),
+    "11": ("check_cited_articles", "check_articles_within"),
     "12": ("check_read_ndjson", "check_percentile"),
 }
 
