@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import tempfile
@@ -77,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     levels = [int(c) for c in args.concurrency.split(",")]
     requests = plan(args.requests)
+    load_at_start = round(os.getloadavg()[0], 2)  # other work on the machine slows every figure below
     server = Server(Path(tempfile.mkdtemp(prefix="ragkit-load-")))
     results = {}
     try:
@@ -102,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         server.stop()
     record = {"command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/server/load.py " + " ".join(argv or sys.argv[1:]),
               "mix": "seeded mix of invoke and NDJSON stream over adaptive_rag, self_rag, crag (local roles)",
-              "machine": "2 shared cores; client and server on the same machine", "results": results}
+              "machine": "2 shared cores; client and server on the same machine",
+              "load_average_1min_at_start": load_at_start, "results": results}
     out = ROOT / "benchmarks" / "results" / "server_load.json"
     out.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print("written", out)

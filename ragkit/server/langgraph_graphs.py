@@ -1,7 +1,7 @@
 """The graphs as LangGraph's own server (``langgraph dev`` / LangGraph Platform) loads them (see langgraph.json).
 
 LangGraph's server brings its own persistence, so each graph is compiled without a checkpointer of ours
-(CRAG and the tool loop default to an in-memory one for notebooks; it is removed here). Run offline with::
+(the graphs are the server registry's, ragkit.server.registry; any default in-memory checkpointer is removed here). Run offline with::
 
     LANGGRAPH_CLI_NO_ANALYTICS=1 langgraph dev --no-browser     # needs: pip install "langgraph-cli[inmem]"
 
@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
-from ragkit.graphs.crag import build_crag_graph
-from ragkit.graphs.self_rag import build_self_rag_graph
-from ragkit.graphs.tool_agent import build_tool_agent_graph
+from ragkit.server.registry import default_specs
 
 
 def _without_checkpointer(graph: Any) -> Any:
@@ -23,9 +20,12 @@ def _without_checkpointer(graph: Any) -> Any:
     return graph
 
 
-adaptive_rag = build_adaptive_rag_graph()
-self_rag = build_self_rag_graph()
-crag = _without_checkpointer(build_crag_graph())
-tool_agent = _without_checkpointer(build_tool_agent_graph())
+_GRAPHS = {name: _without_checkpointer(spec.build(None, None)) for name, spec in default_specs().items()}
+adaptive_rag = _GRAPHS["adaptive_rag"]
+self_rag = _GRAPHS["self_rag"]
+crag = _GRAPHS["crag"]
+supervisor = _GRAPHS["supervisor"]
+statute_qa = _GRAPHS["statute_qa"]
+tool_agent = _GRAPHS["tool_agent"]
 
-__all__ = ["adaptive_rag", "crag", "self_rag", "tool_agent"]
+__all__ = ["adaptive_rag", "crag", "self_rag", "statute_qa", "supervisor", "tool_agent"]

@@ -81,6 +81,7 @@ def default_specs() -> dict[str, GraphSpec]:
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.crag import build_crag_graph
     from ragkit.graphs.self_rag import build_self_rag_graph
+    from ragkit.graphs.statute_qa import build_statute_qa_graph
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.graphs.tool_agent import build_tool_agent_graph
     from ragkit.tools.orders import load_order_store
@@ -93,6 +94,9 @@ def default_specs() -> dict[str, GraphSpec]:
                   lambda cp, cm: build_self_rag_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("crag", "Judge retrieved handbook sections (4 verdicts), write, verify; ask back when ambiguous.",
                   lambda cp, cm: build_crag_graph(chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
+        GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
+                  "retrieval, answer with verified paragraph citations or refuse.",
+                  lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
                   lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
