@@ -130,3 +130,34 @@ GRAPHS = GraphDefaults()
 __all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "VERIFIER", "WRITER", "GraderDefaults",
            "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults", "VerifierDefaults",
            "WriterDefaults"]
+
+
+@dataclass(frozen=True)
+class AdvancedDefaults:
+    """The advanced pipeline (``ragkit.graphs.advanced_rag``): its caps, depths and query transforms.
+
+    The depths follow the production system the graph is modelled on (rerank the top 20 to the top 4; a
+    dense arm of MMR k=8 over 20). The query-transform settings were chosen on SciFact TRAIN by
+    ``benchmarks/advanced/scifact_transforms.py --split train`` (``benchmarks/results/advanced_transforms_train.json``).
+    """
+
+    max_retrieval_retries: int = 1  # query_transform again when no reranked document is relevant
+    max_generation_retries: int = 1  # generate again when the answer is not grounded
+    fetch_k: int = 20  # fused results handed to the reranker
+    top_k: int = 4  # what the reranker keeps (and the grader grades)
+    dense_k: int = 8  # the dense arm: MMR picks k of fetch_k
+    dense_fetch_k: int = 20
+    arm_k: int = 20  # results per query for the bm25 and hybrid arms
+    # Local query transforms: pseudo-relevance-feedback alternatives, the extractive "hypothetical
+    # document", and how the result lists of all the queries are fused.
+    n_alternatives: int = 3
+    prf_terms: int = 5
+    first_pass_k: int = 5
+    hypothetical_sentences: int = 3
+    fusion: str = "rrf"
+    original_weight: float = 1.0  # weight of the question's own list; each other query's list weighs 1
+    hypothetical_weight: float = 1.0
+
+
+ADVANCED = AdvancedDefaults()
+__all__ += ["ADVANCED", "AdvancedDefaults"]

@@ -47,6 +47,8 @@ ROLES: dict[str, tuple[bool, str, str]] = {
                              "ragkit.roles.hallucination:LLMHallucinationGrader"),
     "answer_grader": (True, "ragkit.roles.answer_grader:LocalAnswerGrader", "ragkit.roles.answer_grader:LLMAnswerGrader"),
     "judge": (True, "ragkit.roles.judge:LocalJudge", "ragkit.roles.judge:LLMJudge"),
+    "intent_classifier": (True, "ragkit.roles.intent:LocalIntentClassifier", "ragkit.roles.intent:LLMIntentClassifier"),
+    "query_transformer": (False, "ragkit.roles.query_transform:LocalQueryTransformer", "ragkit.roles.query_transform:LLMQueryTransformer"),
 }
 # Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
 SPECIAL_ROLES = ("router", "tool_planner")
