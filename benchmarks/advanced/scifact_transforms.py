@@ -11,8 +11,8 @@ The retrievers are those of ``ragkit bench retrieval`` (``ragkit.retrieval.prese
 - ``both``: all of them, which is what the advanced graph searches.
 
 The first pass is the retriever's own top ``first_pass_k`` for the claim. The lists are fused exactly as the
-graph fuses them (:func:`ragkit.graphs.advanced_nodes.weighted_queries` and ``fuse``; the script checks a
-sample against :func:`ragkit.graphs.advanced_nodes.search_queries`). nDCG@10 and Recall@100.
+graph fuses them (:func:`ragkit.graphs.advanced_search.weighted_queries` and ``fuse``; the script checks a
+sample against :func:`ragkit.graphs.advanced_search.search_queries`). nDCG@10 and Recall@100.
 
 ``--split train`` (the 809 train claims) grid-searches the transform's knobs (feedback terms, sentences in
 the passage, fusion method, weight of the claim's own list, weight of the passage's list) per retriever and
@@ -48,7 +48,7 @@ from common import datasets_dir, sha256  # noqa: E402
 
 from ragkit.defaults import ADVANCED, RETRIEVAL  # noqa: E402
 from ragkit.embeddings import load_embedder  # noqa: E402
-from ragkit.graphs.advanced_nodes import search_queries, weighted_queries  # noqa: E402
+from ragkit.graphs.advanced_search import search_queries, weighted_queries  # noqa: E402
 from ragkit.retrieval import load_beir  # noqa: E402
 from ragkit.retrieval.base import ScoredRetriever, doc_key  # noqa: E402
 from ragkit.retrieval.hybrid import fuse  # noqa: E402

@@ -10,24 +10,23 @@ text); the bandit learns from the grader's verdicts, which are themselves imperf
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, Literal, Sequence, TypedDict
+from typing import Annotated, Any, Callable, Literal, TypedDict
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 
-from ragkit.bandit import BanditStateError, LinearThompsonSampling, LinUCB, Policy, SharedBandit
+from ragkit.bandit import BanditStateError
 from ragkit.defaults import ADVANCED, GRAPHS
 from ragkit.graphs import policy
+from ragkit.graphs.advanced_search import Bandit, search_queries, weighted_queries
 from ragkit.graphs.crag_helpers import supporting_documents
 from ragkit.graphs.trace import add_path, traced
 from ragkit.retrieval.base import ScoredSearch, doc_key, with_score
-from ragkit.retrieval.hybrid import fuse
 from ragkit.roles.base import Answer, DocumentGrader, Grade, HallucinationGrader, Writer
 from ragkit.roles.intent import Intent, IntentClassifier, small_talk_reply
 from ragkit.roles.query_transform import QueryTransform, QueryTransformer
 
-Bandit = Policy | SharedBandit
 CAPS = ("max_retrieval_retries", "max_generation_retries")
 
 
@@ -134,64 +133,6 @@ def check_cap(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{name} must be a non-negative integer (retries after the first try), got {value!r}")
     return value
-
-
-# ---------------------------------------------------------------- searching several queries with one arm
-def weighted_queries(question: str, transform: QueryTransform | None, original_weight: float = ADVANCED.original_weight,
-                     hypothetical_weight: float = ADVANCED.hypothetical_weight) -> list[tuple[str, float]]:
-    """The queries to search and the weight of each one's list: the question, the alternatives, the hypothetical.
-
-    >>> weighted_queries("q", QueryTransform(("a", "q"), "h"), original_weight=2.0)
-    [('q', 2.0), ('a', 1.0), ('h', 1.0)]
-    """
-    out: dict[str, float] = {question: original_weight}
-    for query in (transform.queries if transform else ()):
-        out.setdefault(query, 1.0)
-    if transform and transform.hypothetical and hypothetical_weight > 0:
-        out.setdefault(transform.hypothetical, hypothetical_weight)
-    return list(out.items())
-
-
-def search_queries(search: ScoredSearch, queries: Sequence[tuple[str, float]], k: int, method: str = ADVANCED.fusion,
-                   depth: int | None = None) -> tuple[list[tuple[Document, float]], list[str]]:
-    """Search every query, fuse the lists (:func:`ragkit.retrieval.hybrid.fuse`), keep the best ``k`` once each.
-
-    ``depth`` is how many results each query asks for (None: the source's own k). A query whose search
-    raises is left out, and its note returned (policy 2); with one list, its own order is kept.
-
-    >>> from ragkit.retrieval.adapters import as_scored_search
-    >>> docs = {"a": Document("a", metadata={"id": "a"}), "b": Document("b", metadata={"id": "b"})}
-    >>> search = as_scored_search(lambda q: [docs[c] for c in q])
-    >>> [(d.page_content, round(s, 3)) for d, s in search_queries(search, [("ab", 1.0), ("b", 1.0)], k=2, method="rrf")[0]]
-    [('b', 0.033), ('a', 0.016)]
-    """
-    lists, notes, by_key = [], [], {}
-    for query, weight in queries:
-        outcome = policy.run_search(search, query, depth, what="search")  # type: ignore[arg-type]
-        if outcome.failed:
-            notes.append(outcome.note)
-            continue
-        for doc in outcome.documents:
-            by_key.setdefault(doc_key(doc), doc)
-        lists.append((weight, [(doc_key(d), float(d.metadata.get("score", 0.0))) for d in outcome.documents]))
-    if not lists:
-        return [], notes
-    if len(lists) == 1:
-        ranking = lists[0][1]
-    else:
-        ranking = fuse([scored for _, scored in lists], method, [w for w, _ in lists])  # type: ignore[arg-type]
-    return [(by_key[key], score) for key, score in ranking[:k]], notes
-
-
-# ---------------------------------------------------------------- the bandit
-def policy_of(bandit: Bandit) -> Policy:
-    """The policy behind a bandit (a ``SharedBandit`` wraps one)."""
-    return bandit.policy if isinstance(bandit, SharedBandit) else bandit
-
-
-def is_contextual(bandit: Bandit) -> bool:
-    """True when the policy chooses from query features (LinUCB, linear Thompson sampling)."""
-    return isinstance(policy_of(bandit), (LinUCB, LinearThompsonSampling))
 
 
 # ---------------------------------------------------------------- nodes
@@ -442,5 +383,6 @@ def hallucination_check_node(hallucination_grader: HallucinationGrader) -> Node:
     return hallucination_check
 
 
-__all__ = ["AdvancedState", "Bandit", "can_retry_retrieval", "check_cap", "is_contextual", "merge_metadata",
-           "policy_of", "search_queries", "wants_regeneration", "weighted_queries", "worst_case_steps"]
+__all__ = ["AdvancedState", "can_retry_retrieval", "check_cap", "check_question_node", "classify_node", "generate_node",
+           "grade_node", "hallucination_check_node", "merge_metadata", "query_transform_node", "rerank_node",
+           "retrieve_node", "unsupported_language", "wants_regeneration", "worst_case_steps"]

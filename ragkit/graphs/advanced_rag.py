@@ -54,7 +54,6 @@ from ragkit.bandit import ThompsonSampling, query_features
 from ragkit.defaults import ADVANCED, GRAPHS
 from ragkit.graphs.advanced_nodes import (
     AdvancedState,
-    Bandit,
     can_retry_retrieval,
     check_cap,
     check_question_node,
@@ -62,17 +61,14 @@ from ragkit.graphs.advanced_nodes import (
     generate_node,
     grade_node,
     hallucination_check_node,
-    is_contextual,
-    policy_of,
     query_transform_node,
     rerank_node,
     retrieve_node,
-    search_queries,
     unsupported_language,
     wants_regeneration,
-    weighted_queries,
     worst_case_steps,
 )
+from ragkit.graphs.advanced_search import Bandit, is_contextual, policy_of, search_queries, weighted_queries
 from ragkit.graphs.policy import check_limit
 from ragkit.graphs.search_sources import LazySearch, source
 from ragkit.retrieval.base import ScoredSearch

@@ -1,7 +1,7 @@
 """Query transformers: more ways to ask the same question, searched together (multi-query + HyDE).
 
 A transformer turns a question into a few *alternative queries* and one *hypothetical answer*; the graph
-searches the question and each of them and fuses the result lists (:func:`ragkit.graphs.advanced_nodes.search_queries`).
+searches the question and each of them and fuses the result lists (:func:`ragkit.graphs.advanced_search.search_queries`).
 The idea (multi-query / RAG-Fusion, and HyDE by Gao et al. 2022) is that a document missed by one
 wording may be found by another, and that an answer-shaped text is closer to answer documents than the
 question is.
