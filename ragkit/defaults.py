@@ -157,6 +157,10 @@ class AdvancedDefaults:
     fusion: str = "rrf"
     original_weight: float = 1.0  # weight of the question's own list; each other query's list weighs 1
     hypothetical_weight: float = 1.0
+    # LocalIntentClassifier: below this score a message is never small talk (it is searched). Chosen on the
+    # intent dev set plus 300 questions of SQuAD 2.0 articles 0-7 (benchmarks/advanced/intent_accuracy.py):
+    # zero errors for 0.25-0.26; the router's 0.1 sent 8 of the 300 SQuAD questions to small talk.
+    intent_min_similarity: float = 0.25
 
 
 ADVANCED = AdvancedDefaults()
