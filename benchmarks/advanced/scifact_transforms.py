@@ -218,8 +218,8 @@ def main() -> None:
         train = json.loads(OUT["train"].read_text(encoding="utf-8"))
         chosen = {name: {mode: train["retrievers"][name]["chosen"][mode]["setting"] for mode in MODES}
                   for name in args.retrievers}
-        grids = {name: {k: tuple(sorted({chosen[name][m][k] for m in MODES})) for k in ("prf_terms", "hypothetical_sentences")}
-                 for name in args.retrievers}
+        grids = {name: {k: tuple(sorted({chosen[name][m][k] for m in MODES if m != "none"}))
+                        for k in ("prf_terms", "hypothetical_sentences")} for name in args.retrievers}
     else:
         grids = {name: {k: GRID[k] for k in ("prf_terms", "hypothetical_sentences")} for name in args.retrievers}
     start = time.perf_counter()

@@ -182,7 +182,8 @@ class LLMQueryTransformer:
 
     def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform:
         question = clean_query(question, what="question")
-        inputs = {"question": question, "n": self.n_alternatives, "tried": "; ".join(tried) if tried else "(none)"}
+        shown = [t if len(t) <= 200 else t[:197] + "..." for t in tried]  # a tried passage is shown by its start
+        inputs = {"question": question, "n": self.n_alternatives, "tried": "; ".join(shown) if shown else "(none)"}
         result = call_structured(self.model, self.prompt, Expansion, inputs)
         if not result.ok:  # visible fallback: the question is searched on its own
             return QueryTransform((), "", f"no transform, the question alone: {result.note}", fallback=True)
