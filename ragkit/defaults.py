@@ -119,6 +119,22 @@ class GraphDefaults:
     tool_max_message_chars: int = 2_000
 
 
+@dataclass(frozen=True)
+class SupervisorDefaults:
+    """The supervisor graph's caps and sandbox limits, and LocalSupervisor's clause rules (chosen on the
+    dev split of ``data/eval/supervisor_routing.json``, ``benchmarks/supervisor/routing_accuracy.py``)."""
+
+    max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
+    previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
+    k: int = 5  # prototypes averaged per agent (LocalRouter's k)
+    term_weight: float = 0.3  # weight of the example-vocabulary term evidence
+    min_terms: int = 1  # terms a clause needs to be a step of its own
+    min_margin: float = 0.0  # and how far its best agent must beat the runner-up (0: the context class decides)
+    sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
+    sandbox_memory_mb: int = 256
+    sandbox_max_output_bytes: int = 20_000
+
+
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
 JUDGE = JudgeDefaults()
@@ -126,10 +142,11 @@ ROUTER = RouterDefaults()
 WRITER = WriterDefaults()
 VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
+SUPERVISOR = SupervisorDefaults()
 
-__all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "VERIFIER", "WRITER", "GraderDefaults",
-           "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults", "VerifierDefaults",
-           "WriterDefaults"]
+__all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "SUPERVISOR", "VERIFIER", "WRITER", "GraderDefaults",
+           "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults", "SupervisorDefaults",
+           "VerifierDefaults", "WriterDefaults"]
 
 
 @dataclass(frozen=True)

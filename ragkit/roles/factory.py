@@ -47,6 +47,10 @@ ROLES: dict[str, tuple[bool, str, str]] = {
                              "ragkit.roles.hallucination:LLMHallucinationGrader"),
     "answer_grader": (True, "ragkit.roles.answer_grader:LocalAnswerGrader", "ragkit.roles.answer_grader:LLMAnswerGrader"),
     "judge": (True, "ragkit.roles.judge:LocalJudge", "ragkit.roles.judge:LLMJudge"),
+    "supervisor": (True, "ragkit.roles.supervisor:LocalSupervisor", "ragkit.roles.supervisor:LLMSupervisor"),
+    "analyst": (False, "ragkit.roles.analysis:LocalAnalyst", "ragkit.roles.analysis:LLMAnalyst"),
+    "coder": (False, "ragkit.roles.coder:LocalCoder", "ragkit.roles.coder:LLMCoder"),
+    "aggregator": (False, "ragkit.roles.aggregator:LocalAggregator", "ragkit.roles.aggregator:LLMAggregator"),
     "intent_classifier": (True, "ragkit.roles.intent:LocalIntentClassifier", "ragkit.roles.intent:LLMIntentClassifier"),
     "query_transformer": (False, "ragkit.roles.query_transform:LocalQueryTransformer", "ragkit.roles.query_transform:LLMQueryTransformer"),
 }
@@ -137,7 +141,8 @@ class Roles:
         if "tool_planner" not in self._built:
             from ragkit.roles.tool_planner import LocalToolPlanner
 
-            self._built["tool_planner"] = self.chat_model if self.chat_model is not None else LocalToolPlanner()
+            self._built["tool_planner"] = (self.chat_model if self.chat_model is not None
+                                           else LocalToolPlanner(embedder=self.embedder))
         return self._built["tool_planner"]
 
 
