@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch08
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 CHECKER_CALL = re.compile(r"^(check_\w+)\((\w+)\)\s*$")
-MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06}
+MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06, "08": ch08}
 
 
 def tags(cell: nbformat.NotebookNode) -> list[str]:
@@ -95,6 +95,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_can_rewrite": ch04.BUDGET_VARIANTS, "check_verdict_router": ch05.JUDGE_VARIANTS,
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS,
+        "check_retry_router": ch08.RETRY_VARIANTS, "check_fuse_queries": ch08.FUSE_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]

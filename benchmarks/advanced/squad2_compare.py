@@ -15,6 +15,8 @@ figures differ from these). Systems:
   CrossEncoderReranker, which without weights on this machine is the LocalReranker). One bandit per system
   learns across all its questions, in the order answerable, unanswerable, removed;
 - ``advanced_no_rerank``: the same with ``rerank=False`` (the fused top 4);
+- ``advanced_no_transform``: the same with a query transformer that adds nothing (no alternatives, no
+  hypothetical document: the question alone is searched, and a retrieval retry searches it again);
 - ``advanced_hybrid_only``: one arm, the default retriever (no bandit choice), to compare on the same retriever;
 - ``crag``: ``build_crag_graph`` with LocalJudge (its tuned defaults) and LocalReranker, fetch 12 -> 4;
 - ``self_rag``: ``build_self_rag_graph`` with local roles, k=4.
@@ -42,6 +44,7 @@ import time
 import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -63,7 +66,7 @@ from ragkit.roles.query_transform import LocalQueryTransformer  # noqa: E402
 
 DATA = datasets_dir() / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "advanced_squad2_{split}.json"
-SYSTEMS = ("advanced", "advanced_no_rerank", "advanced_hybrid_only", "crag", "self_rag")
+SYSTEMS = ("crag", "self_rag", "advanced", "advanced_no_rerank", "advanced_no_transform", "advanced_hybrid_only")
 K, CRAG_FETCH_K = 4, 12
 
 
@@ -85,10 +88,12 @@ class Systems:
                       "hallucination_grader": LocalHallucinationGrader(embedder=e), "rewriter": LocalRewriter(),
                       "answer_grader": LocalAnswerGrader(embedder=e)}
         self.intent, self.transformer = LocalIntentClassifier(embedder=e), LocalQueryTransformer(embedder=e)
+        self.no_transform = LocalQueryTransformer(embedder=e, n_alternatives=0, hypothetical_sentences=0)
         self.reranker = LocalReranker(top_n=K, embeddings=e)
         self.judge = LocalJudge(grader=self.roles["grader"])
         self.bandits = {"advanced": ThompsonSampling(["dense", "bm25", "hybrid"], seed=0),
                         "advanced_no_rerank": ThompsonSampling(["dense", "bm25", "hybrid"], seed=0),
+                        "advanced_no_transform": ThompsonSampling(["dense", "bm25", "hybrid"], seed=0),
                         "advanced_hybrid_only": ThompsonSampling(["hybrid"], seed=0)}
         self.indexes: dict[int | None, dict] = {}
         self.graphs: dict[tuple[str, int | None], object] = {}
@@ -108,7 +113,7 @@ class Systems:
                 arms = {"hybrid": index["default"]} if system == "advanced_hybrid_only" else index["arms"]
                 self.graphs[key] = build_advanced_rag_graph(
                     arms=arms, bandit=self.bandits[system], intent_classifier=self.intent,
-                    query_transformer=self.transformer, grader=r["grader"], writer=r["writer"],
+                    query_transformer=self.no_transform if system == "advanced_no_transform" else self.transformer, grader=r["grader"], writer=r["writer"],
                     hallucination_grader=r["hallucination_grader"], embeddings=self.embedder,
                     rerank=system != "advanced_no_rerank")
             elif system == "crag":
@@ -157,7 +162,7 @@ def percentiles(values: list[float]) -> dict[str, float]:
     return {"p50_ms": round(1000 * statistics.median(values), 1), "p95_ms": round(1000 * pick(0.95), 1), "n": len(values)}
 
 
-def evaluate(split: str, n: int, seed: int, systems: list[str]) -> dict:
+def evaluate(split: str, n: int, seed: int, systems: list[str], save: Callable[[dict], None] = lambda r: None) -> dict:
     crag = crag_protocol()
     articles = crag.load_squad(DATA)
     cases = crag.samples(articles, split, n, seed)
@@ -195,6 +200,7 @@ def evaluate(split: str, n: int, seed: int, systems: list[str]) -> dict:
             row["bandit_stats_at_end"] = builder.bandits[system].stats()
             row["reranker_backend"] = dict(rerankers)
         results[system] = row
+        save(results)  # after each system, so a long run that is stopped keeps what it measured
     return results
 
 
@@ -204,11 +210,24 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=30, help="questions per category")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--systems", nargs="+", default=list(SYSTEMS), choices=SYSTEMS)
+    parser.add_argument("--out", type=Path, default=None, help="results file (default benchmarks/results/advanced_squad2_<split>.json)")
     args = parser.parse_args()
+    out = args.out or Path(str(OUT).format(split=args.split))
+
+    def save(results: dict) -> None:
+        payload = header(args) | {"systems_done": list(results), "complete": len(results) == len(args.systems),
+                                  "results": results}
+        out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
+
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="CrossEncoderReranker")  # recorded as reranker_backend instead
-        results = evaluate(args.split, args.n, args.seed, args.systems)
-    payload = {
+        evaluate(args.split, args.n, args.seed, args.systems, save)
+    print("written", out.resolve().relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out)
+
+
+def header(args: argparse.Namespace) -> dict:
+    """What a results file says about its run: command, data hash, split and protocol."""
+    return {
         "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/advanced/squad2_compare.py --split {args.split} --n {args.n}"
                    + (f" --seed {args.seed}" if args.seed else "")
                    + ("" if args.systems == list(SYSTEMS) else " --systems " + " ".join(args.systems)),
@@ -220,11 +239,7 @@ def main() -> None:
         "questions": f"CRAG's seeded samples (benchmarks/crag/squad2_eval.py samples(), seed {args.seed}), n={args.n} per category",
         "retriever": "ragkit.retrieval.presets.default_retriever for CRAG, Self-RAG and the advanced graph's hybrid arm",
         "rates": "shares of the category's questions; gold_in_answer: answered with a gold answer string in it",
-        "results": results,
     }
-    out = Path(str(OUT).format(split=args.split))
-    out.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
-    print("written", out.relative_to(ROOT))
 
 
 if __name__ == "__main__":

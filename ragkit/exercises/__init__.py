@@ -20,6 +20,7 @@ from ragkit.exercises.ch03 import check_prototype_scores, check_route_table
 from ragkit.exercises.ch04 import check_can_rewrite, check_precision_recall, check_threshold_for_recall
 from ragkit.exercises.ch05 import check_same_query, check_verdict_router
 from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
+from ragkit.exercises.ch08 import check_fuse_queries, check_retry_router
 from ragkit.exercises.core import CheckResult
 
 EXERCISES: dict[str, tuple[str, ...]] = {
@@ -30,9 +31,10 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "04": ("check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
     "05": ("check_verdict_router", "check_same_query"),
     "06": ("check_call_digest", "check_invented_argument_guard"),
+    "08": ("check_retry_router", "check_fuse_queries"),
 }
 
 __all__ = ["EXERCISES", "CheckResult", "check_bm25", "check_call_digest", "check_can_rewrite", "check_capped_router",
-           "check_cosine", "check_invented_argument_guard", "check_keyword_overlap", "check_mmr", "check_precision_recall",
-           "check_prototype_scores", "check_reducer", "check_route_table", "check_rrf", "check_same_query",
+           "check_cosine", "check_fuse_queries", "check_invented_argument_guard", "check_keyword_overlap", "check_mmr", "check_precision_recall",
+           "check_prototype_scores", "check_reducer", "check_retry_router", "check_route_table", "check_rrf", "check_same_query",
            "check_threshold_for_recall", "check_verdict_router"]
