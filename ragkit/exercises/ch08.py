@@ -99,7 +99,9 @@ def fuse_query_lists(lists: Sequence[Sequence[str]], weights: Sequence[float], k
     :func:`ragkit.graphs.advanced_search.search_queries` calls it.
 
     >>> fuse_query_lists([["a", "b"], ["b", "c"]], [2.0, 1.0], k=3, rrf_k=1)
-    ['a', 'b', 'c']
+    ['b', 'a', 'c']
+
+    (b: 2/(1+2) + 1/(1+1) = 1.17 beats a: 2/(1+1) = 1.0, found by one list only; c: 1/(1+2).)
     """
     scored = [[(key, 0.0) for key in ranking] for ranking in lists]
     return [key for key, _ in fuse(scored, "rrf", list(weights), rrf_k=rrf_k)[:k]]
