@@ -31,7 +31,7 @@ def weighted_queries(question: str, transform: QueryTransform | None, original_w
     """The queries to search and the weight of each one's list: the question, the alternatives, the hypothetical.
 
     >>> weighted_queries("q", QueryTransform(("a", "q"), "h"), original_weight=2.0)
-    [('q', 2.0), ('a', 1.0), ('h', 1.0)]
+    [('q', 2.0), ('a', 1.0), ('h', 0.5)]
     """
     out: dict[str, float] = {question: original_weight}
     for query in (transform.queries if transform else ()):
