@@ -182,6 +182,41 @@ class SupervisorDefaults:
     sandbox_max_output_bytes: int = 20_000
 
 
+@dataclass(frozen=True)
+class AdvancedDefaults:
+    """The advanced pipeline (``ragkit.graphs.advanced_rag``): its caps, depths and query transforms.
+
+    The depths follow the production system the graph is modelled on (rerank the top 20 to the top 4; a
+    dense arm of MMR k=8 over 20). The query-transform settings were chosen on SciFact TRAIN by
+    ``benchmarks/advanced/scifact_transforms.py --split train --sample 150``
+    (``benchmarks/results/advanced_transforms_train.json``).
+    """
+
+    max_retrieval_retries: int = 1  # query_transform again when no reranked document is relevant
+    max_generation_retries: int = 1  # generate again when the answer is not grounded
+    fetch_k: int = 20  # fused results handed to the reranker
+    top_k: int = 4  # what the reranker keeps (and the grader grades)
+    dense_k: int = 8  # the dense arm: MMR picks k of fetch_k
+    dense_fetch_k: int = 20
+    arm_k: int = 20  # results per query for the bm25 and hybrid arms
+    # Local query transforms: pseudo-relevance-feedback alternatives, the extractive "hypothetical
+    # document", and how the result lists of all the queries are fused.
+    # The knobs below are the best row of the "both" grid for the hybrid retriever on 150 train claims
+    # (train nDCG@10 0.7552 vs 0.7415 without transforms); first_pass_k and n_alternatives were not tuned.
+    n_alternatives: int = 3
+    prf_terms: int = 10
+    first_pass_k: int = 5
+    hypothetical_sentences: int = 3
+    fusion: str = "weighted"
+    original_weight: float = 2.0  # weight of the question's own list; each alternative's list weighs 1
+    hypothetical_weight: float = 0.5
+    # LocalIntentClassifier: below this score a message is never small talk (it is searched). Chosen on the
+    # intent dev set plus 300 questions of SQuAD 2.0 articles 0-7 (benchmarks/advanced/intent_accuracy.py):
+    # zero errors for 0.25-0.26; the router's 0.1 sent 8 of the 300 SQuAD questions to small talk.
+    intent_min_similarity: float = 0.25
+
+
+
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
 JUDGE = JudgeDefaults()
@@ -191,7 +226,8 @@ VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
+ADVANCED = AdvancedDefaults()
 
-__all__ = ["GRADER", "GRAPHS", "JUDGE", "RETRIEVAL", "ROUTER", "STATUTE_QA", "SUPERVISOR", "VERIFIER", "WRITER",
-           "GraderDefaults", "GraphDefaults", "JudgeDefaults", "RetrievalDefaults", "RouterDefaults",
-           "StatuteQADefaults", "SupervisorDefaults", "VerifierDefaults", "WriterDefaults"]
+__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GraderDefaults", "GraphDefaults", "JUDGE",
+           "JudgeDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults", "RouterDefaults", "STATUTE_QA", "SUPERVISOR",
+           "StatuteQADefaults", "SupervisorDefaults", "VERIFIER", "VerifierDefaults", "WRITER", "WriterDefaults"]

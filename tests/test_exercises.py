@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch09, ch10, ch11, ch12
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch08, ch09, ch10, ch11, ch12
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
@@ -102,6 +102,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_plan_parser": ch10.PLAN_VARIANTS, "check_hop_router": ch10.HOP_VARIANTS,
         "check_import_allowlist": ch10.IMPORT_VARIANTS,
         "check_cited_articles": ch11.CITATION_VARIANTS, "check_articles_within": ch11.WALK_VARIANTS,
+        "check_retry_router": ch08.RETRY_VARIANTS, "check_fuse_queries": ch08.FUSE_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]
