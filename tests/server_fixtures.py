@@ -48,9 +48,9 @@ def build_gate_graph(checkpointer: Any, chat_model: Any = None) -> Any:
     return graph.compile(checkpointer=checkpointer)
 
 
-def gate_specs() -> dict[str, GraphSpec]:
+def gate_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
     """ragkit's graphs plus the gate graph."""
-    return {**default_specs(), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph)}
+    return {**default_specs(state_dir), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph)}
 
 
 class Server(LocalServer):

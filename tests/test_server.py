@@ -125,15 +125,20 @@ def test_the_tool_loop_needs_the_token_and_its_digest(server):
     assert "now cancelled" in done["state"]["messages"][-1]["content"]
 
 
-def test_a_paused_thread_survives_a_server_restart(tmp_path):
+def test_a_paused_thread_and_the_bandit_survive_a_server_restart(tmp_path):
     first = Server(tmp_path)
     try:
         out = first.client.post("/graphs/crag/invoke", json={"question": CRAG_AMBIGUOUS, "thread_id": "keep"}).json()
         assert out["paused"]
+        ran = first.client.post("/graphs/advanced_rag/invoke", json={"question": "What does the BM25 parameter k1 control?"}).json()
+        arm = ran["state"]["arm"]
+        learned = first.client.get("/metrics").json()["bandit"]
+        assert learned["total_pulls"] >= 1 and learned["arms"][arm]["pulls"] >= 1
     finally:
         first.stop()  # SIGKILL: no clean shutdown
     second = Server(tmp_path)
     try:
+        assert second.client.get("/metrics").json()["bandit"]["arms"] == learned["arms"]  # saved after every update
         assert second.client.get("/threads/keep").json()["paused"]
         done = second.client.post("/threads/keep/resume", json={"value": "BM25 and its k1 parameter"}).json()
         assert done["state"]["outcome"] == "answered"

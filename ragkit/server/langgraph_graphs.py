@@ -22,10 +22,11 @@ def _without_checkpointer(graph: Any) -> Any:
 
 _GRAPHS = {name: _without_checkpointer(spec.build(None, None)) for name, spec in default_specs().items()}
 adaptive_rag = _GRAPHS["adaptive_rag"]
+advanced_rag = _GRAPHS["advanced_rag"]
 self_rag = _GRAPHS["self_rag"]
 crag = _GRAPHS["crag"]
 supervisor = _GRAPHS["supervisor"]
 statute_qa = _GRAPHS["statute_qa"]
 tool_agent = _GRAPHS["tool_agent"]
 
-__all__ = ["adaptive_rag", "crag", "self_rag", "statute_qa", "supervisor", "tool_agent"]
+__all__ = ["adaptive_rag", "advanced_rag", "crag", "self_rag", "statute_qa", "supervisor", "tool_agent"]

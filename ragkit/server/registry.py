@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -76,9 +77,28 @@ class GraphSpec:
         return {"question": text}
 
 
-def default_specs() -> dict[str, GraphSpec]:
-    """Every ragkit graph the server offers, by name."""
+def advanced_bandit(state_dir: Path | None) -> Any:
+    """The advanced pipeline's retrieval bandit, shared by every request: Thompson sampling over its arms,
+    saved after every update to ``<state_dir>/advanced_bandit.json`` (so a restart keeps what it learned),
+    or kept in memory when there is no state folder. A damaged or mismatched file stops the server at start
+    (``BanditStateError``) instead of being replaced."""
+    from ragkit.bandit import SharedBandit, ThompsonSampling
+    from ragkit.graphs.advanced_rag import ARMS
+
+    def create() -> Any:
+        return ThompsonSampling(list(ARMS), seed=0)
+
+    if state_dir is None:
+        return SharedBandit(create())
+    state_dir.mkdir(parents=True, exist_ok=True)
+    return SharedBandit.open(state_dir / "advanced_bandit.json", create, save_every=1)
+
+
+def default_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
+    """Every ragkit graph the server offers, by name (``state_dir``: where the advanced pipeline's bandit is
+    saved; None keeps it in memory)."""
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+    from ragkit.graphs.advanced_rag import build_advanced_rag_graph
     from ragkit.graphs.crag import build_crag_graph
     from ragkit.graphs.self_rag import build_self_rag_graph
     from ragkit.graphs.statute_qa import build_statute_qa_graph
@@ -87,6 +107,7 @@ def default_specs() -> dict[str, GraphSpec]:
     from ragkit.tools.orders import load_order_store
 
     store = load_order_store()
+    bandit = advanced_bandit(state_dir)
     specs = [
         GraphSpec("adaptive_rag", "Route a question to the menu, the wine list or the local news, or to a fallback.",
                   lambda cp, cm: build_adaptive_rag_graph(chat_model=cm, checkpointer=cp)),
@@ -94,6 +115,10 @@ def default_specs() -> dict[str, GraphSpec]:
                   lambda cp, cm: build_self_rag_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("crag", "Judge retrieved handbook sections (4 verdicts), write, verify; ask back when ambiguous.",
                   lambda cp, cm: build_crag_graph(chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
+        GraphSpec("advanced_rag", "Classify, transform the query, let a bandit pick the retriever, rerank, grade "
+                  "(the grade rewards the arm), write, check for hallucination; capped retries.",
+                  lambda cp, cm: build_advanced_rag_graph("handbook", bandit=bandit, chat_model=cm, checkpointer=cp),
+                  extras={"bandit": bandit}),
         GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
                   "retrieval, answer with verified paragraph citations or refuse.",
                   lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),

@@ -49,17 +49,24 @@ class ServerSettings:
                    ingest_root=Path(env["RAGKIT_INGEST_ROOT"]).expanduser().resolve() if env.get("RAGKIT_INGEST_ROOT") else None)
 
     def graph_specs(self) -> dict[str, Any]:
-        """The graphs to serve: ``RAGKIT_SERVER_SPECS``'s function, else ragkit's own (registry.default_specs)."""
+        """The graphs to serve: ``RAGKIT_SERVER_SPECS``'s function, else ragkit's own (registry.default_specs).
+
+        A function that takes a ``state_dir`` argument gets the server's state folder (where the advanced
+        pipeline's bandit is saved), as ``default_specs`` does.
+        """
         if not self.specs:
             from ragkit.server.registry import default_specs
 
-            return default_specs()
+            return default_specs(self.state_dir)
         import importlib
+        import inspect
 
         module, _, function = self.specs.partition(":")
         if not module or not function:
             raise ValueError(f"RAGKIT_SERVER_SPECS must look like 'package.module:function', got {self.specs!r}")
-        return getattr(importlib.import_module(module), function)()
+        make = getattr(importlib.import_module(module), function)
+        takes_state = "state_dir" in inspect.signature(make).parameters
+        return make(state_dir=self.state_dir) if takes_state else make()
 
     def chat_model(self) -> Any:
         """Gemini when a key is set (and allowed), else None: the graphs then use their local roles."""
