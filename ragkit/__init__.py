@@ -14,9 +14,13 @@ from ragkit.data import (
 from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+from ragkit.graphs.advanced_rag import build_advanced_rag_graph
 from ragkit.graphs.crag import build_crag_graph, resume_crag, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph
+from ragkit.graphs.statute_qa import build_statute_qa_graph
+from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, resume_tool_agent
+from ragkit.ingest import ingest, load_collection
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
 from ragkit.retrieval import (
     BM25Retriever,
@@ -48,6 +52,7 @@ from ragkit.roles import (
     LocalWriter,
     RouteSpec,
 )
+from ragkit.sandbox import run_python
 from ragkit.text import clean_query, split_sentences, tokenize
 from ragkit.tools import OrderStore, load_order_store
 from ragkit.web_search import OfflineWebSearch
@@ -56,6 +61,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "build_adaptive_rag_graph",
+    "build_advanced_rag_graph",
+    "build_statute_qa_graph",
+    "build_supervisor_graph",
+    "ingest",
+    "load_collection",
+    "run_python",
     "build_crag_graph",
     "resume_crag",
     "run_crag",
