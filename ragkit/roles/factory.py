@@ -47,6 +47,7 @@ ROLES: dict[str, tuple[bool, str, str]] = {
                              "ragkit.roles.hallucination:LLMHallucinationGrader"),
     "answer_grader": (True, "ragkit.roles.answer_grader:LocalAnswerGrader", "ragkit.roles.answer_grader:LLMAnswerGrader"),
     "judge": (True, "ragkit.roles.judge:LocalJudge", "ragkit.roles.judge:LLMJudge"),
+    "query_analyzer": (True, "ragkit.roles.query_analysis:LocalQueryAnalyzer", "ragkit.roles.query_analysis:LLMQueryAnalyzer"),
 }
 # Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
 SPECIAL_ROLES = ("router", "tool_planner")
