@@ -129,6 +129,9 @@ class QueryAnalysisDefaults:
     adjective_bar: float = 0.6
     adjective_margin: float = 0.1
     max_results: int = 50
+    # The answerability checks (ragkit.roles.answerability), re-tuned on SQuAD 0-7 and the menu dev split.
+    related_bar: float | None = 0.7  # a rare term is found in a word this close to it ("France" ~ "French")
+    negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
 
 
 RETRIEVAL = RetrievalDefaults()

@@ -10,9 +10,10 @@ categories of questions, each a seeded sample of ``--n`` questions from the chos
 (c) answerable questions whose article was removed from the index: does it refuse?
 
 Two modes:
-- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds and its answerability check on the
-  *first* judgement only (cheap: grades are computed once per question), picks the best setting by
-  ``RULE`` and writes every grid row to ``benchmarks/results/crag_squad2_tuning.json``;
+- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds and its answerability checks (on or
+  off; the related-word bar for rare terms; the polarity check) on the *first* judgement only (cheap:
+  grades are computed once per question), picks the best setting by ``RULE`` and writes every grid row
+  to ``benchmarks/results/crag_squad2_tuning.json``;
 - ``--mode report`` (articles 8-15) runs the whole graph with the LocalJudge defaults (or ``--params``)
   and writes ``benchmarks/results/crag_squad2.json``.
 
@@ -42,6 +43,11 @@ from ragkit.retrieval import HybridRetriever, LocalReranker  # noqa: E402
 from ragkit.retrieval.presets import default_retriever  # noqa: E402
 from ragkit.roles import LocalGrader  # noqa: E402
 from ragkit.roles.judge import LocalJudge  # noqa: E402
+from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
+
+# The judge as the graphs build it: with the query analyser (the bundled data's vocabulary, restricted to
+# the fields the documents carry; SQuAD paragraphs carry none, so every question is read as plain text).
+ANALYZER = LocalQueryAnalyzer()
 
 # The shared datasets folder sits next to the project folder (../shared/datasets); from a git worktree it is
 # found further up.
@@ -122,6 +128,8 @@ GRID = {
     "irrelevant_below": [0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3],
     "ambiguity_margin": [0.0, 0.02, 0.05],
     "check_answerable": [False, True],
+    "related_bar": [None, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9],  # only read when check_answerable is True
+    "negation_check": [False, True],
 }
 RULE = ("maximise the mean of three first-judgement rates (answerable: 'sufficient' and a gold answer in a kept "
         "document; unanswerable: not 'sufficient'; removed: 'irrelevant' or 'insufficient'). The mean is flat near "
@@ -145,8 +153,9 @@ def tie_key(row: dict) -> tuple:
     """Sort key for the ties left by RULE (smallest first)."""
     p, extra = row["params"], row["refusal_reasons"]
     bar = -1.0 if p["relevant_above"] is None else p["relevant_above"]
+    simpler = (p.get("related_bar") is not None) + bool(p.get("negation_check"))  # fewer wording rules first
     return (-round(row["mean"], 4), -(extra["removed_irrelevant"] - extra["answerable_irrelevant"]), bar,
-            abs(p["ambiguity_margin"] - 0.02))
+            abs(p["ambiguity_margin"] - 0.02), simpler)
 
 
 def choose(rows: list[dict], n: int) -> tuple[list[dict], float]:
@@ -159,14 +168,37 @@ def choose(rows: list[dict], n: int) -> tuple[list[dict], float]:
     return band + rest, se
 
 
+class CachedJudge(LocalJudge):
+    """LocalJudge with its analysis and answerability checks memoised (pure functions of their inputs)."""
+
+    memo: dict = {}
+
+    def analyse(self, question, documents):
+        key = ("a", question, tuple(d.metadata["id"] for d in documents))
+        if key not in self.memo:
+            self.memo[key] = super().analyse(question, documents)
+        return self.memo[key]
+
+    def gap(self, question, document, analysis):
+        key = ("g", question, document.metadata["id"], self.check_answerable, self.related_bar, self.negation_check)
+        if key not in self.memo:
+            self.memo[key] = super().gap(question, document, analysis)
+        return self.memo[key]
+
+
+def grid_settings() -> list[dict]:
+    """Every setting of the grid; the wording checks' own settings only vary when the checks are on."""
+    out = []
+    for values in itertools.product(*GRID.values()):
+        params = dict(zip(GRID, values))
+        if not params["check_answerable"] and (params["related_bar"] is not None or params["negation_check"]):
+            continue
+        out.append(params)
+    return out
+
+
 def tune(articles: list[dict], n: int, seed: int) -> dict:
     """Grid-search LocalJudge on the tune articles (first judgement only); return every row, best first."""
-    from functools import lru_cache
-
-    import ragkit.roles.judge as judge_module
-
-    # The answerability check is a pure function of (question, passage): memoise it for the grid.
-    judge_module.answerability_gap = lru_cache(maxsize=None)(judge_module.answerability_gap)
     embedder = load_embedder()
     everything, without = retrievers(articles, embedder)
     reranker, grader = LocalReranker(embeddings=embedder), CachedGrader(LocalGrader(embedder=embedder))
@@ -177,9 +209,8 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
             hits = reranker.rerank_with_scores(q["question"], [d for d, _ in r.search_with_scores(q["question"], FETCH_K)], K)
             cases.append((category, q, [d for d, _ in hits]))
     rows = []
-    for values in itertools.product(*GRID.values()):
-        params = dict(zip(GRID, values))
-        judge = LocalJudge(grader=grader, **params)
+    for params in grid_settings():
+        judge = CachedJudge(grader=grader, query_analyzer=ANALYZER, **params)
         good, irrelevant = Counter(), Counter()
         for category, q, docs in cases:
             j = judge.judge(q["question"], docs)
@@ -213,8 +244,9 @@ def tuning_summary(rows: list[dict], n: int) -> dict:
 
     return {"chosen": rows[0],
             "chosen_without_answerability_check": choose([r for r in rows if not r["params"]["check_answerable"]], n)[0][0],
-            "previous_defaults": first(lambda p: p == {"relevant_above": 0.7, "irrelevant_below": 0.3,
-                                                       "ambiguity_margin": 0.02, "check_answerable": False})}
+            "previous_defaults": first(lambda p: p == {"relevant_above": 0.08, "irrelevant_below": 0.02,
+                                                       "ambiguity_margin": 0.02, "check_answerable": True,
+                                                       "related_bar": None, "negation_check": True})}
 
 
 # ---------------------------------------------------------------- report: the whole graph
@@ -228,7 +260,7 @@ def report(articles: list[dict], n: int, seed: int, params: dict, split: str = "
     embedder = load_embedder()
     everything, without = retrievers(articles, embedder)
     reranker = LocalReranker(embeddings=embedder)
-    judge = LocalJudge(grader=LocalGrader(embedder=embedder), **params)
+    judge = LocalJudge(grader=LocalGrader(embedder=embedder), query_analyzer=ANALYZER, **params)
 
     def graph_for(retriever):
         return build_crag_graph(retriever=retriever, judge=judge, reranker=reranker, k=K, fetch_k=FETCH_K)
@@ -268,7 +300,7 @@ def judge_params(overrides: dict) -> dict:
     """The LocalJudge thresholds a report ran with (defaults plus overrides)."""
     judge = LocalJudge(grader=CachedGrader(None), **overrides)
     return {name: getattr(judge, name) for name in ("relevant_above", "irrelevant_below", "ambiguity_margin", "max_keep",
-                                                    "check_answerable")}
+                                                    "check_answerable", "related_bar", "negation_check")}
 
 
 def main() -> None:
@@ -316,7 +348,7 @@ def main() -> None:
         "split": ("report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)" if args.split == "report"
                   else "articles 0-7, the tuning articles (NOT held out)"),
         "setup": {"retriever": "ragkit.retrieval.presets.default_retriever (BM25 + MiniLM dense, weighted fusion), fetch 12, LocalReranker top 4",
-                  "roles": "LocalJudge, LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
+                  "roles": "LocalJudge (with LocalQueryAnalyzer), LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
                   "n_per_category": args.n, "seed": args.seed},
         "summary": {k: round(v, 4) for k, v in summary.items()},
         "results": results,

@@ -43,6 +43,7 @@ from ragkit.goldsets import load_goldset  # noqa: E402
 GOLD = "menu_structured.json"
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_menu.json"
 GRAPHS = ("adaptive", "crag", "self_rag")
+EXTRA = ("crag_structured", "self_rag_structured")  # not defaults: the same graphs given a StructuredRetriever
 CATEGORIES = ("superlative", "exclusion", "allergen", "comparison", "price_bound", "combined")
 
 
@@ -70,6 +71,23 @@ def graph_runner(name: str) -> Callable[[dict], str]:
             return "" if "__interrupt__" in out else out.get("answer", "")
 
         return crag
+    if name in EXTRA:
+        from ragkit.data import load_corpus
+        from ragkit.graphs.crag import build_crag_graph, run_crag
+        from ragkit.graphs.self_rag import build_self_rag_graph
+        from ragkit.retrieval.structured import StructuredRetriever
+
+        retrievers = {c: StructuredRetriever.from_documents(load_corpus(c)) for c in ("menu", "wine")}
+        if name == "crag_structured":
+            graphs = {c: build_crag_graph(r) for c, r in retrievers.items()}
+
+            def crag_s(item: dict) -> str:
+                out = run_crag(graphs[item["corpus"]], item["question"], thread_id=item["id"])
+                return "" if "__interrupt__" in out else out.get("answer", "")
+
+            return crag_s
+        graphs = {c: build_self_rag_graph(r) for c, r in retrievers.items()}
+        return lambda item: graphs[item["corpus"]].invoke({"question": item["question"]}).get("generation", "")
     if name == "self_rag":
         from ragkit.graphs.self_rag import build_self_rag_graph
 
@@ -110,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=["dev", "test"], default="dev")
     parser.add_argument("--label", default=None, help="store the run under this label (e.g. before, after)")
-    parser.add_argument("--graphs", nargs="+", choices=GRAPHS, default=list(GRAPHS))
+    parser.add_argument("--graphs", nargs="+", choices=GRAPHS + EXTRA, default=list(GRAPHS))
     args = parser.parse_args(argv)
     items, digest = load_goldset(GOLD)
     items = [i for i in items if i["split"] == args.split]
@@ -127,7 +145,9 @@ def main(argv: list[str] | None = None) -> int:
                         "measure": "share of questions answered exactly right (benchmarks/query_analysis/scoring.py)",
                         "graphs": {"adaptive": "build_adaptive_rag_graph() (router included)",
                                    "crag": "build_crag_graph(item corpus: 'menu' or 'wine')",
-                                   "self_rag": "build_self_rag_graph(item corpus)"}})
+                                   "self_rag": "build_self_rag_graph(item corpus)",
+                                   "crag_structured": "NOT a default: build_crag_graph(StructuredRetriever over the item corpus)",
+                                   "self_rag_structured": "NOT a default: build_self_rag_graph(StructuredRetriever over the item corpus)"}})
         runs = payload.setdefault("runs", {})
         runs.setdefault(args.label, {})[args.split] = {
             "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/query_analysis/menu_eval.py --split {args.split} "

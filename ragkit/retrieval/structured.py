@@ -12,8 +12,9 @@ query analyser (:mod:`ragkit.roles.query_analysis`) what the question wants, and
    comparison of two named items, returns those two; for a question about one named item, returns it;
 3. ranks the rest by the similarity of ragkit's default retriever (BM25 + dense) within what passed.
 
-A filtered question returns every document that passes (up to ``max_results``), not ``k`` of them: the
-set is the answer. When the filter leaves nothing, the result is empty and its note says why.
+A filtered question's :meth:`StructuredRetriever.search_analysed` returns every document that passes (up to
+``max_results``), not ``k`` of them: the set is the answer (``search_with_scores`` keeps the protocol's
+top ``k`` of that order). When the filter leaves nothing, the result is empty and its note says why.
 
 Filters are LangChain's own query-construction types (``langchain_core.structured_query``):
 ``Comparison(comparator, attribute, value)`` and ``Operation(operator, arguments)``. Semantics on one
@@ -285,8 +286,9 @@ class StructuredRetriever(ScoredRetriever):
         return StructuredResult(hits, analysis, note, passed)
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        """The protocol's top ``k``, in the structured order (``search_analysed`` returns the whole set)."""
         query, k = self._prepare(query, k)
-        return self.search_analysed(self.analyze(query), k).hits
+        return self.search_analysed(self.analyze(query), k).hits[:k]
 
 
 __all__ = ["MetadataFilter", "StructuredResult", "StructuredRetriever", "attributes", "describe", "matches", "sort_value"]

@@ -96,6 +96,7 @@ class QueryAnalysis:
     negated: tuple[str, ...] = ()  # what the question excludes, as written ("nuts", "vegetarian")
     unresolved: tuple[str, ...] = ()  # excluded words the data's vocabulary does not know
     ignored: tuple[str, ...] = ()  # content words no part of the structure explains ("spicy", "goes with")
+    used: tuple[str, ...] = ()  # the question's words (folded) the structure consumed: names, values, bounds
     notes: tuple[str, ...] = ()
     fallback: bool = False
     searched_all: bool = False  # set by a retriever that applied the filter to the whole corpus
@@ -110,9 +111,10 @@ class QueryAnalysis:
 
     @property
     def covered(self) -> bool:
-        """True when the structure explains the whole question: a list, a winner, a yes/no or a comparison
-        with no word left over (what a router can trust as evidence that the question is about this data)."""
-        return self.structured and self.kind != "lookup" and not self.ignored
+        """True when the structure explains the whole question: a comparison of two named items, or a list,
+        a winner or a yes/no with no word left over (what a router or a judge can trust as evidence that
+        the data answers the question)."""
+        return self.comparison is not None or (self.structured and self.kind != "lookup" and not self.ignored)
 
     @property
     def attributes(self) -> list[str]:
@@ -215,7 +217,8 @@ def analysis_from_parse(question: str, parse: Parse, vocabulary: Vocabulary, fal
     return QueryAnalysis(question=question, query=StructuredQuery(parse.search_text or question, flt, limit), kind=kind,
                          sort=sort, comparison=comparison, subject=parse.subject if comparison is None else None,
                          negated=tuple(parse.negated), unresolved=tuple(parse.unresolved),
-                         ignored=tuple(parse.leftovers), notes=tuple(notes) + tuple(extra_notes), fallback=fallback)
+                         ignored=tuple(parse.leftovers), used=tuple(parse.used), notes=tuple(notes) + tuple(extra_notes),
+                         fallback=fallback)
 
 
 def _bundled_documents() -> list[Document]:

@@ -159,6 +159,7 @@ class Parse:
     search_text: str = ""
     set_intent: bool = False  # "Which ...", "Show me ...", "What ... do you have"
     leftovers: list[str] = dataclasses.field(default_factory=list)  # content words no part of the structure explains
+    used: list[str] = dataclasses.field(default_factory=list)  # the question's words the structure consumed
 
 
 class Vocabulary:
@@ -639,6 +640,7 @@ def parse_question(question: str, v: Vocabulary) -> Parse:
     if p.unresolved:
         p.notes.append(f"not in the data, so not checked: {', '.join(p.unresolved)}")
     p.search_text = " ".join(t.text for j, t in enumerate(toks) if j not in negated_at and not t.punct) or question
+    p.used = [t.text for j, t in enumerate(toks) if j not in free and not t.punct]
     return p
 
 

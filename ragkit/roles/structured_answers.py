@@ -201,8 +201,26 @@ def structured_answer(documents: Sequence[Document], analysis: Any) -> Answer | 
     return None
 
 
+def field_words(field: str) -> str:
+    """A field name to print: ``price_bottle`` -> ``price (bottle)``.
+
+    >>> field_words("price_bottle"), field_words("vintage")
+    ('price (bottle)', 'vintage')
+    """
+    parts = [w for w in re.split(r"[_\s]+", field) if w]
+    return f"{parts[0]} ({' '.join(parts[1:])})" if len(parts) > 1 else field
+
+
+def _bare(sentence: str) -> str:
+    return re.sub(r"[.!?]+[\"')\]]*$", "", sentence.strip())
+
+
 def comparison_answer(documents: Sequence[Document], analysis: Any) -> Answer | None:
-    """Compare the two named items on the analysis's field; None when one of them is not among the documents."""
+    """Compare the two named items on the analysis's field; None when one of them is not among the documents.
+
+    One sentence, the winner first, each item in its document's own words with its citation:
+    "Yes: Mushroom and chestnut pie (main course, 18.50 EUR) [1] has a lower price than Pumpkin gnocchi ... [2]."
+    """
     c = analysis.comparison
     at = {str(d.metadata.get("id")): i for i, d in enumerate(documents)}
     if c.ids[0] not in at or c.ids[1] not in at:
@@ -210,22 +228,25 @@ def comparison_answer(documents: Sequence[Document], analysis: Any) -> Answer | 
     ia, ib = at[c.ids[0]], at[c.ids[1]]
     a, b = documents[ia], documents[ib]
     va, vb = a.metadata.get(c.attribute), b.metadata.get(c.attribute)
-    field = c.attribute.replace("_", " ")
-    quotes = f"{quote(a, ia + 1, [c.attribute])} {quote(b, ib + 1, [c.attribute])}"
+    field = field_words(c.attribute)
+
+    def shown(doc: Document, i: int) -> str:
+        sentences = evidence(doc, [c.attribute], max_sentences=1)
+        return f"{_bare(sentences[-1])} [{i + 1}]"
+
     missing = [title_of(d) for d, v in ((a, va), (b, vb)) if not isinstance(v, (int, float)) or isinstance(v, bool)]
     if missing:
-        return Answer(f"I cannot compare them: {' and '.join(missing)} has no {field}. {quotes}", (ia + 1, ib + 1))
+        return Answer(f"I cannot compare them: {' and '.join(missing)} has no {field}. {quote(a, ia + 1, [c.attribute])} "
+                      f"{quote(b, ib + 1, [c.attribute])}", (min(ia, ib) + 1, max(ia, ib) + 1))
     if va == vb:
-        verdict = f"{title_of(a)} and {title_of(b)} have the same {field} ({_value_text(va)})."
-        truth = False
+        body, truth = f"{shown(a, ia)} has the same {field} as {shown(b, ib)}.", False
     else:
         a_wins = (va > vb) == (c.want == "higher")
-        (w, wv), (lo, lv) = ((a, va), (b, vb)) if a_wins else ((b, vb), (a, va))
-        verdict = f"{title_of(w)} has the {c.want} {field} ({_value_text(wv)} against {_value_text(lv)} for {title_of(lo)})."
-        truth = a_wins
+        (w, iw), (lo, il) = ((a, ia), (b, ib)) if a_wins else ((b, ib), (a, ia))
+        body, truth = f"{shown(w, iw)} has a {c.want} {field} than {shown(lo, il)}.", a_wins
     prefix = ("Yes: " if truth else "No: ") if c.asks_yes_no else ""
-    return Answer(f"{prefix}{verdict} {quotes}", (min(ia, ib) + 1, max(ia, ib) + 1))
+    return Answer(prefix + body, (min(ia, ib) + 1, max(ia, ib) + 1))
 
 
-__all__ = ["comparison_answer", "drop_excluded", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
+__all__ = ["comparison_answer", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
            "structured_answer", "title_of"]
