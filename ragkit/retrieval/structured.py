@@ -153,7 +153,13 @@ def describe(flt: FilterDirective | None, negate: bool = False) -> str:
         if flt.operator == Operator.NOT:
             return describe(flt.arguments[0], negate=not negate)
         joiner = " and " if (flt.operator == Operator.AND) != negate else " or "
-        return joiner.join(describe(a, negate) for a in flt.arguments)
+
+        def part(arg: FilterDirective) -> str:
+            text = describe(arg, negate)
+            nested = isinstance(arg, Operation) and arg.operator != Operator.NOT and arg.operator != flt.operator
+            return f"({text})" if nested and len(arg.arguments) > 1 else text
+
+        return joiner.join(part(a) for a in flt.arguments)
     c, a, v = flt.comparator, flt.attribute, flt.value  # type: ignore[attr-defined]
     if c in (Comparator.EQ, Comparator.NE) and v is None:
         has = (c == Comparator.NE) != negate

@@ -31,7 +31,7 @@ Two implementations behind one Protocol, :class:`QueryAnalyzer` (``analyze(quest
 ...         Document("Chips", metadata={"id": "m1", "title": "Chips", "course": "side", "price": 4.0, "allergens": []})]
 >>> a = LocalQueryAnalyzer(docs, embedder=False).analyze("I'm allergic to nuts, which desserts can I eat?")
 >>> a.describe()
-'course is dessert and allergens do not include tree nuts'
+'allergens do not include tree nuts and course is dessert'
 >>> LocalQueryAnalyzer(docs, embedder=False).analyze("What is the cheapest dessert?").sort
 Sort(attribute='price', descending=False)
 
@@ -160,7 +160,7 @@ def build_filter(conditions: Sequence[tuple[str, str, Any]], vocabulary: Vocabul
     >>> v = Vocabulary.from_documents([Document("x", metadata={"id": "a", "style": "red", "price": 9.0}),
     ...                                Document("y", metadata={"id": "b", "style": "white", "price": 7.0})])
     >>> describe(build_filter([("style", "eq", "red"), ("style", "eq", "white"), ("price", "lt", 8.0)], v))
-    'style is red or style is white and price below 8'
+    '(style is red or style is white) and price below 8'
     """
     parts: list[FilterDirective] = []
     grouped: dict[tuple[str, str], list[Any]] = {}  # (attribute, op) -> values, in order

@@ -168,7 +168,7 @@ class Vocabulary:
     >>> v = Vocabulary.from_documents([Document("a", metadata={"id": "1", "title": "Tart", "course": "dessert",
     ...                                "allergens": ["eggs"], "price": 8.0}),
     ...                                Document("b", metadata={"id": "2", "title": "Soup", "course": "starter",
-    ...                                "allergens": [], "price": 9.5})])
+    ...                                "allergens": ["fish"], "price": 9.5})])
     >>> sorted(v.values), v.list_fields, v.numeric, v.names
     (['allergens', 'course'], frozenset({'allergens'}), {'price': (8.0, 9.5)}, {'1': 'Tart', '2': 'Soup'})
     """
