@@ -10,10 +10,10 @@ analysis understood is checked against the data, and only the rest against the w
    dessert with nuts cannot answer "which desserts have no nuts?"), be one of the two items a comparison
    names, or be the item a question is about;
 2. **rare terms**: every name (a capitalised word after the question's first word) and every number the
-   analysis did NOT use must occur in the passage, or a word closely related to it (``related_bar``:
-   "France" is found in "French" by MiniLM similarity between the two words, when they share a first
-   letter); a number that is a price bound ("under 11 euros") or a value matched to a field ("Italy") is
-   checked by condition 1 instead, never by its spelling;
+   analysis did NOT use must occur in the passage; a number that is a price bound ("under 11 euros") or a
+   value matched to a field ("Italy", "French" -> France) is checked by condition 1 instead, never by its
+   spelling. On plain text, ``related_bar`` (off by default, see ``ragkit.defaults.QUERY_ANALYSIS``) also
+   accepts a passage word MiniLM places close to the term with the same first letter ("France" ~ "French");
 3. **polarity** (``negation_check``): a question asking what did *not* happen needs a supporting sentence
    that says "not", "never", "no" ... (SQuAD 2.0 writes many unanswerable questions by adding a "not");
    a negation the analysis turned into a condition ("not vegetarian", "without nuts") is checked by 1;
@@ -24,10 +24,10 @@ The *supporting sentence* is the passage sentence that contains most of the ques
 
 Simplifications: names are found by capital letters (a lower-case entity like "bm25" is not a rare term);
 a term counts as present when a word of the passage starts with it ("America" in "American"), so a few
-near misses pass; a related word is one MiniLM places close, which is not a proof of meaning (a bar
-chosen on SQuAD 2.0 articles 0-7 and the menu set's dev split); typos ("Masstricht") make the passage look
+near misses pass; a related word is one MiniLM places close, which is not a proof of meaning; typos ("Masstricht") make the passage look
 like it lacks the term; synonyms ("did not" vs "failed to") and antonyms ("most" vs "least") are not
-understood. English only.
+understood; on plain text (SQuAD, the handbook) the checks are the wording rules of before, since there
+is no structure to check against. English only.
 """
 
 from __future__ import annotations
