@@ -39,8 +39,11 @@ What the local analyser cannot do: knowledge outside the data ("coeliac" means g
 means milk, "shellfish" means crustaceans and molluscs: with an embedder it maps an unknown word in an
 exclusion to the closest values when they are close enough, and says so in ``notes``, else it lists the
 word in ``unresolved``); arithmetic ("five glasses cost more than a bottle"); nested or disjunctive
-conditions beyond "A or B" of one field; a negation whose scope runs past a comma; questions that are not
-English. Everything it did is in ``notes``, so a wrong reading is visible.
+conditions beyond "A or B" of one field; a negation whose scope runs past a comma; relations between items
+("the red that goes with the lamb": the filter keeps the reds, the words are left to similarity, listed in
+``ignored``); a superlative with such words still sorts by its field; questions that are not English.
+Everything it did is in ``notes``, so a wrong reading is visible. The LLM analyser does not report which
+words it used (``used`` is empty), so a judge re-checks its values by wording.
 """
 
 from __future__ import annotations
