@@ -124,3 +124,33 @@ def test_korean_question_goes_through_unchanged_with_a_chat_model() -> None:  # 
     out = graph.invoke({"question": question})
     assert out["question"] == question and out["language_note"] is None
     assert out["route"] != "unsupported_language" and out["generation"].strip()
+
+
+class _ScoreByOverlap:
+    """A grader that needs no model: the share of the question's words in the passage."""
+
+    def grade_many(self, question, documents):
+        from ragkit.roles.base import Grade
+
+        q = set(question.lower().split())
+        return [Grade(True, len(q & set(d.page_content.lower().split())) / max(len(q), 1)) for d in documents]
+
+    def grade(self, question, document):
+        return self.grade_many(question, [document])[0]
+
+
+SQUAD_LIKE = [Document("The Normans settled in Normandy in the 10th century. They did not speak Norse for long.",
+                       metadata={"id": "0-1", "title": "Normans", "source": "squad2"}),
+              Document("French wine from the Loire won a prize in 1999. The abbey was founded in 1066.",
+                       metadata={"id": "0-2", "title": "Normans", "source": "squad2"})]
+
+
+@pytest.mark.parametrize("question", ["When did the Normans settle in Normandy?", "What did the Normans not speak?",
+                                      "Which wine from France won a prize in 1999?", "Who founded the abbey in 1067?",
+                                      "Which desserts do not contain nuts?", "What is the cheapest wine?"])
+def test_on_plain_text_the_judge_is_the_judge_of_before(question) -> None:
+    """Paragraphs without fields give the analysis nothing to check: with related_bar off (the default), the
+    judge decides exactly as it did before issue 8, so SQuAD figures do not move."""
+    new = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=LocalQueryAnalyzer(), related_bar=None).judge(question, SQUAD_LIKE)
+    old = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=None, related_bar=None).judge(question, SQUAD_LIKE)
+    assert (new.verdict, new.keep, new.note) == (old.verdict, old.keep, old.note)
