@@ -49,7 +49,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, FilterDirective, Operation, Operator, StructuredQuery, Visitor
-from pydantic import ConfigDict, Field, PrivateAttr
+from pydantic import ConfigDict, PrivateAttr
 
 from ragkit.retrieval.base import Scored, ScoredRetriever, check_corpus, doc_key
 from ragkit.text import fold

@@ -17,7 +17,8 @@ Two implementations behind one Protocol, :class:`QueryAnalyzer` (``analyze(quest
   is typed into the code, so a new menu works unchanged; the code knows only a few dozen English function
   words (negation: "no", "not", "without", "-free", "allergic to" ...; comparison: "than", "cheaper",
   "more expensive" ...; superlatives: "cheapest", "oldest" ...; price bounds: "under", "at most",
-  "between"). How the pieces are found is in :mod:`ragkit.roles.query_vocabulary`.
+  "between"). How the pieces are found is in :mod:`ragkit.roles.query_patterns` (with the vocabulary of
+  :mod:`ragkit.roles.query_vocabulary`).
 - :class:`LLMQueryAnalyzer`: a chat model fills a pydantic schema (``with_structured_output`` through
   :func:`ragkit.roles.llm.call_structured`), shown the same vocabulary; code then checks every field and
   value against it (an unknown one is dropped with a note). A failed call or malformed output falls back
@@ -36,9 +37,11 @@ Two implementations behind one Protocol, :class:`QueryAnalyzer` (``analyze(quest
 Sort(attribute='price', descending=False)
 
 What the local analyser cannot do: knowledge outside the data ("coeliac" means gluten-free, "lactose"
-means milk, "shellfish" means crustaceans and molluscs: with an embedder it maps an unknown word in an
-exclusion to the closest values when they are close enough, and says so in ``notes``, else it lists the
-word in ``unresolved``); arithmetic ("five glasses cost more than a bottle"); nested or disjunctive
+means milk, "shellfish" means crustaceans and molluscs). Such a word, when the question excludes it or the
+user describes themselves with it, is listed in ``unresolved`` and the writers say first that they could
+not check it (mapping it by embedding similarity was tried and rejected: MiniLM puts "shellfish" closest
+to "fish", which the data keeps apart, and "meat" closest to the tag "vegetarian", which would invert the
+exclusion); arithmetic ("five glasses cost more than a bottle"); nested or disjunctive
 conditions beyond "A or B" of one field; a negation whose scope runs past a comma; relations between items
 ("the red that goes with the lamb": the filter keeps the reds, the words are left to similarity, listed in
 ``ignored``); a superlative with such words still sorts by its field; questions that are not English.
@@ -59,10 +62,10 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.structured_query import Comparator, Comparison, FilterDirective, Operation, Operator, StructuredQuery
 from pydantic import BaseModel, Field
 
-from ragkit.defaults import QUERY_ANALYSIS
 from ragkit.retrieval.structured import attributes, describe, matches
 from ragkit.roles.llm import call_structured
-from ragkit.roles.query_vocabulary import Parse, Vocabulary, parse_question
+from ragkit.roles.query_patterns import Parse, parse_question
+from ragkit.roles.query_vocabulary import Vocabulary
 from ragkit.text import clean_query
 
 Kind = Literal["lookup", "set", "single", "yes_no", "comparison"]
@@ -233,9 +236,9 @@ def _bundled_documents() -> list[Document]:
 class LocalQueryAnalyzer:
     """Patterns + the documents' own vocabulary (default: the bundled menu and wine list).
 
-    ``embedder``: used for two things only, both reported in ``notes``: an adjective that names a value
-    ("Italian" -> country Italy) and an excluded word that is no value ("lactose" -> milk), each only when
-    one value is clearly the closest (``QUERY_ANALYSIS`` bars). ``embedder=False`` turns both off.
+    ``embedder``: used for one thing only, reported in ``notes``: an adjective that names a value
+    ("Italian" -> country Italy), only when one value is clearly the closest (the ``QUERY_ANALYSIS`` bars
+    in :mod:`ragkit.defaults`). ``embedder=False`` turns it off.
     """
 
     def __init__(self, documents: Sequence[Document] | None = None, embedder: Embeddings | None | bool = None,
