@@ -154,3 +154,19 @@ def test_on_plain_text_the_judge_is_the_judge_of_before(question) -> None:
     new = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=LocalQueryAnalyzer(), related_bar=None).judge(question, SQUAD_LIKE)
     old = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=None, related_bar=None).judge(question, SQUAD_LIKE)
     assert (new.verdict, new.keep, new.note) == (old.verdict, old.keep, old.note)
+
+
+def test_on_plain_text_the_writer_is_the_writer_of_before() -> None:
+    from ragkit.roles.writer import LocalWriter
+
+    class Letters:
+        def embed_documents(self, texts):
+            return [[t.lower().count(c) + 0.01 for c in "abcdefghijklmnopqrstuvwxyz"] for t in texts]
+
+        def embed_query(self, text):
+            return self.embed_documents([text])[0]
+
+    for q in ("When did the Normans settle in Normandy?", "Which desserts do not contain nuts?", "What is the cheapest wine?"):
+        new = LocalWriter(embedder=Letters(), query_analyzer=LocalQueryAnalyzer()).write(q, SQUAD_LIKE)
+        old = LocalWriter(embedder=Letters()).write(q, SQUAD_LIKE)
+        assert new == old
