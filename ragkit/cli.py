@@ -8,6 +8,9 @@ Without ``--json`` it prints a table; with it, one JSON object ``{system: {metri
 ``--save FILE`` also writes the results, the parameters and the command to a JSON file.
 ``ragkit bench tune --data DIR --split train`` re-runs the grid searches that chose the defaults;
 add ``--dense maxp`` for the systems whose dense side scores a document by its best chunk.
+
+``ragkit ingest PATH --collection NAME`` reads your own folder into a collection and ``ragkit collections``
+lists (or deletes) them: see :mod:`ragkit.ingest.command`.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.defaults import RETRIEVAL
+from ragkit.ingest import command as ingest_command
 
 
 def parse_systems(text: str) -> list[str]:
@@ -59,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--dense", choices=("whole", "maxp"), default="whole",
                       help="dense side of the hybrid: one vector per document (whole, default) or best chunk (maxp)")
     tune.add_argument("--save", type=Path, default=None, metavar="FILE", help="write the full grids and the command to FILE")
+    ingest_command.add_commands(commands)
     return parser
 
 
@@ -81,6 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never download model weights
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    if args.command in ingest_command.COMMANDS:
+        return ingest_command.run(args)
     if args.kind == "tune":
         try:
             return run_tune(args, argv)

@@ -138,6 +138,22 @@ class QueryAnalysisDefaults:
     negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
 
 
+@dataclass(frozen=True)
+class SupervisorDefaults:
+    """The supervisor graph's caps and sandbox limits, and LocalSupervisor's clause rules (chosen on the
+    dev split of ``data/eval/supervisor_routing.json``, ``benchmarks/supervisor/routing_accuracy.py``)."""
+
+    max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
+    previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
+    k: int = 5  # prototypes averaged per agent (LocalRouter's k)
+    term_weight: float = 0.3  # weight of the example-vocabulary term evidence
+    min_terms: int = 1  # terms a clause needs to be a step of its own
+    min_margin: float = 0.0  # and how far its best agent must beat the runner-up (0: the context class decides)
+    sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
+    sandbox_memory_mb: int = 256
+    sandbox_max_output_bytes: int = 20_000
+
+
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
 JUDGE = JudgeDefaults()
@@ -146,7 +162,8 @@ WRITER = WriterDefaults()
 VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
 QUERY_ANALYSIS = QueryAnalysisDefaults()
+SUPERVISOR = SupervisorDefaults()
 
-__all__ = ["GRADER", "GRAPHS", "JUDGE", "QUERY_ANALYSIS", "RETRIEVAL", "ROUTER", "VERIFIER", "WRITER", "GraderDefaults",
-           "GraphDefaults", "JudgeDefaults", "QueryAnalysisDefaults", "RetrievalDefaults", "RouterDefaults",
-           "VerifierDefaults", "WriterDefaults"]
+__all__ = ["GRADER", "GRAPHS", "JUDGE", "QUERY_ANALYSIS", "RETRIEVAL", "ROUTER", "SUPERVISOR", "VERIFIER", "WRITER",
+           "GraderDefaults", "GraphDefaults", "JudgeDefaults", "QueryAnalysisDefaults", "RetrievalDefaults",
+           "RouterDefaults", "SupervisorDefaults", "VerifierDefaults", "WriterDefaults"]

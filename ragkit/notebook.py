@@ -1,58 +1,320 @@
-"""Helpers for the notebooks: show source code and render graphs with JupyterLab's own mermaid renderer.
+"""Helpers for the notebooks: show source code, tables and graphs the way JupyterLab draws them best.
 
-Nothing here calls a web service: ``show_graph`` sends mermaid text with the MIME type
-``text/vnd.mermaid``, which JupyterLab (4.1+) draws itself, and prints the same text so it can be read,
-diffed and checked by nbval. Outside Jupyter only the text is printed.
+Nothing here calls a web service. ``show_graph`` sends mermaid text with the MIME type
+``text/vnd.mermaid``, which JupyterLab (4.1+) draws itself; the text is shown only on request
+(``echo=True`` prints it, ``echo="details"`` puts it in a collapsed block). ``show`` highlights source
+with pygments (inline styles, so nothing leaks into the page's CSS) and can show one method or a range of
+lines; ``show_table`` renders rows as an HTML table, with aligned plain text for nbval and terminals.
+Each rich output carries a ``text/plain`` part that is identical on every run. Outside Jupyter every
+helper prints plain text.
+
+Simplification: the chapter map reads titles from the notebooks on disk and lists the planned chapters
+from :data:`PLANNED_CHAPTERS`; it does not know which planned ones are half written.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import html
 import inspect
+import io
+import json
 import random
-from typing import Any
+import re
+import textwrap
+import tokenize
+from pathlib import Path
+from typing import Any, Iterable, Literal, Sequence
 
 MERMAID_MIME = "text/vnd.mermaid"
+NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
+# The chapters after 06 that are planned but not written yet (number, short title); a notebook file with
+# the number replaces its entry on the map.
+PLANNED_CHAPTERS: tuple[tuple[str, str], ...] = (
+    ("07", "Query analysis"), ("08", "Advanced pipeline"), ("09", "Bandit strategy choice"),
+    ("10", "Supervisor multi-agent"), ("11", "Statute QA"), ("12", "Serving"),
+)
 
 
-def show(obj: Any) -> None:
-    """Print the source code of a function, class or module, so a notebook shows ragkit instead of copying it.
-
-    >>> show(show)  # doctest: +ELLIPSIS
-    def show(obj: Any) -> None:
-    ...
-    """
-    print(inspect.getsource(obj).rstrip())
-
-
-def mermaid(text: str, echo: bool = True) -> None:
-    """Render mermaid text in JupyterLab (MIME ``text/vnd.mermaid``); print it too when ``echo``."""
-    text = text.strip()
+def _in_kernel() -> bool:
+    """True inside a Jupyter kernel (rich display), False in a terminal, a script or a doctest."""
     try:
         from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython ships with jupyterlab
+        return False
+    shell = get_ipython()
+    return shell is not None and hasattr(shell, "kernel")
+
+
+def _display(data: dict[str, str]) -> None:
+    """Display a MIME bundle in a kernel; print its ``text/plain`` part elsewhere."""
+    if _in_kernel():
         from IPython.display import display
 
-        if get_ipython() is not None:
-            display({MERMAID_MIME: text, "text/plain": "<mermaid diagram>"}, raw=True)
-    except ImportError:  # pragma: no cover - IPython ships with jupyterlab
-        pass
-    if echo:
+        display(data, raw=True)
+    else:
+        print(data["text/plain"])
+
+
+# ---------------------------------------------------------------- source code
+def source_of(obj: Any, part: str | None = None, lines: tuple[int, int] | None = None) -> str:
+    """The dedented source of ``obj`` (or of its attribute ``part``), optionally only ``lines`` (1-based,
+    inclusive, counted within that source).
+
+    >>> source_of(source_of, lines=(1, 1))
+    'def source_of(obj: Any, part: str | None = None, lines: tuple[int, int] | None = None) -> str:'
+    """
+    target = getattr(obj, part) if part else obj
+    text = textwrap.dedent(inspect.getsource(target)).rstrip()
+    if lines is not None:
+        start, end = lines
+        text = "\n".join(text.split("\n")[start - 1 : end])
+    return text
+
+
+def code_html(source: str) -> str:
+    """Python source as highlighted HTML with inline styles (no stylesheet), or escaped text without pygments."""
+    try:
+        from pygments import highlight
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+    except ImportError:  # pragma: no cover - pygments ships with IPython
+        return f"<pre>{html.escape(source)}</pre>"
+    return highlight(source, PythonLexer(), HtmlFormatter(noclasses=True, nobackground=True, style="default"))
+
+
+def show(obj: Any, part: str | None = None, lines: tuple[int, int] | None = None) -> None:
+    """Show the source of a function, class or module (highlighted in Jupyter), so a notebook shows ragkit
+    instead of copying it. ``part`` picks a method (``show(LocalRouter, "route")``), ``lines`` a range.
+
+    >>> show(show, lines=(1, 1))
+    def show(obj: Any, part: str | None = None, lines: tuple[int, int] | None = None) -> None:
+    """
+    source = source_of(obj, part, lines)
+    _display({"text/plain": source, "text/html": code_html(source)})
+
+
+# ---------------------------------------------------------------- tables and long text
+def _cell(value: Any, floats: str) -> str:
+    if isinstance(value, float):
+        return format(value, floats)
+    return str(value)
+
+
+def table_text(rows: Sequence[Sequence[Any]], columns: Sequence[str], floats: str = ".3f") -> str:
+    """Rows as aligned plain text (numbers right-aligned).
+
+    >>> print(table_text([["bm25", 0.6801], ["dense", 0.6451]], ["retriever", "ndcg@10"]))
+    retriever  ndcg@10
+    bm25         0.680
+    dense        0.645
+    """
+    cells = [[_cell(v, floats) for v in row] for row in rows]
+    numeric = [all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows) if rows else False
+               for i in range(len(columns))]
+    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)).rstrip()
+
+    return "\n".join([line(list(columns))] + [line(row) for row in cells])
+
+
+def table_html(rows: Sequence[Sequence[Any]], columns: Sequence[str], floats: str = ".3f") -> str:
+    """Rows as a small HTML table (numbers right-aligned, text wraps inside its cell)."""
+    head = "".join(f'<th style="text-align:left">{html.escape(str(c))}</th>' for c in columns)
+    body = []
+    for row in rows:
+        tds = []
+        for v in row:
+            align = "right" if isinstance(v, (int, float)) and not isinstance(v, bool) else "left"
+            tds.append(f'<td style="text-align:{align}">{html.escape(_cell(v, floats))}</td>')
+        body.append("<tr>" + "".join(tds) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def show_table(rows: Iterable[Sequence[Any]], columns: Sequence[str], floats: str = ".3f") -> None:
+    """Show rows as an HTML table in Jupyter (it fits the window) and as aligned text elsewhere.
+
+    >>> show_table([["a", 1.0]], ["name", "score"])
+    name  score
+    a     1.000
+    """
+    rows = [list(row) for row in rows]
+    _display({"text/plain": table_text(rows, columns, floats), "text/html": table_html(rows, columns, floats)})
+
+
+def wrap(text: str, width: int = 100, indent: str = "", hanging: str | None = None) -> str:
+    """Wrap long text at word boundaries, paragraph by paragraph (for answers, rules, prompts and notes);
+    ``hanging`` indents every line but the first (default: ``indent``).
+
+    >>> print(wrap("answer: one two three four", width=16, hanging="        "))
+    answer: one two
+            three
+            four
+    """
+    rest = indent if hanging is None else hanging
+    return "\n".join(textwrap.fill(p, width, initial_indent=indent, subsequent_indent=rest,
+                                   break_long_words=False, break_on_hyphens=False) if p.strip() else ""
+                     for p in text.split("\n"))
+
+
+def show_json(value: Any, width: int = 100) -> None:
+    """Print a JSON-like value indented, one key per line, never as one long line.
+
+    >>> show_json({"a": 1, "b": [1, 2]})
+    {
+      "a": 1,
+      "b": [1, 2]
+    }
+    """
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    text = re.sub(r"\[\s+([^\[\]{}]*?)\s+\]", lambda m: "[" + " ".join(m.group(1).split()) + "]", text)
+    print("\n".join(line if len(line) <= width else wrap(line, width, indent=" " * (len(line) - len(line.lstrip())))
+                    for line in text.split("\n")))
+
+
+# ---------------------------------------------------------------- mermaid
+Echo = bool | Literal["details"]
+
+
+def mermaid(text: str, echo: Echo = False) -> None:
+    """Render mermaid text in JupyterLab (MIME ``text/vnd.mermaid``). ``echo=True`` also prints the text;
+    ``echo="details"`` shows it in a collapsed block. Outside Jupyter the text is printed."""
+    text = text.strip()
+    if not _in_kernel():
+        print(text)
+        return
+    from IPython.display import display
+
+    display({MERMAID_MIME: text, "text/plain": "<mermaid diagram>"}, raw=True)
+    if echo == "details":
+        block = f"<details><summary>mermaid text</summary><pre>{html.escape(text)}</pre></details>"
+        display({"text/html": block, "text/plain": "<mermaid text in a collapsed block>"}, raw=True)
+    elif echo:
         print(text)
 
 
-def graph_mermaid(graph: Any, xray: bool = False) -> str:
-    """Mermaid text of a compiled LangGraph graph (or a ``StateGraph``), as LangGraph draws it."""
+def graph_mermaid(graph: Any, xray: bool = False, direction: str | None = None) -> str:
+    """Mermaid text of a compiled LangGraph graph (or a ``StateGraph``), as LangGraph draws it.
+
+    LangGraph always draws top-down (``graph TD;``); ``direction="LR"`` lays the graph out left to right,
+    which fits a screen better for long, branching graphs.
+    """
     if hasattr(graph, "get_graph"):
         drawable = graph.get_graph(xray=xray)
     elif hasattr(graph, "compile"):
         drawable = graph.compile().get_graph(xray=xray)
     else:
         drawable = graph
-    return drawable.draw_mermaid()
+    text = drawable.draw_mermaid()
+    if direction is not None:
+        if direction not in ("TD", "TB", "LR", "RL", "BT"):
+            raise ValueError(f"direction must be one of TD, TB, LR, RL, BT; got {direction!r}")
+        text = text.replace("graph TD;", f"graph {direction};", 1)
+    return text
 
 
-def show_graph(graph: Any, xray: bool = False, echo: bool = True) -> None:
-    """Render a LangGraph graph in JupyterLab and print its mermaid text. Never calls mermaid.ink."""
-    mermaid(graph_mermaid(graph, xray=xray), echo=echo)
+def show_graph(graph: Any, xray: bool = False, echo: Echo = False, direction: str | None = None) -> None:
+    """Render a LangGraph graph in JupyterLab (its mermaid text only on request). Never calls mermaid.ink."""
+    mermaid(graph_mermaid(graph, xray=xray, direction=direction), echo=echo)
+
+
+def notebook_titles(directory: Path | str | None = None) -> dict[str, str]:
+    """``{"00": "Welcome to the ragkit workbook", ...}`` from the first heading of each ``NN_*.ipynb``."""
+    titles: dict[str, str] = {}
+    for path in sorted(Path(directory or NOTEBOOK_DIR).glob("[0-9][0-9]_*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+        first = "".join(cells[0]["source"]) if cells else ""
+        match = re.match(r"#\s*\d+\s*[·.:-]?\s*(.+)", first.strip().split("\n")[0])
+        titles[path.name[:2]] = match.group(1).strip() if match else path.stem[3:].replace("_", " ")
+    return titles
+
+
+def chapter_map(directory: Path | str | None = None, planned: Sequence[tuple[str, str]] = PLANNED_CHAPTERS,
+                per_row: int = 4) -> str:
+    """Mermaid text of the chapter map: the notebooks that exist, in rows of ``per_row``, then the planned
+    chapters marked "coming". Titles are cut at the first colon, so labels stay short."""
+    titles = notebook_titles(directory)
+    chapters = [(n, t.split(":")[0].strip(), False) for n, t in titles.items()]
+    chapters += [(n, t, True) for n, t in planned if n not in titles]
+    chapters.sort()
+    lines = ["flowchart TB"]
+    ready = [c for c in chapters if not c[2]]
+    coming = [c for c in chapters if c[2]]
+    rows = [ready[i : i + per_row] for i in range(0, len(ready), per_row)]
+    if coming:
+        rows += [coming[i : i + per_row] for i in range(0, len(coming), per_row)]
+    for r, row in enumerate(rows):
+        kind = "coming" if row[0][2] else "ready"
+        lines.append(f'    subgraph row{r}[" "]')
+        lines.append("        direction LR")
+        for number, title, later in row:
+            label = (f"{number} {title}" + (" (coming)" if later else "")).replace('"', "'")
+            lines.append(f'        c{number}["{label}"]:::{kind}')
+        if len(row) > 1:
+            lines.append("        " + " --> ".join(f"c{n}" for n, _, _ in row))
+        lines.append("    end")
+    # Link the rows, not their nodes: mermaid ignores a subgraph's direction once an edge leaves it.
+    lines += [f"    row{r} --> row{r + 1}" for r in range(len(rows) - 1)]
+    lines += ["    classDef ready fill:#e8e4ff,stroke:#7b6cf6", "    classDef coming fill:#f4f4f4,stroke:#aaa,stroke-dasharray: 4 3,color:#666"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- ragkit.defaults, for the glossary
+def _field_comments(cls: type) -> dict[str, str]:
+    """The comments written for each field of a dataclass, by field name: a comment block applies to the
+    fields below it until the next block; an inline comment is added to its own field."""
+    source = textwrap.dedent(inspect.getsource(cls))
+    comments: dict[str, str] = {}
+    block: list[str] = []
+    in_block = False
+    for line in source.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            block = block + [stripped.lstrip("# ").strip()] if in_block else [stripped.lstrip("# ").strip()]
+            in_block = True
+            continue
+        in_block = False
+        match = re.match(r"(\w+)\s*:", stripped)
+        if match and not stripped.startswith(("def ", "class ")):
+            inline = ""
+            try:
+                tokens = list(tokenize.generate_tokens(io.StringIO(line).readline))
+                inline = next((t.string.lstrip("# ").strip() for t in tokens if t.type == tokenize.COMMENT), "")
+            except (tokenize.TokenError, IndentationError):
+                pass
+            text = " ".join(([inline] if inline else []) + block)
+            if text:
+                comments[match.group(1)] = text
+    return comments
+
+
+def _docstring_note(cls: type, field_name: str) -> str:
+    """The docstring sentence that names the field, else the docstring's first paragraph."""
+    doc = " ".join((inspect.getdoc(cls) or "").split())
+    sentences = re.split(r"(?<=[.;])\s+", doc)
+    named = [s for s in sentences if re.search(rf"\b{re.escape(field_name)}\b", s)]
+    return " ".join(named) if named else " ".join((inspect.getdoc(cls) or "").split("\n\n")[0].split())
+
+
+def defaults_rows() -> list[list[Any]]:
+    """One row per tuned default in :mod:`ragkit.defaults`: group, name, value, and how it was chosen (the
+    comment next to the field, else the first line of the group's docstring), read from the module itself."""
+    from ragkit import defaults
+
+    rows: list[list[Any]] = []
+    for name in sorted(n for n in dir(defaults) if n.isupper()):
+        value = getattr(defaults, name)
+        if not dataclasses.is_dataclass(value):
+            continue
+        cls = type(value)
+        comments = _field_comments(cls)
+        for f in dataclasses.fields(value):
+            setting = getattr(value, f.name)
+            shown = ", ".join(f"{k} {v}" for k, v in setting.items()) if isinstance(setting, dict) else setting
+            rows.append([name, f.name, shown, comments.get(f.name) or _docstring_note(cls, f.name)])
+    return rows
 
 
 def seed_everything(seed: int = 0) -> None:

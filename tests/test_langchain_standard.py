@@ -29,7 +29,7 @@ QUERY = "Which wine goes with fish?"
 
 
 # ---------------------------------------------------------------- embeddings
-class TestMiniLMEmbeddingsUnit(EmbeddingsUnitTests):
+class MiniLMSuite:
     @property
     def embeddings_class(self) -> type[MiniLMEmbeddings]:
         return MiniLMEmbeddings
@@ -39,14 +39,12 @@ class TestMiniLMEmbeddingsUnit(EmbeddingsUnitTests):
         return {}
 
 
-class TestMiniLMEmbeddingsIntegration(EmbeddingsIntegrationTests):
-    @property
-    def embeddings_class(self) -> type[MiniLMEmbeddings]:
-        return MiniLMEmbeddings
+class TestMiniLMEmbeddingsUnit(MiniLMSuite, EmbeddingsUnitTests):
+    pass
 
-    @property
-    def embedding_model_params(self) -> dict:
-        return {}
+
+class TestMiniLMEmbeddingsIntegration(MiniLMSuite, EmbeddingsIntegrationTests):
+    pass
 
 
 # ---------------------------------------------------------------- retrievers (each with k in the constructor and in invoke)

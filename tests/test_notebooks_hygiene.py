@@ -3,6 +3,7 @@
 nbval (``make test``'s second command) re-runs each notebook and compares outputs, so it catches stale
 outputs. These checks catch what nbval cannot: secrets and installs in cells, notebooks saved after
 running cells out of order, missing learning goals or recap, names that break the chapter numbering,
+exercises without a checker or with an open solution (STYLE.md, "Exercises"),
 and patterns known to make nbval flaky (see notebooks/sanitize.cfg).
 """
 
@@ -166,6 +167,27 @@ def test_runs_on_the_default_kernel(path: Path) -> None:
     assert kernel == "python3", f"{path.name}: kernelspec is {kernel!r}; save it with the 'python3' kernel"
 
 
+# An output line longer than this wraps several times in JupyterLab (and mid-word when it has no spaces):
+# wrap prose with ragkit.notebook.wrap, print JSON with show_json, and tables with show_table.
+MAX_OUTPUT_LINE = 400
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_very_long_output_lines(path: Path) -> None:
+    nb = _read(path)
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            texts = [output["text"]] if "text" in output else []
+            plain = output.get("data", {}).get("text/plain")
+            texts += [plain] if isinstance(plain, str) else []
+            for text in texts:
+                longest = max((len(line) for line in text.split("\n")), default=0)
+                if longest > MAX_OUTPUT_LINE:
+                    problems.append(f"{_where(path, index)}: an output line of {longest} characters (limit {MAX_OUTPUT_LINE})")
+    assert not problems, "\n".join(problems)
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_flaky_code_or_volatile_outputs(path: Path) -> None:
     nb = _read(path)
@@ -181,3 +203,117 @@ def test_no_flaky_code_or_volatile_outputs(path: Path) -> None:
                 if pattern.search(text):
                     problems.append(f"{_where(path, index)}: output shows a {label}, which changes every run")
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------- exercises (STYLE.md, "Exercises")
+MIN_EXERCISES = 2
+
+
+def _tags(cell: nbformat.NotebookNode) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def exercise_problems(nb: nbformat.NotebookNode, name: str) -> list[str]:
+    """What is wrong with a notebook's exercises: too few, one without a checker or solution, a solution
+    that JupyterLab would show open. An exercise is four cells in a row, tagged ``exercise`` (the stub, with
+    a ``# TODO``), ``checker``, ``solution`` (``"jupyter": {"source_hidden": true}``) and ``checker``."""
+    cells = nb.cells
+    problems: list[str] = []
+    starts = [i for i, cell in enumerate(cells) if "exercise" in _tags(cell)]
+    if len(starts) < MIN_EXERCISES:
+        problems.append(f"{name}: {len(starts)} exercise(s); every notebook needs at least {MIN_EXERCISES} "
+                        "(cells tagged 'exercise', 'checker', 'solution', 'checker')")
+    for i in starts:
+        following = [_tags(cells[j]) if j < len(cells) else [] for j in (i + 1, i + 2, i + 3)]
+        if "# TODO" not in cells[i].source:
+            problems.append(f"{name}, cell {i}: the exercise stub has no '# TODO' saying what to complete")
+        if "checker" not in following[0] or "check_" not in cells[i + 1].source:
+            problems.append(f"{name}, cell {i}: the exercise is not followed by a checker cell (tag 'checker', "
+                            "a call to a ragkit.exercises checker)")
+        if "solution" not in following[1]:
+            problems.append(f"{name}, cell {i}: the checker is not followed by a solution cell (tag 'solution')")
+        if "checker" not in following[2]:
+            problems.append(f"{name}, cell {i}: the solution is not followed by a second checker cell")
+    for i, cell in enumerate(cells):
+        if "solution" in _tags(cell) and not cell.get("metadata", {}).get("jupyter", {}).get("source_hidden"):
+            problems.append(f"{name}, cell {i}: a solution cell must be collapsed: metadata "
+                            '{"jupyter": {"source_hidden": true}}')
+    return problems
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_exercises_have_checkers_and_hidden_solutions(path: Path) -> None:
+    problems = exercise_problems(_read(path), path.name)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_exercise_rules_catch_each_problem() -> None:
+    """The rules above, on small made-up notebooks: each broken one is reported."""
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    def cell(tag: str, source: str = "x = 1", hidden: bool = False) -> nbformat.NotebookNode:
+        c = new_code_cell(source)
+        c.metadata["tags"] = [tag]
+        if hidden:
+            c.metadata["jupyter"] = {"source_hidden": True}
+        return c
+
+    def one() -> list[nbformat.NotebookNode]:
+        return [cell("exercise", "def f(): pass  # TODO"), cell("checker", "check_f(f)"), cell("solution", hidden=True),
+                cell("checker", "check_f(f)")]
+
+    assert exercise_problems(new_notebook(cells=one() + one()), "ok") == []
+    assert "1 exercise(s)" in exercise_problems(new_notebook(cells=one()), "few")[0]
+    no_checker = one()
+    del no_checker[1]
+    assert any("not followed by a checker" in p for p in exercise_problems(new_notebook(cells=no_checker + one()), "nc"))
+    shown = one()
+    shown[2] = cell("solution")
+    assert any("must be collapsed" in p for p in exercise_problems(new_notebook(cells=shown + one()), "open"))
+
+
+# ---------------------------------------------------------------- helpers the notebooks rely on
+def test_chapter_map_is_drawn_from_the_notebooks_that_exist() -> None:
+    from ragkit.notebook import PLANNED_CHAPTERS, chapter_map, notebook_titles
+
+    text = chapter_map(NOTEBOOK_DIR)
+    titles = notebook_titles(NOTEBOOK_DIR)
+    assert set(titles) == {p.name[:2] for p in NOTEBOOKS if NAME_PATTERN.match(p.name)}
+    for number in titles:
+        assert f"c{number}[" in text and "(coming)" not in text.split(f"c{number}[")[1].split("]")[0]
+    for number, _ in PLANNED_CHAPTERS:
+        if number not in titles:
+            assert f"c{number}[" in text and "(coming)" in text.split(f"c{number}[")[1].split("]")[0]
+
+
+def test_glossary_reads_every_tuned_default() -> None:
+    import dataclasses
+
+    from ragkit import defaults
+    from ragkit.notebook import defaults_rows
+
+    rows = {(group, name): (value, how) for group, name, value, how in defaults_rows()}
+    for group in ("GRADER", "JUDGE", "ROUTER", "VERIFIER", "WRITER", "GRAPHS", "RETRIEVAL"):
+        for f in dataclasses.fields(getattr(defaults, group)):
+            value, how = rows[(group, f.name)]
+            if not isinstance(getattr(getattr(defaults, group), f.name), dict):
+                assert value == getattr(getattr(defaults, group), f.name)
+            assert how.strip(), f"{group}.{f.name} has no note on how it was chosen"
+
+
+def test_plots_have_fixed_sizes() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ragkit.plots import TIMELINE_SIZE, plot_route_scores, plot_timeline
+
+    small = plot_timeline([("a", 0.01)])
+    large = plot_timeline([(f"node{i}", 0.001 * i) for i in range(12)])
+    scores = plot_route_scores({"menu": 0.4, "other": 0.2}, chosen="menu")
+    assert tuple(small.get_size_inches()) == tuple(large.get_size_inches()) == TIMELINE_SIZE
+    assert scores.get_size_inches()[0] > 0
+    plt.close("all")
+    with pytest.raises(ValueError, match="stream_timings"):
+        plot_timeline({"path": ["a"]})

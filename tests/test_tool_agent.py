@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
@@ -11,7 +10,8 @@ from langgraph.types import Command
 from ragkit.fake_chat import ScriptedChatModel
 from ragkit.graphs.tool_agent import NotPausedError, build_tool_agent_graph, pending_interrupt, resume_tool_agent
 from ragkit.notebook import graph_mermaid
-from ragkit.tools import ORDER_TOOL_SPECS, SeededCodeSource, ToolSpec, call_digest, load_order_store
+from ragkit.roles.tool_planner import LocalToolPlanner
+from ragkit.tools import ORDER_TOOL_SPECS, SeededCodeSource, ToolSpec, call_digest, load_order_store, make_order_tools
 from ragkit.tools.specs import OrderIdArgs
 from tests.conftest import assert_snapshot
 
@@ -113,10 +113,67 @@ def test_unknown_tool_and_missing_argument_go_back_to_the_model() -> None:
 def test_local_planner_asks_instead_of_inventing_an_order_id() -> None:
     graph, store, _, config = setup()
     out = ask(graph, config, "Please cancel my order")
-    assert out["messages"][-1].content.startswith("To cancel_order I need the order id")
+    assert out["messages"][-1].content == "To cancel an order I need its order id (for example A1001)."
     assert not any(isinstance(m, ToolMessage) for m in out["messages"])
     ask(graph, config, "It is A1001")  # the answer completes the earlier request
-    assert pending_interrupt(graph, config)["call"]["args"]["order_id"] == "A1001"
+    asked = pending_interrupt(graph, config)
+    assert asked["call"]["args"]["order_id"] == "A1001"
+    assert asked["kind"] == "login" and "C0" not in asked["reply_with"]  # no customer id suggested
+
+
+def test_a_declined_cancel_is_never_proposed_and_the_wanted_read_runs() -> None:
+    graph, store, _, config = setup()
+    ask(graph, config, "Please don't cancel A1001, just tell me what is in it")
+    asked = pending_interrupt(graph, config)
+    assert asked["kind"] == "login" and asked["call"]["name"] == "lookup_order"
+    out = resume_tool_agent(graph, config, {"user_id": "C001"})
+    assert out["messages"][-1].content.startswith("Order A1001 for ")
+    assert pending_interrupt(graph, config) is None and store.audit == []
+    proposed = [c["name"] for m in out["messages"] if isinstance(m, AIMessage) for c in m.tool_calls]
+    assert proposed == ["lookup_order"]
+
+
+def test_two_requests_run_with_their_own_arguments() -> None:
+    graph, store, _, config = setup()
+    ask(graph, config, "Change the address of A1001 to 1 High St, York and also track A1002")
+    resume_tool_agent(graph, config, {"user_id": "C001"})
+    asked = pending_interrupt(graph, config)
+    assert asked["call"]["args"] == {"order_id": "A1001", "new_address": "1 High St, York"}
+    out = resume_tool_agent(graph, config, {"approved": True, "digest": asked["digest"]})
+    assert store.get("A1001").delivery_address == "1 High St, York"
+    assert out["messages"][-1].content == ("Order A1001 will now be delivered to: 1 High St, York. Order A1002 is on its "
+                                           "way with DHL, tracking number DHL-4821337790, expected 2025-03-10.")
+
+
+def test_a_complete_request_runs_while_the_incomplete_one_is_asked_about() -> None:
+    graph, store, _, config = setup()
+    out = ask(graph, config, "Track A1002 and cancel my order")
+    assert out["messages"][-1].content.endswith("To cancel an order I need its order id (for example A1001).")
+    assert out["messages"][-1].content.startswith("Order A1002 is on its way")
+    ask(graph, config, "A1001")
+    assert pending_interrupt(graph, config)["call"] == {"name": "cancel_order", "args": {"order_id": "A1001", "reason": ""},
+                                                        "id": pending_interrupt(graph, config)["call"]["id"]}
+
+
+def test_an_invented_address_is_refused_even_though_a_person_would_approve() -> None:
+    invent = call("change_delivery_address", order_id="A1001", new_address="99 Attacker Road, Nowhere")
+    graph, store, model, config = setup(invent, "Which address should I use?")
+    out = ask(graph, config, "Please change the delivery address of A1001")
+    refusal = tool_messages(out)[-1]
+    assert refusal.status == "error" and refusal.artifact == {"reason": "not_from_user", "arg": "new_address"}
+    assert "Do not invent it: ask the user" in refusal.content
+    assert pending_interrupt(graph, config) is None  # never offered for approval, so approving cannot run it
+    assert store.audit == [] and store.get("A1001").delivery_address != "99 Attacker Road, Nowhere"
+    assert out["messages"][-1].content == "Which address should I use?"
+
+
+def test_the_local_planner_turns_a_refusal_reason_into_a_question() -> None:
+    invent = call("change_delivery_address", order_id="A1001", new_address="99 Attacker Road, Nowhere")
+    local = LocalToolPlanner(use_embeddings=False).bind_tools(make_order_tools(None))
+    # a model that invents once, then lets the local planner write the answer from the refusal's reason
+    graph, *_, config = setup(invent, lambda messages, tools: local.invoke(messages))
+    out = ask(graph, config, "Please change the delivery address of A1001")
+    assert out["messages"][-1].content.startswith("To change an order's delivery address I need the new delivery address")
 
 
 def test_round_cap_ends_a_model_that_never_stops_and_last_round_offers_no_tools() -> None:

@@ -3,8 +3,9 @@
 Every graph searches through :class:`ragkit.retrieval.base.ScoredSearch` (``search_with_scores(query,
 k)``, higher is better). :func:`source` turns what a user passes into one: a ragkit retriever, a LangChain
 ``VectorStore`` or retriever, a function, or the *name* of a bundled corpus ("menu", "wine", "web",
-"handbook", "statute"), which becomes that corpus's default retriever. Named corpora are built lazily
-(:class:`LazySearch`), so compiling a graph (or drawing it) loads no corpus and no embedding model.
+"handbook", "statute"), which becomes that corpus's default retriever, or ``"collection:NAME"``, a
+collection you ingested (:func:`ragkit.ingest.load_collection`). Named corpora and collections are built
+lazily (:class:`LazySearch`), so compiling a graph (or drawing it) loads no corpus and no embedding model.
 
 Simplifications: a source is built once and never refreshed; edit a data file and you need a new graph.
 """
@@ -18,6 +19,7 @@ from ragkit.retrieval.adapters import as_scored_search
 from ragkit.retrieval.base import Scored, ScoredSearch
 
 CORPORA = ("menu", "wine", "web", "handbook", "statute")
+COLLECTION_PREFIX = "collection:"
 
 
 class LazySearch:
@@ -51,7 +53,8 @@ class LazySearch:
 def corpus_search(corpus: str, k: int = GRAPHS.k) -> LazySearch:
     """The default retriever over a bundled corpus (built on first search); "web" is the offline web search."""
     if corpus not in CORPORA:
-        raise ValueError(f"unknown corpus {corpus!r}; the bundled corpora are {list(CORPORA)}")
+        raise ValueError(f"unknown corpus {corpus!r}; the bundled corpora are {list(CORPORA)}, "
+                         f"or name an ingested collection as '{COLLECTION_PREFIX}NAME'")
     if corpus == "web":
         from ragkit.web_search import OfflineWebSearch
 
@@ -66,11 +69,32 @@ def corpus_search(corpus: str, k: int = GRAPHS.k) -> LazySearch:
     return LazySearch(build, k, name=corpus)
 
 
+def collection_search(name: str, k: int = GRAPHS.k) -> LazySearch:
+    """An ingested collection (``ragkit ingest PATH --collection NAME``), opened on first search.
+
+    >>> collection_search("notes")  # nothing is opened yet
+    LazySearch('collection:notes', built=False)
+    """
+    from ragkit.ingest.store import check_name
+
+    check_name(name)  # a bad name fails when the graph is built, not at its first question
+
+    def build() -> Any:
+        from ragkit.ingest import load_collection
+
+        return load_collection(name, k=k)
+
+    return LazySearch(build, k, name=f"{COLLECTION_PREFIX}{name}")
+
+
 def source(value: Any, k: int = GRAPHS.k) -> ScoredSearch:
-    """What a graph searches: a corpus name becomes its default retriever; anything else goes through the adapter."""
+    """What a graph searches: a corpus name becomes its default retriever, ``"collection:NAME"`` an ingested
+    collection; anything else goes through the adapter."""
     if isinstance(value, str):
+        if value.startswith(COLLECTION_PREFIX):
+            return collection_search(value[len(COLLECTION_PREFIX):], k)
         return corpus_search(value, k)
     return as_scored_search(value, k)
 
 
-__all__ = ["CORPORA", "LazySearch", "corpus_search", "source"]
+__all__ = ["COLLECTION_PREFIX", "CORPORA", "LazySearch", "collection_search", "corpus_search", "source"]

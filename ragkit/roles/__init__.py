@@ -11,7 +11,7 @@
 | hallucination grader | ``LocalHallucinationGrader``            | ``LLMHallucinationGrader``       |
 | answer grader        | ``LocalAnswerGrader`` (intent+coverage) | ``LLMAnswerGrader``              |
 | judge (CRAG)         | ``LocalJudge`` (grades + ambiguity)     | ``LLMJudge``                     |
-| tool planner         | ``LocalToolPlanner`` (intent + regex)   | any chat model with ``bind_tools`` |
+| tool planner         | ``LocalToolPlanner`` (clauses + spec examples: IDF keywords, MiniLM) | any chat model with ``bind_tools`` |
 """
 
 from ragkit.roles.answer_grader import LLMAnswerGrader, LocalAnswerGrader

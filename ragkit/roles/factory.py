@@ -48,6 +48,10 @@ ROLES: dict[str, tuple[bool, str, str]] = {
     "answer_grader": (True, "ragkit.roles.answer_grader:LocalAnswerGrader", "ragkit.roles.answer_grader:LLMAnswerGrader"),
     "judge": (True, "ragkit.roles.judge:LocalJudge", "ragkit.roles.judge:LLMJudge"),
     "query_analyzer": (True, "ragkit.roles.query_analysis:LocalQueryAnalyzer", "ragkit.roles.query_analysis:LLMQueryAnalyzer"),
+    "supervisor": (True, "ragkit.roles.supervisor:LocalSupervisor", "ragkit.roles.supervisor:LLMSupervisor"),
+    "analyst": (False, "ragkit.roles.analysis:LocalAnalyst", "ragkit.roles.analysis:LLMAnalyst"),
+    "coder": (False, "ragkit.roles.coder:LocalCoder", "ragkit.roles.coder:LLMCoder"),
+    "aggregator": (False, "ragkit.roles.aggregator:LocalAggregator", "ragkit.roles.aggregator:LLMAggregator"),
 }
 # Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
 SPECIAL_ROLES = ("router", "tool_planner")
@@ -136,7 +140,8 @@ class Roles:
         if "tool_planner" not in self._built:
             from ragkit.roles.tool_planner import LocalToolPlanner
 
-            self._built["tool_planner"] = self.chat_model if self.chat_model is not None else LocalToolPlanner()
+            self._built["tool_planner"] = (self.chat_model if self.chat_model is not None
+                                           else LocalToolPlanner(embedder=self.embedder))
         return self._built["tool_planner"]
 
 

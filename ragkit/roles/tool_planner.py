@@ -1,22 +1,32 @@
 """The local tool planner: an offline chat model that proposes tool calls from the user's own words.
 
 ``LocalToolPlanner`` is a LangChain ``BaseChatModel`` with ``bind_tools``, so the tool loop runs on it
-exactly as on Gemini: it returns ordinary ``AIMessage.tool_calls``. It works in three honest steps:
+exactly as on Gemini: it returns ordinary ``AIMessage.tool_calls``. It knows no shop: everything it
+knows about a tool comes from the tool's ``ToolSpec`` (a tool made by ``spec.as_tool`` carries it):
+``examples`` (phrases a user might say), ``title`` (the action in words) and ``user_args`` (how to find
+each argument in the user's words, and how to ask for it). A tool without a spec offers only its name
+and description, and its arguments are always asked for. It works in four honest steps:
 
-1. Intent: prototypes per tool (example phrases; a tool without examples uses its description).
-   First keywords: phrases are tokenized (stopwords out, Porter stems) and the user's stems are scored
-   against each tool with an IDF weight (a stem shared by every tool counts for nothing). If no single
-   tool wins, MiniLM embeddings: the nearest prototype sentence, accepted only when its cosine is at
-   least ``min_similarity`` and beats the next tool by ``min_margin``. Otherwise the planner asks.
-   A tie between tools is not guessed either: the planner asks which one the user means.
-2. Arguments, only from the user's text: order ids by the pattern ``A1001``; a new address from the
-   text after "to" (or "address is ..."). A required argument it cannot find is never invented: the
-   planner asks the user for it and proposes no call.
-3. After tool results, a short final answer made from those results.
+1. Clauses (:mod:`ragkit.tools.clauses`): the message is cut into its requests, and each is read for
+   negation ("don't cancel", "never mind", "instead of"), retraction and back-reference ("track it too").
+2. Intent per clause: the clause's stems are scored against each tool's example stems with an IDF
+   weight (a stem every tool shares counts for nothing). If no single tool wins, MiniLM: the nearest
+   example phrase, accepted only when its cosine is at least ``min_similarity`` and beats every other
+   tool by ``min_margin``. A tie is not guessed: the planner asks which action the user means.
+3. Arguments, only from the clause's own words, by the spec's extractors. A clause that names no order
+   id takes the previous clause's only when it refers back ("it", "them", "too") or offers an
+   alternative to a declined action ("don't cancel A1001, just track it"). A declined or retracted
+   request is never proposed; "not A1004" drops that value. A required argument that is missing is
+   asked for, never invented, while the other, complete requests are still proposed.
+4. After tool results, a short final answer made from those results; a refusal whose structured
+   reason (``ToolMessage.artifact["reason"]``, set by the guard) means "the user must say more"
+   becomes a question in the spec's words.
 
-Simplifications: keywords miss paraphrases with no shared word ("I no longer need it"), negation is
-ignored ("don't cancel" looks like "cancel"), and the address rule is a regular expression that trusts
-the user to put the address after "to". The guards, not this planner, are what keep the loop safe.
+Example phrases are embedded once per planner (the embedder is passed in; default ``load_embedder()``).
+Simplifications: keywords and one nearest phrase miss paraphrases far from every example, the clause
+rules read English cue words rather than syntax (see :mod:`ragkit.tools.clauses` for what they miss), and
+the extractors trust the user to write an address after "to". The guards, not this planner, are what
+keep the loop safe.
 """
 
 from __future__ import annotations
@@ -25,6 +35,7 @@ import math
 import re
 from typing import Any, Sequence
 
+import numpy as np
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.base import LangSmithParams
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -32,107 +43,51 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 from ragkit.chat_models import local_ls_params
-from ragkit.text import QUESTION_STOPWORDS, tokenize
-
-IGNORED_WORDS = QUESTION_STOPWORDS | {"order", "orders", "thanks", "thank", "hi", "hello"}
-
-ORDER_ID_IN_TEXT = re.compile(r"(?<![\w-])([A-Za-z]\d{4})(?![\w-])")
-
-TOOL_PROTOTYPES: dict[str, tuple[str, ...]] = {
-    "lookup_order": ("look up my order", "what is in my order", "show me the order details", "what did I buy",
-                     "check my order", "which items are in it", "order information", "what address is it going to",
-                     "what is the status of my order", "the contents of my order"),
-    "track_shipment": ("where is my package", "track my shipment", "what is the tracking number", "when will it arrive",
-                       "has it shipped yet", "where is my parcel", "is it on its way", "expected delivery date",
-                       "where is my order"),
-    "cancel_order": ("cancel my order", "cancel it", "I want to cancel", "stop the order",
-                     "call off my purchase", "cancellation", "abort the order"),
-    "change_delivery_address": ("change the delivery address", "ship it to a different address",
-                                "send it to my new address", "update the shipping address", "I moved house",
-                                "redirect the delivery", "deliver it somewhere else", "ship it to", "send it to"),
-}
-
-ARG_QUESTIONS = {
-    "order_id": "the order id (it looks like A1001)",
-    "new_address": "the new delivery address (for example: change A1001 to 12 High Street, Oxford)",
-}
+from ragkit.text import tokenize, words
+from ragkit.tools.clauses import Clause, opens_request, request_core, split_requests
+from ragkit.tools.guards import ASK_USER_REASONS
+from ragkit.tools.plan import (IGNORED_WORDS, Plan, Read, ToolHints, action_words, attach_orphans, calls_for, fill,
+                               placeholders)
+from ragkit.tools.specs import ToolSpec
+AWAITING = "awaiting_argument_for"  # response_metadata: the tool the planner asked an argument for
+AWAITING_CLAUSE = "awaiting_clause"  # response_metadata: the words of that request, to complete next turn
 
 
-AWAITING = "awaiting_argument_for"  # response_metadata key: the tool the planner asked an argument for
-
-
-def _user_turn_text(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage], str | None]:
-    """The user's words for this turn, the messages since them, and the tool an earlier question was for.
-
-    When the planner's previous reply asked for a missing argument, the human message before that
-    question is included, so "cancel my order" then "A1001" reads as one request.
-    """
+def _user_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage], tuple[str, str] | None]:
+    """The user's newest words, the messages since them, and ``(tool, clause)`` an earlier question was for."""
     humans = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
     if not humans:
         return "", [], None
     last = humans[-1]
-    text, awaiting = str(messages[last].content), None
     before = messages[last - 1] if last > 0 else None
+    awaiting = None
     if isinstance(before, AIMessage) and before.response_metadata.get(AWAITING) and len(humans) > 1:
-        awaiting = str(before.response_metadata[AWAITING])
-        text = f"{messages[humans[-2]].content}\n{text}"
-    return text, list(messages[last + 1 :]), awaiting
-
-
-def extract_order_ids(text: str) -> list[str]:
-    """Order ids the user typed, upper-cased, in order, without repeats.
-
-    >>> extract_order_ids("Is a1001 or A1002 (not A10033) shipped? a1001 again")
-    ['A1001', 'A1002']
-    """
-    return list(dict.fromkeys(m.upper() for m in ORDER_ID_IN_TEXT.findall(text)))
-
-
-def extract_address(text: str) -> str | None:
-    """The new address: after "address is"/"address:", else after the first "to" that follows the order id.
-
-    >>> extract_address("Please change the address of A1001 to 12 High Street, Oxford OX1 4AA.")
-    '12 High Street, Oxford OX1 4AA'
-    >>> extract_address("change my address") is None
-    True
-    """
-    m = re.search(r"\baddress\s*(?:is|:)\s*(.+)$", text, re.IGNORECASE | re.DOTALL)
-    if not m:
-        ids = list(ORDER_ID_IN_TEXT.finditer(text))
-        anchor = re.search(r"\baddress\b", text, re.IGNORECASE)
-        starts = [x.end() for x in (ids[:1] + ([anchor] if anchor else []))] or [0]
-        m = None
-        for start in sorted(starts) + [0]:
-            m = re.search(r"\bto\b\s*:?\s*(.+)$", text[start:], re.IGNORECASE | re.DOTALL)
-            if m and not re.match(r"(?:change|update|send|ship|deliver|move)\b", m.group(1), re.IGNORECASE):
-                break
-            m = None
-    if not m:
-        return None
-    address = re.sub(r"\s+(?:for|of|on)\s+(?:my\s+)?(?:order\s+)?[A-Za-z]\d{4}\b.*$", "", m.group(1).strip())
-    address = re.sub(r"[\s.!?,;]*(?:please|thanks|thank you)?[\s.!?]*$", "", address, flags=re.IGNORECASE)
-    return address if len(address) >= 5 else None
+        clause = before.response_metadata.get(AWAITING_CLAUSE) or str(messages[humans[-2]].content)
+        awaiting = (str(before.response_metadata[AWAITING]), str(clause))
+    return str(messages[last].content), list(messages[last + 1 :]), awaiting
 
 
 class LocalToolPlanner(BaseChatModel):
-    """A keyword-prototype tool planner that speaks LangChain's tool-calling protocol.
+    """A spec-driven, clause-by-clause tool planner that speaks LangChain's tool-calling protocol.
 
     >>> from ragkit.tools import make_order_tools, load_order_store
     >>> planner = LocalToolPlanner().bind_tools(make_order_tools(load_order_store()))
-    >>> planner.invoke("Where is my parcel A1002?").tool_calls[0]["name"]
-    'track_shipment'
+    >>> [(c["name"], c["args"]) for c in planner.invoke("Please don't cancel A1001, just track it").tool_calls]
+    [('track_shipment', {'order_id': 'A1001'})]
     >>> planner.invoke("Please cancel my order").content
-    'To cancel_order I need the order id (it looks like A1001). Could you give it?'
+    'To cancel an order I need its order id (for example A1001).'
     """
 
-    prototypes: dict[str, tuple[str, ...]] = Field(default_factory=lambda: dict(TOOL_PROTOTYPES))
-    use_embeddings: bool = True  # MiniLM fallback when keywords find no single tool (loaded on first need)
-    min_similarity: float = 0.4  # cosine a MiniLM prototype must reach: "clearly about this", not "vaguely"
-    min_margin: float = 0.03  # and by how much it must beat the best prototype of any other tool
+    embedder: Any = Field(default=None, exclude=True)  # any LangChain Embeddings; None: load_embedder() on first need
+    use_embeddings: bool = True  # MiniLM fallback when keywords find no single tool
+    min_similarity: float = 0.4  # cosine a MiniLM example must reach: "clearly about this", not "vaguely"
+    min_margin: float = 0.03  # and by how much it must beat the best example of any other tool
     model_name: str = "local-tool-planner"  # shown in traces (LangSmith's ls_model_name)
+    tool_specs: dict[str, Any] = Field(default_factory=dict, exclude=True)  # tool name -> ToolSpec (set by bind_tools)
+    _cache: dict = PrivateAttr(default_factory=dict)  # example vectors and stems, computed once per planner
 
     @property
     def _llm_type(self) -> str:
@@ -143,105 +98,163 @@ class LocalToolPlanner(BaseChatModel):
         return local_ls_params(self.model_name, stop, **kwargs)
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Runnable:
-        """Offer tools (LangChain tools, functions or schemas), as ``ChatGoogleGenerativeAI.bind_tools`` does."""
-        return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+        """Offer tools (LangChain tools, functions or schemas), as ``ChatGoogleGenerativeAI.bind_tools`` does.
 
-    def intent_scores(self, text: str, tools: Sequence[dict]) -> dict[str, float]:
-        """IDF-weighted overlap between the user's stems and each offered tool's prototype stems."""
-        vocab = {}
-        for t in tools:
-            fn = t["function"]
-            examples = self.prototypes.get(fn["name"]) or (fn.get("description", ""),)
-            vocab[fn["name"]] = set(tokenize(" ".join((fn["name"].replace("_", " "), *examples)), IGNORED_WORDS))
-        n = len(vocab)
-        query = set(tokenize(text, IGNORED_WORDS))
-        scores = {}
-        for name, stems in vocab.items():
-            hits = query & stems
-            scores[name] = round(sum(math.log(n / sum(s in v for v in vocab.values())) for s in hits), 4)
-        return scores
+        A tool made by ``ToolSpec.as_tool`` brings its spec along; the planner reads its examples from it.
+        """
+        specs = {t.name: t.spec for t in tools if isinstance(getattr(t, "spec", None), ToolSpec)}
+        planner = self.model_copy(update={"tool_specs": {**self.tool_specs, **specs}}) if specs else self
+        return planner.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
 
-    def embedding_scores(self, text: str, tools: Sequence[dict]) -> dict[str, float]:
-        """Best cosine between the user's text and each offered tool's prototype sentences (MiniLM)."""
-        from ragkit.embeddings import load_embedder
+    def hints(self, tools: Sequence[dict]) -> list[ToolHints]:
+        return [ToolHints.of(t, self.tool_specs.get(t["function"]["name"])) for t in tools]
 
-        embedder = load_embedder()
-        query = embedder.embed_array([ORDER_ID_IN_TEXT.sub("my order", text)])[0]
-        scores = {}
-        for t in tools:
-            fn = t["function"]
-            examples = list(self.prototypes.get(fn["name"]) or (fn.get("description", ""),))
-            scores[fn["name"]] = round(float((embedder.embed_array(examples) @ query).max()), 4)
-        return scores
+    # ------------------------------------------------------------ intent
+    def _stems(self, h: ToolHints) -> set[str]:
+        key = ("stems", h.name, h.examples)
+        if key not in self._cache:
+            self._cache[key] = set(tokenize(" ".join((h.name.replace("_", " "), *h.examples)), IGNORED_WORDS))
+        return self._cache[key]
 
-    def nearest_tool(self, text: str, tools: Sequence[dict]) -> str | None:
-        """The tool whose prototype is nearest in meaning, if it is near enough and clearly ahead."""
-        ranked = sorted(self.embedding_scores(text, tools).items(), key=lambda kv: (-kv[1], kv[0]))
-        if not ranked or ranked[0][1] < self.min_similarity:
-            return None
-        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < self.min_margin:
-            return None
-        return ranked[0][0]
+    def intent_scores(self, text: str, hints: Sequence[ToolHints]) -> dict[str, float]:
+        """IDF-weighted overlap between the text's stems and each tool's example stems (one tool: 1 per stem)."""
+        vocab = {h.name: self._stems(h) for h in hints}
+        query, n = set(tokenize(text, IGNORED_WORDS)), len(vocab)
 
+        def weight(s: str) -> float:
+            return math.log(n / sum(s in v for v in vocab.values())) if n > 1 else 1.0
+
+        return {name: round(sum(weight(s) for s in query & stems), 4) for name, stems in vocab.items()}
+
+    def _example_vectors(self, h: ToolHints) -> np.ndarray:
+        from ragkit.embeddings import embed, load_embedder
+
+        key = ("vectors", h.name, h.examples)
+        if key not in self._cache:
+            if self.embedder is None and "embedder" not in self._cache:
+                self._cache["embedder"] = load_embedder()
+            self._cache[key] = embed(self.embedder or self._cache["embedder"], list(h.examples))
+        return self._cache[key]
+
+    def embedding_scores(self, text: str, hints: Sequence[ToolHints]) -> dict[str, float]:
+        """Best cosine between the text and each tool's example phrases (examples embedded once)."""
+        from ragkit.embeddings import embed_query
+
+        vectors = {h.name: self._example_vectors(h) for h in hints}
+        query = embed_query(self.embedder or self._cache["embedder"], text)[0]
+        return {name: round(float((v @ query).max()), 4) for name, v in vectors.items()}
+
+    def intent(self, text: str, hints: Sequence[ToolHints], asks: bool = True) -> tuple[str | None, tuple[str, ...]]:
+        """``(tool, tied)`` for one clause. ``asks``: the clause reads as a request (MiniLM may then decide).
+
+        Argument values are replaced by their names first ("send A1 to 4 Oak Way" -> "send order to new
+        address"), so the words of an address never vote for a tool ("Way" is not "on its way").
+        """
+        text = placeholders(text, hints)
+        scores = self.intent_scores(text, hints)
+        best = max(scores.values(), default=0.0)
+        top = tuple(n for n, s in scores.items() if best > 0 and s == best)
+        if len(top) == 1:
+            return top[0], ()
+        if self.use_embeddings and asks:
+            query = request_core(text) or text
+            ranked = sorted(self.embedding_scores(query, hints).items(), key=lambda kv: (-kv[1], kv[0]))
+            if ranked and ranked[0][1] >= self.min_similarity and (len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= self.min_margin):
+                return ranked[0][0], ()
+        return None, top
+
+    # ------------------------------------------------------------ planning one message
+    def read(self, text: str, tools: Sequence[dict], awaiting: tuple[str, str] | None = None) -> Plan:
+        """The plan for one user message: its requests, what each needs, and the calls to propose.
+
+        ``awaiting`` is ``(tool, clause)`` when the planner's last reply asked for a missing argument: a
+        message that names no action of its own ("It is A1001") completes that request.
+        """
+        hints = self.hints(tools)
+        by_name = {h.name: h for h in hints}
+        actions = action_words(hints)
+        clauses = split_requests(text, actions)
+        if awaiting and awaiting[0] in by_name and not self._names_an_action(clauses, hints):
+            clauses = [Clause(f"{awaiting[1]}\n{text}")]
+            read = [(clauses[0], awaiting[0], ())]
+        else:
+            read: list[Read] = []
+            for c in clauses:
+                tool, tied = (None, ()) if c.retracts else self.intent(c.text, hints, self._reads_as_request(c.text, hints, actions))
+                if tied and not opens_request(c.text, actions, capitals=True):  # "A1002 has not shipped": context
+                    tied = ()
+                read.append((c, tool, tied))
+        requests = fill(attach_orphans(read), by_name)
+        return Plan(tuple(requests), tuple(calls_for(requests, by_name)))
+
+    def _names_an_action(self, clauses: Sequence[Clause], hints: Sequence[ToolHints]) -> bool:
+        for c in clauses:
+            scores = self.intent_scores(placeholders(c.text, hints), hints)
+            best = max(scores.values(), default=0.0)
+            if c.cue or (best > 0 and sum(s == best for s in scores.values()) == 1):
+                return True
+        return False
+
+    def _reads_as_request(self, text: str, hints: Sequence[ToolHints], actions: set[str]) -> bool:
+        """Opens with a request word ("where", "tell", "cancel") or holds a content word besides its values."""
+        bare = placeholders(text, hints)
+        arg_words = {w for h in hints for a in h.user_args for w in a.name.split("_")}
+        return opens_request(text, actions, capitals=True) or any(
+            w not in IGNORED_WORDS and w not in arg_words for w in words(bare))
+
+    # ------------------------------------------------------------ replies
     def plan(self, messages: Sequence[BaseMessage], tools: Sequence[dict]) -> AIMessage:
-        """The reply for this conversation: tool calls, a question for the user, or a final answer."""
-        text, since, awaiting = _user_turn_text(messages)
+        """The reply for this conversation: tool calls (perhaps with a question), a question, or a final answer."""
+        text, since, awaiting = _user_turn(messages)
         results = [m for m in since if isinstance(m, ToolMessage)]
         if results:
-            return AIMessage(content=self.answer_from(results))
-        if not text:
-            return AIMessage(content="How can I help with your order?")
+            proposer = next((m for m in reversed(since) if isinstance(m, AIMessage) and m.tool_calls), None)
+            return self.answer_from(results, self.hints(tools), proposer)
+        if not text.strip():
+            return AIMessage(content="How can I help?")
         if not tools:
             return AIMessage(content="I could not finish that request within the allowed steps. Please try again.")
-        scores = self.intent_scores(text, tools)
-        best = max(scores.values(), default=0.0)
-        top = [t["function"] for t in tools if best > 0 and scores[t["function"]["name"]] == best]
-        if len(top) != 1 and awaiting in scores:
-            top = [t["function"] for t in tools if t["function"]["name"] == awaiting]
-        if len(top) != 1 and self.use_embeddings:
-            top = [t["function"] for t in tools if t["function"]["name"] == self.nearest_tool(text, tools)]
-        if not top:
-            names = ", ".join(sorted(scores))
-            return AIMessage(content=f"I can help with these actions: {names}. What would you like to do, and for which order?")
-        if len(top) > 1:
-            names = " or ".join(f["name"] for f in top)
-            return AIMessage(content=f"Do you want me to {names}? Please say which, with the order id.")
-        fn = top[0]
-        required = fn.get("parameters", {}).get("required", [])
-        order_ids = extract_order_ids(text)
-        values: dict[str, Any] = {}
-        for arg in required:
-            if arg == "order_id" and order_ids:
-                values[arg] = order_ids
-            elif arg == "new_address" and (address := extract_address(text)):
-                values[arg] = [address]
+        hints = {h.name: h for h in self.hints(tools)}
+        plan = self.read(text, tools, awaiting)
+        said, meta = [], {}
+        for r in plan.asks:
+            said.append(hints[r.tool].ask_for(r.missing))
+            meta = meta or {AWAITING: r.tool, AWAITING_CLAUSE: r.clause}
+        for r in plan.requests:
+            if r.tied:
+                said.append(f"Do you want me to {' or '.join(hints[t].title for t in r.tied)}? Please say which.")
+        if not plan.calls and not said:
+            if plan.declined:
+                said.append(f"All right, I will not {' or '.join(hints[t].title for t in plan.declined)}.")
             else:
-                need = ARG_QUESTIONS.get(arg, f"the value of {arg!r}")
-                return AIMessage(content=f"To {fn['name']} I need {need}. Could you give it?",
-                                 response_metadata={AWAITING: fn["name"]})
+                said.append(f"I can help with these actions: {'; '.join(h.title for h in hints.values())}. "
+                            "What would you like me to do?")
         n_ai = sum(isinstance(m, AIMessage) for m in messages)
-        ids = values.get("order_id", [None])
-        calls = []
-        for i, oid in enumerate(ids):
-            args = {k: (oid if k == "order_id" else v[0]) for k, v in values.items()}
-            calls.append({"name": fn["name"], "args": args, "id": f"call_{n_ai}_{i}", "type": "tool_call"})
-        return AIMessage(content="", tool_calls=calls)
+        calls = [{**c, "id": f"call_{n_ai}_{i}", "type": "tool_call"} for i, c in enumerate(plan.calls)]
+        return AIMessage(content=" ".join(said), tool_calls=calls, response_metadata=meta)
 
     @staticmethod
-    def answer_from(results: Sequence[ToolMessage]) -> str:
-        """A short final answer made only from this turn's tool results."""
+    def answer_from(results: Sequence[ToolMessage], hints: Sequence[ToolHints] = (),
+                    proposer: AIMessage | None = None) -> AIMessage:
+        """A short final answer made only from this turn's tool results (and the question still open)."""
+        by_name = {h.name: h for h in hints}
         parts = []
         for r in results:
             content = str(r.content).strip()
-            if r.status == "error":
-                if "ask the user" in content.lower():
-                    parts.append("I need a detail from you first: " + content.split(". ")[0].rstrip(".") + ".")
-                else:  # keep what happened; drop sentences addressed to the model ("Do not retry ...")
-                    kept = [s for s in re.split(r"(?<=\.)\s+", content) if not s.startswith("Do not")]
-                    parts.append("That did not go through: " + " ".join(kept))
+            details = r.artifact if isinstance(r.artifact, dict) else {}
+            if r.status == "error" and details.get("reason") in ASK_USER_REASONS:
+                h, arg = by_name.get(str(r.name)), details.get("arg")
+                parts.append(h.ask_for([arg]) if h and arg else "I need a detail from you first: " + content.split(". ")[0] + ".")
+            elif r.status == "error":  # keep what happened; drop sentences addressed to the model ("Do not retry ...")
+                kept = [s for s in re.split(r"(?<=\.)\s+", content) if not s.startswith("Do not")]
+                parts.append("That did not go through: " + " ".join(kept))
             else:
                 parts.append(content)
-        return " ".join(parts)
+        meta = {}
+        if proposer is not None and str(proposer.content).strip():
+            parts.append(str(proposer.content).strip())  # the question asked alongside the calls
+            meta = {k: v for k, v in proposer.response_metadata.items() if k in (AWAITING, AWAITING_CLAUSE)}
+        return AIMessage(content=" ".join(dict.fromkeys(parts)), response_metadata=meta)
 
     def _generate(
         self,

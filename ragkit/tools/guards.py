@@ -1,15 +1,22 @@
 """The deterministic guards of the tool loop: the model proposes a call, this code decides what happens.
 
 ``check_call`` looks at one proposed call and the facts in the state (who is logged in, what was
-approved) and returns the next step: ``refuse`` (with a message for the model), ``login``, ``approve``,
-``otp`` or ``execute``. It is a pure function, so every rule is tested directly. Approvals are tied to a
-call by ``call_digest``: a sha256 of the canonical JSON of the tool name and arguments, so an approval of
-"cancel A1001" cannot be spent on "cancel A1002". The ``parse_*`` functions validate resume payloads.
+approved) and returns the next step: ``refuse`` (with a message for the model and a ``reason`` code for
+code), ``login``, ``approve``, ``otp`` or ``execute``. It is a pure function, so every rule is tested
+directly. Approvals are tied to a call by ``call_digest``: a sha256 of the canonical JSON of the tool name
+and arguments, so an approval of "cancel A1001" cannot be spent on "cancel A1002". The ``parse_*``
+functions validate resume payloads.
 
-Simplifications: "grounding" only checks that an order id the model passes appears in something the
-user typed (it stops invented ids, not every invented value), the one-time code is an HMAC of the
-call's digest with a demo secret (a real shop would send a random code by e-mail or SMS), and login is
-"say who you are" with no password: it shows where authentication goes, not how to do it.
+Provenance: every argument a spec lists in ``user_args`` (order ids, a new address) must be found in what
+the user wrote, after folding case, spaces and trailing punctuation (``written_by_user``); otherwise the
+call is refused with "Do not invent it: ask the user." The reasons in ``ASK_USER_REASONS`` mean "the user
+must supply something", so a planner can ask instead of reading the message text.
+
+Simplifications: provenance is a substring test, so a value the model paraphrased ("Street" for the
+user's "St") is refused too (safe, and the user is asked again), while a value pieced together from
+two places in the user's words is not caught; the one-time code is an HMAC of the call's digest with a
+demo secret (a real shop would send a random code by e-mail or SMS), and login is "say who you are"
+with no password: it shows where authentication goes, not how to do it.
 """
 
 from __future__ import annotations
@@ -27,7 +34,10 @@ from ragkit.tools.orders import OrderRuleError, OrderStore
 from ragkit.tools.specs import ToolSpec
 
 Step = Literal["refuse", "login", "approve", "otp", "execute"]
+Reason = Literal["", "unknown_tool", "bad_arguments", "missing_argument", "not_from_user", "no_such_order",
+                 "not_owner", "business_rule", "rejected", "otp_failed"]
 ASK_USER = "Do not invent it: ask the user."
+ASK_USER_REASONS = frozenset({"missing_argument", "not_from_user"})  # refusals the user can fix by saying more
 
 
 class ResumePayloadError(ValueError):
@@ -55,14 +65,32 @@ def is_blank(value: Any) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def mentioned_by_user(value: str, user_text: str) -> bool:
-    """Did the user type this value (case-insensitive, as a whole word)?
+def normalise(text: str) -> str:
+    """Fold case and whitespace, tidy spaces around commas and drop edge punctuation and quotes.
 
-    >>> mentioned_by_user("a1001", "please cancel A1001."), mentioned_by_user("A1001", "order A10012")
-    (True, False)
+    >>> normalise("  12 High St ,Oxford.  ")
+    '12 high st, oxford'
     """
-    needle = re.escape(str(value).strip())
-    return bool(needle) and re.search(rf"(?<!\w){needle}(?!\w)", user_text, re.IGNORECASE) is not None
+    text = " ".join(str(text).replace("\u2019", "'").casefold().split())
+    text = re.sub(r"\s+([,;:.!?])", r"\1", text)
+    text = re.sub(r"([,;])(?=\S)", r"\1 ", text)
+    return text.strip(" .,;:!?\"'`()[]")
+
+
+def written_by_user(value: Any, user_text: str) -> bool:
+    """Did the user write this value (after ``normalise``, as whole words)?
+
+    >>> written_by_user("a1001", "please cancel A1001."), written_by_user("A1001", "order A10012")
+    (True, False)
+    >>> written_by_user("12 High St, Oxford", "move it to 12 high st,oxford please")
+    True
+    >>> written_by_user("99 Attacker Road", "move it to 12 High St, Oxford")
+    False
+    """
+    needle = normalise(value)
+    if not needle:
+        return False
+    return re.search(rf"(?<!\w){re.escape(needle)}(?!\w)", normalise(user_text)) is not None
 
 
 @dataclass(frozen=True)
@@ -77,10 +105,21 @@ class GuardDecision:
     step: Step
     message: str = ""
     args: dict | None = None
+    reason: Reason = ""  # why a call was refused, for code (the message is for the model)
+    arg: str | None = None  # the argument a refusal is about, if any
+
+    @property
+    def asks_user(self) -> bool:
+        """True when the user can fix the refusal by saying more (a missing or unseen argument)."""
+        return self.reason in ASK_USER_REASONS
+
+    def details(self) -> dict[str, Any]:
+        """The structured part of a refusal, for ``ToolMessage.artifact``: ``{"reason", "arg"}``."""
+        return {"reason": self.reason, "arg": self.arg}
 
 
-def _refuse(message: str) -> GuardDecision:
-    return GuardDecision("refuse", message)
+def _refuse(message: str, reason: Reason, arg: str | None = None) -> GuardDecision:
+    return GuardDecision("refuse", message, reason=reason, arg=arg)
 
 
 def check_call(
@@ -97,8 +136,9 @@ def check_call(
 ) -> GuardDecision:
     """The next step for one proposed call ``{"name", "args"}``, checked in a fixed order.
 
-    Order: known tool -> required arguments present -> arguments valid -> order id typed by the user ->
-    logged in -> owner -> business rule -> approved (mutations) -> one-time code (mutations) -> execute.
+    Order: known tool -> required arguments present -> arguments valid -> every user argument written by
+    the user (``grounded``) -> logged in -> owner -> business rule -> approved (mutations) -> one-time
+    code (mutations) -> execute.
 
     >>> from ragkit.tools.specs import ORDER_TOOL_SPECS
     >>> from ragkit.tools.orders import load_order_store
@@ -109,50 +149,58 @@ def check_call(
     name, args = call.get("name"), call.get("args")
     spec = specs.get(name) if isinstance(name, str) else None
     if spec is None:
-        return _refuse(f"Unknown tool {name!r}. Available tools: {', '.join(sorted(specs))}. Nothing was run.")
+        return _refuse(f"Unknown tool {name!r}. Available tools: {', '.join(sorted(specs))}. Nothing was run.",
+                       "unknown_tool")
     if not isinstance(args, Mapping):
-        return _refuse(f"The arguments of {name} must be an object, got {type(args).__name__}. Nothing was run.")
+        return _refuse(f"The arguments of {name} must be an object, got {type(args).__name__}. Nothing was run.",
+                       "bad_arguments")
     for arg in spec.required:
         if is_blank(args.get(arg)):
-            return _refuse(f"Missing required argument {arg!r} for {name}. {ASK_USER}")
+            return _refuse(f"Missing required argument {arg!r} for {name}. {ASK_USER}", "missing_argument", arg)
     try:
         args = spec.args_schema.model_validate(dict(args)).model_dump()
     except ValidationError as err:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'args'}: {e['msg']}" for e in err.errors())
-        return _refuse(f"Invalid arguments for {name}: {problems}. Nothing was run.")
+        return _refuse(f"Invalid arguments for {name}: {problems}. Nothing was run.", "bad_arguments")
+    if grounded:
+        for arg in spec.from_user:
+            value = args.get(arg)
+            if not is_blank(value) and not written_by_user(value, user_text):
+                return _refuse(f"The {arg} {value!r} is not in what the user wrote. {ASK_USER}", "not_from_user", arg)
     order_id = str(args.get(spec.owner_arg, "")).strip() if spec.owner_arg else ""
-    if grounded and order_id and not mentioned_by_user(order_id, user_text):
-        return _refuse(f"The order id {order_id!r} was not given by the user. {ASK_USER}")
     if spec.needs_login:
         if user_id is None:
             return GuardDecision("login", args=args)
         order = store.get(order_id) if order_id else None
         if order_id and order is None:
-            return _refuse(f"No order with id {order_id!r} exists. Ask the user to check the order id. Nothing was run.")
+            return _refuse(f"No order with id {order_id!r} exists. Ask the user to check the order id. Nothing was run.",
+                           "no_such_order", spec.owner_arg)
         if order is not None and order.customer_id != user_id:
-            return _refuse(f"Order {order.order_id} does not belong to the logged-in customer {user_id}. Nothing was run.")
+            return _refuse(f"Order {order.order_id} does not belong to the logged-in customer {user_id}. Nothing was run.",
+                           "not_owner", spec.owner_arg)
     if spec.check is not None:
         try:
             spec.check(store, **args)
         except OrderRuleError as err:
-            return _refuse(str(err))
+            return _refuse(str(err), "business_rule")
     if spec.mutates:
         digest = call_digest(name, args)
         if approval is None or approval.get("digest") != digest:
             return GuardDecision("approve", args=args)
         if not approval.get("approved"):
-            return _refuse(f"The user rejected {name} {dict(args)}. Nothing was changed. Do not retry unless the user asks again.")
+            return _refuse(f"The user rejected {name} {dict(args)}. Nothing was changed. Do not retry unless the user asks again.",
+                           "rejected")
         if require_otp:
             if otp is None or otp.get("digest") != digest:
                 return GuardDecision("otp", args=args)
             if not otp.get("passed"):
-                return _refuse(f"The one-time code check failed for {name}. Nothing was changed.")
+                return _refuse(f"The one-time code check failed for {name}. Nothing was changed.", "otp_failed")
     return GuardDecision("execute", args=args)
 
 
 # ---------------------------------------------------------------- resume payloads
 APPROVAL_SHAPE = '{"approved": true|false, "digest": "<the digest shown with the call>"}'
-LOGIN_SHAPE = '{"user_id": "C001"}'
+LOGIN_SHAPE = '{"user_id": "<your customer id>"}'
 OTP_SHAPE = '{"code": "123456"}'
 
 
@@ -187,11 +235,15 @@ def parse_approval(payload: Any, digest: str) -> bool:
 
 
 def parse_login(payload: Any, known_users: set[str]) -> str:
-    """The customer id from ``{"user_id": "C001"}``; it must be a known customer."""
+    """The customer id from ``{"user_id": "<your customer id>"}``; it must be a known customer.
+
+    >>> parse_login({"user_id": " c002 "}, {"C002"})
+    'C002'
+    """
     payload = _exact_keys(payload, {"user_id"}, {"user_id"}, LOGIN_SHAPE)
     user_id = payload["user_id"]
     if not isinstance(user_id, str) or is_blank(user_id):
-        raise ResumePayloadError(f"'user_id' must be a non-blank string like C001, got {user_id!r}")
+        raise ResumePayloadError(f"'user_id' must be a non-blank string (your customer id), got {user_id!r}")
     if user_id.strip().upper() not in known_users:
         raise ResumePayloadError(f"no customer with id {user_id!r}")
     return user_id.strip().upper()

@@ -1,0 +1,38 @@
+"""Exercise checkers for notebooks 00-06: each compares a learner's function with ragkit's own implementation.
+
+A checker takes the learner's function, runs it and ragkit's reference on small generated cases (seeded,
+so the same on every run), and returns a :class:`~ragkit.exercises.core.CheckResult` (``passed``,
+``message``) which it also shows: a coloured box in Jupyter, plain text elsewhere. It never raises on a
+wrong answer; it says what is still wrong, naming the mistake when the learner's outputs match a known
+wrong variant ("did you add 1/(k + rank) with rank starting at 1?").
+
+>>> from ragkit.retrieval import reciprocal_rank_fusion
+>>> check_rrf(reciprocal_rank_fusion, quiet=True).passed
+True
+
+One module per notebook (``ch00`` ... ``ch06``); ``EXERCISES`` lists each checker with its chapter.
+"""
+
+from ragkit.exercises.ch00 import check_cosine, check_keyword_overlap
+from ragkit.exercises.ch01 import check_bm25, check_mmr, check_rrf
+from ragkit.exercises.ch02 import check_capped_router, check_reducer
+from ragkit.exercises.ch03 import check_prototype_scores, check_route_table
+from ragkit.exercises.ch04 import check_can_rewrite, check_precision_recall, check_threshold_for_recall
+from ragkit.exercises.ch05 import check_same_query, check_verdict_router
+from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
+from ragkit.exercises.core import CheckResult
+
+EXERCISES: dict[str, tuple[str, ...]] = {
+    "00": ("check_cosine", "check_keyword_overlap"),
+    "01": ("check_bm25", "check_rrf", "check_mmr"),
+    "02": ("check_capped_router", "check_reducer"),
+    "03": ("check_route_table", "check_prototype_scores"),
+    "04": ("check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
+    "05": ("check_verdict_router", "check_same_query"),
+    "06": ("check_call_digest", "check_invented_argument_guard"),
+}
+
+__all__ = ["EXERCISES", "CheckResult", "check_bm25", "check_call_digest", "check_can_rewrite", "check_capped_router",
+           "check_cosine", "check_invented_argument_guard", "check_keyword_overlap", "check_mmr", "check_precision_recall",
+           "check_prototype_scores", "check_reducer", "check_route_table", "check_rrf", "check_same_query",
+           "check_threshold_for_recall", "check_verdict_router"]

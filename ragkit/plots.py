@@ -1,0 +1,200 @@
+"""Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions.
+
+Every function draws on a new figure of a fixed size (nbval compares the ``<Figure size ...>`` text of a
+plot, not its pixels) and returns the figure; call ``plt.show()`` after it in a notebook. matplotlib is
+imported lazily, so importing ragkit does not need it.
+
+Simplifications: the timeline lays node runs end to end in the order of ``timings`` (parallel branches
+would overlap in reality); durations are wall-clock and change from run to run, so notebooks plot them
+and never print them.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+TIMELINE_SIZE = (8.0, 3.0)
+SCORES_SIZE = (6.5, 3.0)
+TRADEOFF_SIZE = (6.0, 3.5)
+CONTRIBUTIONS_SIZE = (7.5, 3.5)
+PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868"}
+
+
+def _pyplot() -> Any:
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def timeline_segments(timings: Sequence[tuple[str, float]]) -> list[tuple[str, float, float]]:
+    """``(node, start, duration)`` in milliseconds, node runs laid end to end.
+
+    >>> timeline_segments([("retrieve", 0.010), ("grade", 0.002)])
+    [('retrieve', 0.0, 10.0), ('grade', 10.0, 2.0)]
+    """
+    segments, start = [], 0.0
+    for name, seconds in timings:
+        ms = round(float(seconds) * 1000.0, 6)
+        segments.append((str(name), round(start, 6), ms))
+        start += ms
+    return segments
+
+
+def stream_timings(graph: Any, inputs: Any, config: Mapping[str, Any] | None = None) -> list[tuple[str, float]]:
+    """Run ``graph`` with ``stream_mode="updates"`` and time each node from the updates as they arrive: a
+    trace for any graph, including ones whose nodes are not wrapped by ``traced``. Each duration includes
+    LangGraph's own bookkeeping between nodes; an interrupt ends the list (resume and call again).
+
+    >>> from ragkit.graphs.basics import build_guess_graph, new_game
+    >>> [name for name, _ in stream_timings(build_guess_graph(), new_game(secret=50))]
+    ['guess', 'check', 'found']
+    """
+    timings: list[tuple[str, float]] = []
+    last = time.perf_counter()
+    for chunk in graph.stream(inputs, config, stream_mode="updates"):
+        now = time.perf_counter()
+        for name in chunk:
+            if not str(name).startswith("__"):
+                timings.append((str(name), round(now - last, 6)))
+        last = now
+    return timings
+
+
+def plot_timeline(run: Mapping[str, Any] | Sequence[tuple[str, float]], title: str = "node by node") -> Any:
+    """A run's timeline from its trace: one row per node, one bar per visit. Pass the final state of a graph
+    whose nodes are ``traced`` (its ``timings``), or a ``[(node, seconds), ...]`` list such as
+    :func:`stream_timings` returns for any graph."""
+    timings = run.get("timings", []) if isinstance(run, Mapping) else list(run)
+    if not timings:
+        raise ValueError("this run has no 'timings': time it with stream_timings(graph, inputs, config) instead")
+    plt = _pyplot()
+    segments = timeline_segments(timings)
+    nodes = list(dict.fromkeys(name for name, _, _ in segments))
+    fig, ax = plt.subplots(figsize=TIMELINE_SIZE)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for name, start, ms in segments:
+        row = nodes.index(name)
+        ax.barh(row, max(ms, 1e-3), left=start, color=colours[row % len(colours)], edgecolor="white")
+    ax.set_yticks(range(len(nodes)), nodes)
+    ax.invert_yaxis()
+    ax.set_xlabel("milliseconds since the run started (wall clock: changes every run)")
+    total = sum(ms for _, _, ms in segments)
+    ax.set_title(f"{title}: {len(segments)} node runs, {total:.1f} ms in all")
+    fig.tight_layout()
+    return fig
+
+
+def plot_route_scores(explained: Mapping[str, Mapping[str, float]] | Mapping[str, float], chosen: str | None = None,
+                      title: str = "router scores per route") -> Any:
+    """Router scores as bars: ``LocalRouter.explain(q)`` gives stacked parts (prototypes, passages, terms)
+    with the total marked; a plain ``{route: score}`` gives one bar per route. ``chosen`` is outlined."""
+    plt = _pyplot()
+    routes = list(explained)
+    fig, ax = plt.subplots(figsize=SCORES_SIZE)
+    first = next(iter(explained.values()), 0.0)
+    if isinstance(first, Mapping):
+        parts = [p for p in PART_COLOURS if any(p in explained[r] for r in routes)]
+        pos, neg = np.zeros(len(routes)), np.zeros(len(routes))
+        for part in parts:
+            values = np.array([explained[r].get(part, 0.0) for r in routes])
+            bottom = np.where(values >= 0, pos, neg)
+            ax.barh(routes, values, left=bottom, color=PART_COLOURS[part], label=part)
+            pos, neg = pos + np.clip(values, 0, None), neg + np.clip(values, None, 0)
+        totals = [explained[r].get("score", sum(explained[r].get(p, 0.0) for p in parts)) for r in routes]
+        ax.scatter(totals, routes, marker="|", s=300, color="black", label="score", zorder=3)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    else:
+        totals = [float(explained[r]) for r in routes]
+        ax.barh(routes, totals, color="#7b6cf6")
+    if chosen in routes:
+        ax.get_yticklabels()[routes.index(chosen)].set_fontweight("bold")
+    ax.axvline(0, color="grey", linewidth=0.8)
+    ax.invert_yaxis()
+    ax.set_xlabel("score (a sum of cosine similarities, not a probability)")
+    ax.set_title(title + (f" (chosen: {chosen})" if chosen else ""))
+    fig.tight_layout()
+    return fig
+
+
+def mmr_tradeoff(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int,
+                 lambdas: Sequence[float] = (0.0, 0.25, 0.5, 0.75, 1.0)) -> list[tuple[float, float, float]]:
+    """For each ``lambda_mult``: ``(lambda, mean relevance of the k picks, diversity = 1 - mean pairwise
+    cosine among them)``, with ragkit's ``mmr_select``.
+
+    >>> q = np.array([1.0, 0.0]); c = np.array([[1.0, 0.0], [0.99, 0.141], [0.0, 1.0]])
+    >>> [(lam, round(rel, 2), round(div, 2)) for lam, rel, div in mmr_tradeoff(q, c, 2, (0.2, 1.0))]
+    [(0.2, 0.5, 1.0), (1.0, 0.99, 0.01)]
+    """
+    from ragkit.retrieval.dense import mmr_select
+
+    rows = []
+    for lam in lambdas:
+        picks = [i for i, _ in mmr_select(query_vec, cand_vecs, k, lam)]
+        chosen = cand_vecs[picks]
+        relevance = float((chosen @ query_vec).mean())
+        sims = chosen @ chosen.T
+        pairs = sims[np.triu_indices(len(picks), 1)]
+        rows.append((float(lam), relevance, float(1.0 - pairs.mean()) if len(pairs) else 0.0))
+    return rows
+
+
+def plot_mmr_tradeoff(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int,
+                      lambdas: Sequence[float] = tuple(np.round(np.linspace(0, 1, 11), 2)),
+                      title: str = "MMR: relevance against diversity") -> Any:
+    """MMR's trade-off curve: each point is one ``lambda_mult`` (labelled), placed by the mean relevance and
+    the diversity of its ``k`` picks."""
+    plt = _pyplot()
+    rows = mmr_tradeoff(query_vec, cand_vecs, k, lambdas)
+    fig, ax = plt.subplots(figsize=TRADEOFF_SIZE)
+    ax.plot([r[2] for r in rows], [r[1] for r in rows], "o-", color="#7b6cf6")
+    groups: list[list[tuple[float, float, float]]] = []  # lambdas that pick the same set share one label
+    for row in rows:
+        if groups and np.isclose(groups[-1][0][1], row[1]) and np.isclose(groups[-1][0][2], row[2]):
+            groups[-1].append(row)
+        else:
+            groups.append([row])
+    for group in groups:
+        lams = [g[0] for g in group]
+        text = f"{lams[0]:g}" if len(lams) == 1 else f"{lams[0]:g}-{lams[-1]:g}"
+        ax.annotate(text, (group[0][2], group[0][1]), textcoords="offset points", xytext=(4, 4), fontsize=8)
+    ax.set_xlabel("diversity of the picks (1 - mean cosine between them)")
+    ax.set_ylabel("mean cosine with the query")
+    ax.set_title(f"{title} (k={k}; labels: lambda_mult)")
+    fig.tight_layout()
+    return fig
+
+
+def rerank_contributions(reranker: Any, query: str, docs: Sequence[Any]) -> tuple[list[str], np.ndarray]:
+    """``(signal names, weight * scaled feature per candidate)`` for a ``LocalReranker``; the rows sum to its
+    scores."""
+    from ragkit.retrieval.rerank import FEATURES
+
+    features = reranker.features(query, docs)
+    weights = np.array([reranker.weights.get(name, 0.0) for name in FEATURES])
+    return list(FEATURES), features * weights
+
+
+def plot_rerank_contributions(reranker: Any, query: str, docs: Sequence[Any], labels: Sequence[str],
+                              title: str = "what each signal adds to the rerank score") -> Any:
+    """Stacked bars, one per candidate (in first-stage order): how much each weighted signal adds to the
+    ``LocalReranker`` score. A signal with weight 0 adds nothing and is left out of the legend."""
+    plt = _pyplot()
+    names, parts = rerank_contributions(reranker, query, docs)
+    fig, ax = plt.subplots(figsize=CONTRIBUTIONS_SIZE)
+    left = np.zeros(len(docs))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for j, name in enumerate(names):
+        weight = reranker.weights.get(name, 0.0)
+        if weight == 0.0:
+            continue
+        ax.barh(list(labels), parts[:, j], left=left, color=colours[j % len(colours)], label=f"{name} (weight {weight:g})")
+        left += parts[:, j]
+    ax.invert_yaxis()
+    ax.set_xlabel("contribution to the rerank score (weight x signal scaled to 0..1 over these candidates)")
+    ax.set_title(title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,329 @@
+"""Supervisor graph: shape snapshot, every branch, the hop cap (a property test over any proposed sequence),
+what each agent sees, validation, and the LLM roles on a scripted chat model (malformed output included)."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from langchain_core.documents import Document
+from langgraph.errors import GraphRecursionError
+
+from ragkit.fake_chat import scripted
+from ragkit.graphs.supervisor import build_supervisor_graph, check_sandbox_options, worst_case_steps
+from ragkit.graphs.supervisor_nodes import rag_result
+from ragkit.roles.analysis import Analysis
+from ragkit.roles.supervisor import AGENTS, Plan
+from ragkit.roles.supervisor_types import AgentAnswer
+from tests.conftest import assert_snapshot
+
+HANDBOOK_DOC = Document("Reciprocal rank fusion adds 1/(k + rank).\n\n```python\nprint(1 / 61)\n```",
+                        metadata={"id": "HB-12", "title": "RRF"})
+
+
+# ---------------------------------------------------------------- test doubles
+class ScriptedSupervisor:
+    """Returns whatever it is given (garbage included), or raises it."""
+
+    def __init__(self, proposal: Any) -> None:
+        self.proposal, self.calls = proposal, 0
+
+    def plan(self, question: str, max_hops: int = 3) -> Any:
+        self.calls += 1
+        if isinstance(self.proposal, BaseException):
+            raise self.proposal
+        return self.proposal
+
+
+class FakeRag:
+    """A RAG graph stand-in: answers with one document, records the questions it was asked."""
+
+    def __init__(self, output: Any = None, fail: bool = False) -> None:
+        self.questions: list[str] = []
+        self.output, self.fail = output, fail
+
+    def invoke(self, state: dict, config: dict | None = None) -> dict:
+        self.questions.append(state["question"])
+        if self.fail:
+            raise OSError("index offline")
+        return self.output or {"answer": "RRF adds 1/(k + rank) [1].", "outcome": "answered",
+                               "sources": [HANDBOOK_DOC], "candidates": [HANDBOOK_DOC]}
+
+
+class RecordingAnalyst:
+    def __init__(self) -> None:
+        self.seen: list[list[AgentAnswer]] = []
+
+    def analyse(self, question: str, findings: Sequence[AgentAnswer] = (), documents: Sequence[Document] = ()) -> Analysis:
+        self.seen.append(list(findings))
+        return Analysis(f"analysed {len(findings)} answers and {len(documents)} documents")
+
+
+class StaticSearch:
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def search_with_scores(self, query: str, k: int | None = None):
+        self.queries.append(query)
+        return [(Document("BM25 is lexical.", metadata={"id": "HB-10"}), 1.0)]
+
+
+def make_graph(proposal: Any = Plan(("rag",)), **kwargs: Any) -> tuple[Any, dict]:
+    parts = {"supervisor": ScriptedSupervisor(proposal), "rag_graph": FakeRag(), "analyst": RecordingAnalyst(),
+             "chitchat": lambda q: "Hello!", "retriever": StaticSearch()}
+    parts.update(kwargs)
+    return build_supervisor_graph(**parts), parts
+
+
+# ---------------------------------------------------------------- shape
+def test_mermaid_snapshot() -> None:
+    graph, _ = make_graph()
+    assert_snapshot("supervisor.mmd", graph.get_graph().draw_mermaid())
+
+
+def test_the_default_graph_builds_with_no_arguments() -> None:
+    graph = build_supervisor_graph()  # roles and corpora are built on first use (LazyRole, LazySearch)
+    assert "rag_agent" in graph.get_graph().nodes
+
+
+# ---------------------------------------------------------------- each branch
+@pytest.mark.parametrize("agent", AGENTS)
+def test_each_single_agent_route(agent) -> None:
+    graph, parts = make_graph(Plan((agent,)))
+    out = graph.invoke({"question": "What is RRF? Run `print(1)`."})
+    assert out["path"] == ["check_question", "supervisor", f"{agent}_agent", "aggregator"]
+    assert out["plan"] == [agent] and out["hops"] == 1 and out[f"{agent}_answer"] == out["answer"]
+
+
+def test_a_three_hop_chain_passes_each_agent_the_earlier_answers() -> None:
+    graph, parts = make_graph(Plan(("rag", "code", "analysis"), ("find RRF", "run its code", "judge it")))
+    out = graph.invoke({"question": "Find RRF, run its example, then judge it."})
+    assert out["path"] == ["check_question", "supervisor", "rag_agent", "next_hop", "code_agent", "next_hop",
+                           "analysis_agent", "aggregator"]
+    assert parts["rag_graph"].questions == ["find RRF"]  # the rag agent searches with its task
+    assert [a.agent for a in parts["analyst"].seen[0]] == ["rag", "code"]
+    assert "0.01639344262295082" in out["code_answer"] and "HB-12" in out["code_answer"]  # the found block, run
+    log = out["hop_log"]
+    assert [h["agent"] for h in log] == ["rag", "code", "analysis"] and [h["task"] for h in log] == \
+        ["find RRF", "run its code", "judge it"]
+    assert [len(h["saw"]) for h in log] == [0, 1, 2] and all(h["seconds"] >= 0 for h in log)
+    assert out["answer"].startswith("1. From the handbook (rag agent)") and "3. Analysis" in out["answer"]
+
+
+def test_earlier_answers_are_cut_before_the_next_agent_sees_them() -> None:
+    rag = FakeRag({"answer": "word " * 500, "outcome": "answered", "sources": []})
+    graph, parts = make_graph(Plan(("rag", "analysis")), rag_graph=rag)
+    graph = build_supervisor_graph(**parts, previous_answer_chars=50)
+    out = graph.invoke({"question": "q"})
+    seen = out["hop_log"][1]["saw"][0][1]
+    assert len(seen) <= 54 and seen.endswith(" ...") and len(out["rag_answer"]) > 2000  # the field keeps it all
+
+
+def test_the_hop_cap_cuts_a_long_plan_and_a_run_can_lower_it() -> None:
+    graph, _ = make_graph(Plan(("rag", "code", "rag", "code", "analysis")))
+    assert graph.invoke({"question": "q"})["hops"] == 3
+    out = graph.invoke({"question": "q", "max_hops": 1})
+    assert out["plan"] == ["rag"] and out["path"].count("next_hop") == 0
+
+
+def test_a_supervisor_that_raises_takes_the_default_agent() -> None:
+    graph, _ = make_graph(RuntimeError("model down"))
+    out = graph.invoke({"question": "q"})
+    assert out["plan"] == ["rag"] and out["plan_fallback"] and "model down" in out["plan_note"]
+
+
+def test_garbage_from_the_supervisor_is_normalised() -> None:
+    graph, _ = make_graph(Plan(("rag_agent", "oracle", "rag", "Code")))  # type: ignore[arg-type]
+    out = graph.invoke({"question": "q"})
+    assert out["plan"] == ["rag", "code"] and out["dropped"] == ["oracle"]
+    out = make_graph("not a plan")[0].invoke({"question": "q"})
+    assert out["plan"] == ["rag"] and out["plan_fallback"]
+
+
+def test_a_failing_rag_graph_is_an_answer_and_the_run_goes_on() -> None:
+    graph, _ = make_graph(Plan(("rag", "analysis")), rag_graph=FakeRag(fail=True))
+    out = graph.invoke({"question": "q"})
+    assert "rag agent failed (OSError: index offline)" in out["rag_answer"] and out["path"][-1] == "aggregator"
+    assert out["hop_log"][0]["ok"] is False and "could not do its part" in out["answer"]
+
+
+def test_rag_result_reads_every_ragkit_rag_graph() -> None:
+    from ragkit.roles.base import Answer
+
+    assert rag_result({"answer": "a", "outcome": "refused"})[3] is False
+    assert rag_result({"generation": "g", "answer": Answer("g"), "documents": [HANDBOOK_DOC]})[:2] == ("g", [HANDBOOK_DOC])
+    assert rag_result({"generation": "g", "answer": Answer("g"), "gave_up": True})[3] is False
+
+
+def test_a_crag_subgraph_answers_and_its_threads_are_removed() -> None:
+    from ragkit.graphs.crag import build_crag_graph
+    from ragkit.retrieval import BM25Retriever
+
+    docs = [HANDBOOK_DOC, Document("Thompson sampling keeps a Beta posterior per arm.", metadata={"id": "HB-40"})]
+    crag = build_crag_graph(BM25Retriever.from_documents(docs), max_clarifications=0)
+    graph, _ = make_graph(Plan(("rag",)), rag_graph=crag)
+    out = graph.invoke({"question": "How does reciprocal rank fusion combine rankings?"})
+    assert out["path"] == ["check_question", "supervisor", "rag_agent", "aggregator"] and out["rag_answer"]
+    assert len(crag.checkpointer.storage) == 0  # the subgraph's thread was deleted after the hop
+
+
+def test_the_analyst_alone_reads_background_passages_first() -> None:
+    graph, parts = make_graph(Plan(("analysis",)))
+    out = graph.invoke({"question": "Is BM25 a good first baseline?"})
+    assert parts["retriever"].queries == ["Is BM25 a good first baseline?"]
+    assert out["analysis_answer"].startswith("No earlier agent had found anything") and "1 documents" in out["analysis_answer"]
+
+
+def test_the_code_agent_without_code_says_so_and_the_sandbox_is_not_called(monkeypatch) -> None:
+    calls = []
+    monkeypatch.setattr("ragkit.graphs.supervisor_nodes.run_python", lambda code, **kw: calls.append(code))
+    graph, _ = make_graph(Plan(("code",)), rag_graph=FakeRag({"answer": "", "sources": []}))
+    out = graph.invoke({"question": "Simulate a bandit."})
+    assert calls == [] and "writes no new code" in out["code_answer"] and out["hop_log"][0]["ok"] is False
+
+
+def test_the_code_agent_runs_code_only_through_run_python(monkeypatch) -> None:
+    from ragkit.sandbox import run_python as real
+
+    calls = []
+
+    def spy(code: str, **kwargs: Any):
+        calls.append((code, kwargs))
+        return real(code, **kwargs)
+
+    monkeypatch.setattr("ragkit.graphs.supervisor_nodes.run_python", spy)
+    graph, _ = make_graph(Plan(("code",)), sandbox={"timeout_s": 3.0})
+    out = graph.invoke({"question": "What is 6 * 7?"})
+    assert [c for c, _ in calls] == ["print(6 * 7)"] and calls[0][1]["timeout_s"] == 3.0
+    assert "42" in out["code_answer"] and out["code_result"].status == "ok"
+
+
+def test_a_sandbox_that_cannot_run_is_reported(monkeypatch) -> None:
+    from ragkit.sandbox import SandboxUnavailable
+
+    def broken(code: str, **kwargs: Any):
+        raise SandboxUnavailable("the sandbox needs a POSIX system (Linux or macOS)")
+
+    monkeypatch.setattr("ragkit.graphs.supervisor_nodes.run_python", broken)
+    out = make_graph(Plan(("code", "chitchat")))[0].invoke({"question": "What is 6 * 7?"})
+    assert "could not run it: the sandbox needs a POSIX system" in out["code_answer"] and out["path"][-1] == "aggregator"
+
+
+def test_sandbox_options_are_checked() -> None:
+    assert check_sandbox_options({"memory_mb": 128})["memory_mb"] == 128
+    with pytest.raises(ValueError, match="unknown sandbox option"):
+        check_sandbox_options({"allow_network": True})
+
+
+# ---------------------------------------------------------------- input policy and language
+@pytest.mark.parametrize("question", ["", "   ", None])
+def test_an_empty_question_is_rejected_before_any_agent(question) -> None:
+    graph, parts = make_graph()
+    with pytest.raises(ValueError):
+        graph.invoke({"question": question})
+    assert parts["supervisor"].calls == 0
+
+
+def test_an_oversized_question_and_bad_caps_are_rejected() -> None:
+    graph, parts = make_graph()
+    with pytest.raises(ValueError, match="max_question_chars"):
+        graph.invoke({"question": "x" * 5000})
+    for cap in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="max_hops"):
+            graph.invoke({"question": "q", "max_hops": cap})
+    with pytest.raises(ValueError, match="recursion_limit"):
+        graph.invoke({"question": "q", "max_hops": 20}, {"recursion_limit": 25})  # 43 steps > 25
+    with pytest.raises(ValueError, match="max_hops"):
+        build_supervisor_graph(max_hops=0)
+    assert parts["supervisor"].calls == 0
+
+
+def test_a_question_the_offline_models_cannot_read_is_told_so() -> None:
+    graph, parts = make_graph()
+    out = graph.invoke({"question": "디저트 중에 견과류가 없는 것은?"})
+    assert out["path"] == ["check_question", "unsupported_language"] and "Korean" in out["answer"]
+    assert parts["supervisor"].calls == 0
+    graph = build_supervisor_graph(chat_model=scripted("chitchat_agent", "안녕하세요!"), rag_graph=FakeRag())
+    assert graph.invoke({"question": "안녕하세요"})["answer"] == "안녕하세요!"  # a chat model reads it
+
+
+# ---------------------------------------------------------------- the cap, for any proposal
+def test_the_worst_case_takes_exactly_worst_case_steps() -> None:
+    for cap in range(1, 6):
+        plan = Plan(tuple(("rag", "code")[i % 2] for i in range(cap)))  # type: ignore[arg-type]
+        graph, _ = make_graph(plan, rag_graph=FakeRag({"answer": "no code here", "sources": []}))
+        out = graph.invoke({"question": "q", "max_hops": cap}, {"recursion_limit": worst_case_steps(cap)})
+        assert len(out["path"]) + 1 == worst_case_steps(cap) and out["hops"] == cap
+        with pytest.raises(ValueError, match="recursion_limit"):  # the bound is tight
+            graph.invoke({"question": "q", "max_hops": cap}, {"recursion_limit": worst_case_steps(cap) - 1})
+
+
+NAMES = st.one_of(st.sampled_from([*AGENTS, *(f"{a}_agent" for a in AGENTS), "FINISH", "supervisor", "", "rag "]),
+                  st.text(max_size=8), st.integers(), st.none())
+PROPOSALS = st.one_of(
+    st.builds(lambda s, t: Plan(tuple(s), tuple(t)), st.lists(NAMES, max_size=12), st.lists(st.text(max_size=5), max_size=4)),
+    st.lists(NAMES, max_size=12).map(lambda s: type("Odd", (), {"sequence": s})()),  # not a Plan at all
+    st.sampled_from([None, "rag_agent, code_agent", 42, ValueError("bad")]),
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(proposal=PROPOSALS, cap=st.integers(min_value=1, max_value=6))
+def test_any_proposed_sequence_ends_within_max_hops(proposal, cap) -> None:
+    graph, parts = make_graph(proposal, rag_graph=FakeRag({"answer": "nothing to run", "sources": []}))
+    try:
+        out = graph.invoke({"question": "q", "max_hops": cap}, {"recursion_limit": worst_case_steps(cap)})
+    except GraphRecursionError:  # pragma: no cover - the property under test
+        pytest.fail("the run reached the recursion limit")
+    agents_run = [p for p in out["path"] if p.endswith("_agent")]
+    assert 1 <= len(agents_run) == out["hops"] == len(out["plan"]) <= cap
+    assert agents_run == [f"{a}_agent" for a in out["plan"]] and out["path"][-1] == "aggregator"
+    assert all(a != b for a, b in zip(out["plan"], out["plan"][1:]))
+    assert len(out["path"]) < worst_case_steps(cap)
+
+
+# ---------------------------------------------------------------- LLM roles on a scripted chat model
+def test_llm_roles_on_a_scripted_model_happy_path() -> None:
+    model = scripted(
+        "rag_agent, code_agent, analysis_agent",                       # supervisor (comma-separated names)
+        {"code": "print(round(1 / 61, 4))", "explanation": "RRF's first-rank term."},  # coder
+        {"analysis": "The term is small, so k=60 flattens rank differences."},          # analyst
+        {"answer": "RRF adds 1/(k + rank) [1]; the code printed 0.0164; k=60 flattens ranks."},  # aggregator
+    )
+    graph = build_supervisor_graph(chat_model=model, rag_graph=FakeRag())
+    out = graph.invoke({"question": "Find RRF, compute its first term, judge k=60."})
+    assert out["plan"] == ["rag", "code", "analysis"] and "0.0164" in out["code_answer"]
+    assert out["answer"].endswith("k=60 flattens ranks.") and not out["aggregate_fallback"]
+    coder_prompt = model.calls[1]["messages"][0].content
+    assert "[rag agent]\nRRF adds 1/(k + rank) [1]." in coder_prompt  # the coder saw the rag agent's answer
+    assert len(model.calls) == 4
+
+
+def test_malformed_llm_output_takes_each_roles_safe_default() -> None:
+    model = scripted("I would ask the oracle", cycle=True)  # unusable for every role
+    out = build_supervisor_graph(chat_model=model, rag_graph=FakeRag()).invoke({"question": "q"})
+    assert out["plan"] == ["rag"] and out["plan_fallback"] and out["answer"] == out["rag_answer"]
+    model = scripted("code_agent, analysis_agent", "not json", "not json", "not json")
+    out = build_supervisor_graph(chat_model=model, rag_graph=FakeRag()).invoke({"question": "q"})
+    assert out["plan"] == ["code", "analysis"] and "gave no usable program" in out["code_answer"]
+    assert "could not answer" in out["analysis_answer"] and out["aggregate_fallback"]
+    assert out["answer"].startswith("1. Code, run in the sandbox (code agent)")
+
+
+def test_the_structured_supervisor_plugs_in() -> None:
+    from ragkit.roles.supervisor import LLMStructuredSupervisor
+
+    supervisor = LLMStructuredSupervisor(scripted({"agents": ["chitchat_agent"]}))
+    out = build_supervisor_graph(supervisor=supervisor, rag_graph=FakeRag(), chitchat=lambda q: "Hi!").invoke({"question": "hey"})
+    assert out["plan"] == ["chitchat"] and out["answer"] == "Hi!"
+
+
+# ---------------------------------------------------------------- the default local graph, end to end
+def test_default_local_graph_plans_a_chain_and_runs_the_handbook_example() -> None:
+    graph = build_supervisor_graph()
+    out = graph.invoke({"question": "Look up reciprocal rank fusion in the handbook and then run its example code."})
+    assert out["plan"] == ["rag", "code"] and out["code_result"] is not None and out["code_result"].status == "ok"
+    assert "['a', 'c', 'b', 'd']" in out["code_answer"] and "HB-12" in out["code_answer"]
+    assert graph.invoke({"question": "thanks, bye!"})["plan"] == ["chitchat"]
