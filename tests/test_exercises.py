@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 CHECKER_CALL = re.compile(r"^(check_\w+)\((\w+)\)\s*$")
-MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06}
+MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06, "07": ch07}
 
 
 def tags(cell: nbformat.NotebookNode) -> list[str]:
@@ -95,6 +95,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_can_rewrite": ch04.BUDGET_VARIANTS, "check_verdict_router": ch05.JUDGE_VARIANTS,
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS,
+        "check_price_bounds": ch07.BOUND_VARIANTS, "check_cheapest_without": ch07.CHEAPEST_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]
@@ -182,7 +183,8 @@ def test_seeded_cases_repeat_and_differ_between_seeds() -> None:
 def test_the_cases_are_generated_not_one_example() -> None:
     for cases in [ch00.vector_pairs(0), ch00.overlap_cases(0), ch01.bm25_cases(0), ch01.mmr_cases(0), ch02.router_cases(0),
                   ch02.reducer_cases(0), ch03.table_cases(0), ch03.prototype_cases(0), ch04.budget_cases(0),
-                  ch05.judge_cases(0), ch05.query_pairs(0), ch06.guard_cases(0), ch06.digest_cases(0)]:
+                  ch05.judge_cases(0), ch05.query_pairs(0), ch06.guard_cases(0), ch06.digest_cases(0),
+                  ch07.bound_cases(0), ch07.menu_cases(0)]:
         assert len(cases) >= 15 and len(set(map(repr, cases))) >= 10
 
 

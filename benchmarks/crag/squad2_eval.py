@@ -25,9 +25,11 @@ Run from the project root:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import random
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -296,6 +298,21 @@ def dump_rows(payload: dict) -> str:
     return f'{head[:-2]},\n "rows": [\n  {rows}\n ]\n}}\n'
 
 
+def sha256_of(path: Path) -> str:
+    """The dataset file's sha256 (recorded in every results file)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def commit() -> str:
+    """The short commit the code was measured at (a dirty tree is marked)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ragkit"], cwd=ROOT, capture_output=True, text=True).stdout
+        return head + ("+dirty" if dirty.strip() else "")
+    except OSError:
+        return "unknown"
+
+
 def judge_params(overrides: dict) -> dict:
     """The LocalJudge thresholds a report ran with (defaults plus overrides)."""
     judge = LocalJudge(grader=CachedGrader(None), **overrides)
@@ -320,6 +337,7 @@ def main() -> None:
         payload = {
             "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}",
             "dataset": "SQuAD 2.0 dev, CS224N labelled half; questions from articles 0-7 only (the report uses 8-15)",
+            "dataset_sha256": sha256_of(DATA), "commit": commit(),
             "grader": "LocalGrader with its packaged (SciFact TRAIN) weights",
             "measure": "the judge's FIRST judgement on the top 4 reranked documents (no correction, writer or verifier)",
             "rule": RULE, "grid": GRID, "n_per_category": args.n, "seed": args.seed,

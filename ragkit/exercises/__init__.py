@@ -1,4 +1,4 @@
-"""Exercise checkers for notebooks 00-06: each compares a learner's function with ragkit's own implementation.
+"""Exercise checkers for notebooks 00-07: each compares a learner's function with ragkit's own implementation.
 
 A checker takes the learner's function, runs it and ragkit's reference on small generated cases (seeded,
 so the same on every run), and returns a :class:`~ragkit.exercises.core.CheckResult` (``passed``,
@@ -10,7 +10,7 @@ wrong variant ("did you add 1/(k + rank) with rank starting at 1?").
 >>> check_rrf(reciprocal_rank_fusion, quiet=True).passed
 True
 
-One module per notebook (``ch00`` ... ``ch06``); ``EXERCISES`` lists each checker with its chapter.
+One module per notebook (``ch00`` ... ``ch07``); ``EXERCISES`` lists each checker with its chapter.
 """
 
 from ragkit.exercises.ch00 import check_cosine, check_keyword_overlap
@@ -20,6 +20,7 @@ from ragkit.exercises.ch03 import check_prototype_scores, check_route_table
 from ragkit.exercises.ch04 import check_can_rewrite, check_precision_recall, check_threshold_for_recall
 from ragkit.exercises.ch05 import check_same_query, check_verdict_router
 from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
+from ragkit.exercises.ch07 import check_cheapest_without, check_price_bounds
 from ragkit.exercises.core import CheckResult
 
 EXERCISES: dict[str, tuple[str, ...]] = {
@@ -30,9 +31,11 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "04": ("check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
     "05": ("check_verdict_router", "check_same_query"),
     "06": ("check_call_digest", "check_invented_argument_guard"),
+    "07": ("check_price_bounds", "check_cheapest_without"),
 }
 
-__all__ = ["EXERCISES", "CheckResult", "check_bm25", "check_call_digest", "check_can_rewrite", "check_capped_router",
-           "check_cosine", "check_invented_argument_guard", "check_keyword_overlap", "check_mmr", "check_precision_recall",
+__all__ = ["EXERCISES", "CheckResult", "check_bm25", "check_call_digest", "check_can_rewrite",
+           "check_capped_router", "check_cheapest_without", "check_cosine", "check_invented_argument_guard",
+           "check_keyword_overlap", "check_mmr", "check_precision_recall", "check_price_bounds",
            "check_prototype_scores", "check_reducer", "check_route_table", "check_rrf", "check_same_query",
            "check_threshold_for_recall", "check_verdict_router"]

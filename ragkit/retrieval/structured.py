@@ -193,6 +193,25 @@ def sort_value(doc: Document, attribute: str) -> float | None:
     return _number(doc.metadata.get(attribute))
 
 
+def top_by(items: Sequence[Any], value: Any, descending: bool = False, limit: int = 1) -> list[Any]:
+    """A superlative, exactly: the ``limit`` items with the lowest (``descending``: highest) ``value(item)``,
+    and every item tied with the last of them; an item whose value is ``None`` never wins. Winners come in
+    value order, ties in the order given (``search_analysed`` gives them by similarity).
+
+    >>> top_by([("tart", 8.0), ("cake", 7.5), ("soup", None), ("gelato", 7.5), ("fish", 18.0)], lambda x: x[1])
+    [('cake', 7.5), ('gelato', 7.5)]
+    >>> [name for name, _ in top_by([("tart", 8.0), ("cake", 7.5), ("fish", 18.0)], lambda x: x[1], True, 2)]
+    ['fish', 'tart']
+    """
+    valued = [(v, i, item) for i, item in enumerate(items) if (v := _number(value(item))) is not None]
+    if not valued or limit < 1:
+        return []
+    sign = -1.0 if descending else 1.0
+    valued.sort(key=lambda t: (sign * t[0], t[1]))
+    cut = sign * valued[min(limit, len(valued)) - 1][0]
+    return [item for v, _, item in valued if sign * v <= cut]
+
+
 class StructuredRetriever(ScoredRetriever):
     """Exact filter and sort over document metadata, then similarity within what passes.
 
@@ -276,11 +295,8 @@ class StructuredRetriever(ScoredRetriever):
             valued = [d for d in passing if sort_value(d, field) is not None]
             if not valued:
                 return self._result([], analysis, f"no document that matches has a value for {field}", 0)
-            sign = -1.0 if analysis.sort.descending else 1.0
-            ordered = sorted(valued, key=lambda d: (sign * sort_value(d, field), -scores.get(doc_key(d), low)))  # type: ignore[operator]
-            limit = query.limit or 1
-            cut = sort_value(ordered[min(limit, len(ordered)) - 1], field)
-            winners = [d for d in ordered if sign * sort_value(d, field) <= sign * cut]  # type: ignore[operator]
+            winners = top_by(by_similarity(valued), lambda d: sort_value(d, field), analysis.sort.descending,
+                             query.limit or 1)
             what = "highest" if analysis.sort.descending else "lowest"
             return self._result(winners, analysis, f"{what} {field} among {len(valued)} matching documents", len(passing))
         ranked = by_similarity(passing)[: self.max_results]
@@ -297,4 +313,4 @@ class StructuredRetriever(ScoredRetriever):
         return self.search_analysed(self.analyze(query), k).hits[:k]
 
 
-__all__ = ["MetadataFilter", "StructuredResult", "StructuredRetriever", "attributes", "describe", "matches", "sort_value"]
+__all__ = ["MetadataFilter", "StructuredResult", "StructuredRetriever", "attributes", "describe", "matches", "sort_value", "top_by"]
