@@ -58,6 +58,7 @@ DATASETS = next((p / "shared" / "datasets" for p in ROOT.parents if (p / "shared
 DATA = DATASETS / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "crag_squad2.json"
 TUNING_OUT = ROOT / "benchmarks" / "results" / "crag_squad2_tuning.json"
+TUNING_WORDING_OUT = ROOT / "benchmarks" / "results" / "crag_squad2_tuning_wording.json"
 SPLITS = {"tune": range(0, 8), "report": range(8, 16)}
 K, FETCH_K = 4, 12
 
@@ -188,18 +189,29 @@ class CachedJudge(LocalJudge):
         return self.memo[key]
 
 
-def grid_settings() -> list[dict]:
+def wording_grid() -> dict[str, list]:
+    """``--grid wording``: the thresholds held at LocalJudge's defaults (tuned on these articles before issue 8),
+    only the answerability settings vary (on/off, the related-word bar, the polarity check): 15 settings
+    instead of the full grid's thousands, for a shared machine."""
+    from ragkit.defaults import JUDGE
+
+    return {**GRID, "relevant_above": [JUDGE.relevant_above], "irrelevant_below": [JUDGE.irrelevant_below],
+            "ambiguity_margin": [JUDGE.ambiguity_margin]}
+
+
+def grid_settings(grid: dict[str, list] | None = None) -> list[dict]:
     """Every setting of the grid; the wording checks' own settings only vary when the checks are on."""
+    grid = GRID if grid is None else grid
     out = []
-    for values in itertools.product(*GRID.values()):
-        params = dict(zip(GRID, values))
+    for values in itertools.product(*grid.values()):
+        params = dict(zip(grid, values))
         if not params["check_answerable"] and (params["related_bar"] is not None or params["negation_check"]):
             continue
         out.append(params)
     return out
 
 
-def tune(articles: list[dict], n: int, seed: int) -> dict:
+def tune(articles: list[dict], n: int, seed: int, grid: dict[str, list] | None = None) -> dict:
     """Grid-search LocalJudge on the tune articles (first judgement only); return every row, best first."""
     embedder = load_embedder()
     everything, without = retrievers(articles, embedder)
@@ -211,7 +223,8 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
             hits = reranker.rerank_with_scores(q["question"], [d for d, _ in r.search_with_scores(q["question"], FETCH_K)], K)
             cases.append((category, q, [d for d, _ in hits]))
     rows = []
-    for params in grid_settings():
+    grid = GRID if grid is None else grid
+    for params in grid_settings(grid):
         judge = CachedJudge(grader=grader, query_analyzer=ANALYZER, **params)
         good, irrelevant = Counter(), Counter()
         for category, q, docs in cases:
@@ -234,7 +247,7 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
         print(f"{row['mean']:.3f}", row["rates"], row["params"])
     best = rows[0]["params"]
     for name in ("relevant_above", "irrelevant_below"):
-        if best[name] in (GRID[name][0], GRID[name][-1]):
+        if len(grid[name]) > 1 and best[name] in (grid[name][0], grid[name][-1]):
             print(f"WARNING: the best {name} ({best[name]}) is at the edge of the grid: widen it")
     return {"rows": rows, "standard_error": round(se, 4), "best_mean_row": min(rows, key=tie_key)}
 
@@ -325,6 +338,8 @@ def main() -> None:
     parser.add_argument("--mode", choices=["tune", "report"], default="report")
     parser.add_argument("--n", type=int, default=150, help="questions per category")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--grid", choices=["full", "wording"], default="full",
+                        help="tune: the full grid, or the answerability settings only at the default thresholds")
     parser.add_argument("--params", type=json.loads, default={}, help='LocalJudge overrides as JSON, e.g. {"irrelevant_below": 0.3}')
     parser.add_argument("--split", choices=list(SPLITS), default="report",
                         help="articles for --mode report (tune: whole-graph numbers on the tuning articles)")
@@ -332,20 +347,23 @@ def main() -> None:
     args = parser.parse_args()
     articles = load_squad()
     if args.mode == "tune":
-        tuned = tune(articles, args.n, args.seed)
+        grid = wording_grid() if args.grid == "wording" else GRID
+        tuned = tune(articles, args.n, args.seed, grid)
         rows = tuned["rows"]
         payload = {
-            "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}",
+            "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}"
+                       + (" --grid wording" if args.grid == "wording" else ""),
             "dataset": "SQuAD 2.0 dev, CS224N labelled half; questions from articles 0-7 only (the report uses 8-15)",
             "dataset_sha256": sha256_of(DATA), "commit": commit(),
             "grader": "LocalGrader with its packaged (SciFact TRAIN) weights",
             "measure": "the judge's FIRST judgement on the top 4 reranked documents (no correction, writer or verifier)",
-            "rule": RULE, "grid": GRID, "n_per_category": args.n, "seed": args.seed,
+            "rule": RULE, "grid": grid, "n_per_category": args.n, "seed": args.seed,
             "standard_error_of_best_mean": tuned["standard_error"],
             "summary": {**tuning_summary(rows, args.n), "highest_mean": tuned["best_mean_row"]}, "rows": rows,
         }
-        TUNING_OUT.write_text(dump_rows(payload), encoding="utf-8")
-        print("best:", json.dumps(rows[0]), "\nsaved", TUNING_OUT.relative_to(ROOT))
+        tuning_out = TUNING_OUT if args.grid == "full" else TUNING_WORDING_OUT  # notebook 05 plots the full grid
+        tuning_out.write_text(dump_rows(payload), encoding="utf-8")
+        print("best:", json.dumps(rows[0]), "\nsaved", tuning_out.relative_to(ROOT))
         return
     if args.out is None and args.split != "report":
         parser.error("--split tune needs --out: the saved report is for the held-out articles 8-15")

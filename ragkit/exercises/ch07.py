@@ -13,6 +13,7 @@ superlative, ties included).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
@@ -97,11 +98,12 @@ def bound_cases(seed: int, n: int = 30) -> list[BoundCase]:
 
 
 def _bounds_variant(under_inclusive: bool = False, no_more_first: bool = True, strict_between: bool = False,
-                    after_words: bool = True) -> Callable[[str], list[tuple[str, float]]]:
-    import re
-
+                    after_words: bool = True, only_under: bool = False) -> Callable[[str], list[tuple[str, float]]]:
     def parse(question: str) -> list[tuple[str, float]]:
         q = question.lower()
+        if only_under:
+            m = re.search(r"\bunder (\d+(?:\.\d+)?)", q)
+            return [("lt", float(m.group(1)))] if m else []
         between = re.search(r"between (\d+(?:\.\d+)?) and (\d+(?:\.\d+)?)", q)
         if between:
             low, high = float(between.group(1)), float(between.group(2))
@@ -123,6 +125,9 @@ def _bounds_variant(under_inclusive: bool = False, no_more_first: bool = True, s
 
 
 BOUND_VARIANTS = [
+    Variant(_bounds_variant(only_under=True),
+            "you read 'under' only: add the other phrases before the number, 'or less' / 'or more' after it, and "
+            "'between A and B'"),
     Variant(_bounds_variant(no_more_first=False),
             "'no more than 20' became ('gt', 20): you matched 'more than' inside 'no more than'; try the longer "
             "phrases first"),

@@ -139,6 +139,37 @@ class QueryAnalysis:
         """The filter in words ("anything" when there is none)."""
         return describe(self.filter)
 
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (for notebooks and servers): LangChain's filter as nested dicts, then the rest.
+
+        >>> from langchain_core.structured_query import Comparator, Comparison, StructuredQuery
+        >>> QueryAnalysis("Desserts under 9?", StructuredQuery(query="desserts", filter=Comparison(
+        ...     comparator=Comparator.LT, attribute="price", value=9.0), limit=None), kind="set").as_dict()["filter"]
+        {'comparator': 'lt', 'attribute': 'price', 'value': 9.0}
+        """
+        out: dict[str, Any] = {"query": self.query.query, "filter": filter_as_dict(self.filter),
+                               "filter_in_words": self.describe(), "limit": self.query.limit, "kind": self.kind}
+        if self.sort:
+            out["sort"] = dataclasses.asdict(self.sort)
+        if self.comparison:
+            out["comparison"] = {**dataclasses.asdict(self.comparison), "ids": list(self.comparison.ids)}
+        for name in ("subject", "negated", "unresolved", "ignored", "notes"):
+            value = getattr(self, name)
+            if value:
+                out[name] = list(value) if isinstance(value, tuple) else value
+        out["fallback"] = self.fallback
+        return out
+
+
+def filter_as_dict(flt: FilterDirective | None) -> dict[str, Any] | None:
+    """LangChain's ``Comparison`` / ``Operation`` tree as plain dicts (``None`` stays ``None``)."""
+    if flt is None:
+        return None
+    if isinstance(flt, Comparison):
+        value = list(flt.value) if isinstance(flt.value, (list, tuple)) else flt.value
+        return {"comparator": flt.comparator.value, "attribute": flt.attribute, "value": value}
+    return {"operator": flt.operator.value, "arguments": [filter_as_dict(a) for a in flt.arguments]}
+
 
 @runtime_checkable
 class QueryAnalyzer(Protocol):
@@ -379,4 +410,5 @@ class LLMQueryAnalyzer:
 
 
 __all__ = ["AnalysisSchema", "Condition", "ItemComparison", "Kind", "LLMQueryAnalyzer", "LocalQueryAnalyzer",
-           "QUERY_ANALYSIS_PROMPT", "QueryAnalysis", "QueryAnalyzer", "Sort", "analysis_from_parse", "build_filter"]
+           "QUERY_ANALYSIS_PROMPT", "QueryAnalysis", "QueryAnalyzer", "Sort", "analysis_from_parse", "build_filter",
+           "filter_as_dict"]

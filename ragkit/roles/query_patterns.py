@@ -47,6 +47,7 @@ NEG_PRE = ("allergic to", "allergy to", "allergic", "intolerant to", "intolerant
 LIST_LIKE_NEG = frozenset({"allergic to", "allergy to", "allergic", "intolerant to", "intolerant of", "free of",
                            "free from", "react to", "sensitive to", "without", "except", "excluding", "avoid", "no"})
 NEG_POST = frozenset({"free", "allergy", "allergies", "intolerant", "intolerance"})
+NEG_TRIGGER_WORDS = frozenset(w for phrase in NEG_PRE for w in phrase.split()) | {"react", "sensitive"}
 CLAUSE_WORDS = frozenset({"which", "that", "who", "what", "but", "so", "where", "when", "while", "because"})
 FILLER = frozenset(
     "contain contains containing have has having include includes including made make with from any the a an be been "
@@ -319,7 +320,8 @@ def parse_question(question: str, v: Vocabulary) -> Parse:
         for j in clause:
             t = toks[j]
             if (j in free and t.number is None and t.text not in QUESTION_STOPWORDS and t.text not in FILLER
-                    and t.text not in NEG_POST and len(t.text) > 3 and t.stem not in v.corpus_words
+                    and t.text not in NEG_POST and t.text not in NEG_TRIGGER_WORDS and len(t.text) > 3
+                    and t.stem not in v.corpus_words
                     and t.text not in p.unresolved and (j == 0 or toks[j - 1].text not in ("my", "our", "a"))):
                 p.unresolved.append(t.text)
     if p.unresolved:
