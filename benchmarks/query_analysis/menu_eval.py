@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     names = item_names()
     results = {}
     for graph in args.graphs:
-        results[graph] = evaluate(items, graph, names, show=args.split == "dev")
+        results[graph] = {**evaluate(items, graph, names, show=args.split == "dev"), "commit": git_commit()}
         r = results[graph]
         print(f"{graph:9s} exactly right {r['right']}/{r['n']} = {r['share_exactly_right']:.3f}  "
               + "  ".join(f"{c} {v['right']}/{v['n']}" for c, v in r["per_category"].items()))
