@@ -40,6 +40,11 @@ MENU_TABLE = [
      "allergens do not include fish and course is main", None),
     ("Do any of your dishes contain celery or mustard?", "yes_no", "allergens include celery or allergens include mustard", None),
     ("Which main courses are dairy-free?", "set", "course is main and dietary include dairy-free", None),
+    # "-free" ending a value of the data is that value, and a value of its own before "nut-free" stays asked about
+    ("Is the dessert gluten-free?", "yes_no", "course is dessert and dietary include gluten-free", None),
+    ("Are desserts nut-free?", "yes_no", "course is dessert and allergens do not include tree nuts", None),
+    ("I have a tree nut allergy, which desserts?", "set", "allergens do not include tree nuts and course is dessert", None),
+    ("List every dessert you serve.", "set", "course is dessert", None),  # "every" is a function word
 ]
 
 

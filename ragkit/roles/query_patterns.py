@@ -53,7 +53,7 @@ FILLER = frozenset(
     "contain contains containing have has having include includes including made make with from any the a an be been "
     "is are ordered order served sold come comes of in them it eat drink use used using cooked get allowed suitable "
     "for me my us our dish dishes item items food anything something on list menu there course courses can could "
-    "am i by per whole i'm we're both either also here safe fine okay ok sell serve stock offer do".split())
+    "am i by per whole i'm we're both either also here safe fine okay ok sell serve stock offer do every each".split())
 SELF_DESCRIPTION = ("i'm", "i am", "we're", "we are", "i have", "we have")  # a clause where the user says what they are
 MONEY_WORDS = frozenset("cheap cheaper cheapest expensive pricey pricier priciest cost costs costing price prices "
                         "priced dear dearer dearest euro euros eur costly costlier costliest".split())
@@ -249,6 +249,15 @@ def parse_question(question: str, v: Vocabulary) -> Parse:
 
     # 6-7. values, negation scopes
     negated_at = negation_positions(toks)
+    # a post-trigger that ends a value of the data ("gluten free" is a dietary tag) is part of that value, not a
+    # negation ("Is the dessert gluten-free?" asks about desserts); and the word two before it is only in its scope when
+    # the two words make one value ("tree nut allergy"), not when it is a value of its own ("desserts nut-free")
+    everywhere = set(range(len(toks)))
+    for k in [k for k, t in enumerate(toks) if t.text in NEG_POST and k > 1]:
+        if any(n == j + 1 for j in (1, 2) for _, _, n in v.matches_at(toks, k - j, everywhere)):
+            negated_at = {pos: trig for pos, trig in negated_at.items() if not (trig == k and pos < k - 1)}
+        elif any(n == 1 for _, _, n in v.matches_at(toks, k - 2, everywhere)):
+            negated_at = {pos: trig for pos, trig in negated_at.items() if not (trig == k and pos == k - 2)}
     for field in v.nullable:
         parts = v.field_parts(field)
         hit = [i for i in free if toks[i].stem in parts]
