@@ -383,6 +383,9 @@ def main() -> None:
         "dataset": "SQuAD 2.0 dev, CS224N labelled half (16 articles); index = paragraphs of all 16 articles",
         "split": ("report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)" if args.split == "report"
                   else "articles 0-7, the tuning articles (NOT held out)"),
+        "dataset_sha256": sha256_of(DATA), "commit": commit(),
+        "grade": ("dev-grade: articles 8-15 were read item by item in an earlier session" if args.split == "report"
+                  else "tuning articles"),
         "setup": {"retriever": "ragkit.retrieval.presets.default_retriever (BM25 + MiniLM dense, weighted fusion), fetch 12, LocalReranker top 4",
                   "roles": "LocalJudge (with LocalQueryAnalyzer), LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
                   "n_per_category": args.n, "seed": args.seed},
