@@ -10,7 +10,8 @@ Without ``--json`` it prints a table; with it, one JSON object ``{system: {metri
 add ``--dense maxp`` for the systems whose dense side scores a document by its best chunk.
 
 ``ragkit ingest PATH --collection NAME`` reads your own folder into a collection and ``ragkit collections``
-lists (or deletes) them: see :mod:`ragkit.ingest.command`.
+lists (or deletes) them (:mod:`ragkit.ingest.command`); ``ragkit serve`` serves every graph over HTTP
+(:mod:`ragkit.server.command`); ``ragkit eval`` replays a golden set (:mod:`ragkit.evaluation.command`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from pathlib import Path
 
 from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.defaults import RETRIEVAL
+from ragkit.evaluation import command as eval_command
 from ragkit.ingest import command as ingest_command
+from ragkit.server import command as serve_command
+
+
+# Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
+COMMAND_MODULES = (ingest_command, serve_command, eval_command)
 
 
 def parse_systems(text: str) -> list[str]:
@@ -63,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--dense", choices=("whole", "maxp"), default="whole",
                       help="dense side of the hybrid: one vector per document (whole, default) or best chunk (maxp)")
     tune.add_argument("--save", type=Path, default=None, metavar="FILE", help="write the full grids and the command to FILE")
-    ingest_command.add_commands(commands)
+    for module in COMMAND_MODULES:
+        module.add_commands(commands)
     return parser
 
 
@@ -86,8 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never download model weights
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
-    if args.command in ingest_command.COMMANDS:
-        return ingest_command.run(args)
+    for module in COMMAND_MODULES:
+        if args.command in module.COMMANDS:
+            return module.run(args)
     if args.kind == "tune":
         try:
             return run_tune(args, argv)

@@ -1,4 +1,6 @@
-"""Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions.
+"""Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions,
+grouped bars for a benchmark's per-category results, per-node latency from a server's metrics, and a
+bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret).
 
 Every function draws on a new figure of a fixed size (nbval compares the ``<Figure size ...>`` text of a
 plot, not its pixels) and returns the figure; call ``plt.show()`` after it in a notebook. matplotlib is
@@ -20,6 +22,9 @@ TIMELINE_SIZE = (8.0, 3.0)
 SCORES_SIZE = (6.5, 3.0)
 TRADEOFF_SIZE = (6.0, 3.5)
 CONTRIBUTIONS_SIZE = (7.5, 3.5)
+GROUPED_SIZE = (8.0, 3.5)
+POSTERIORS_SIZE = (9.0, 3.0)
+CURVES_SIZE = (7.5, 3.5)
 PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868"}
 
 
@@ -194,6 +199,153 @@ def plot_rerank_contributions(reranker: Any, query: str, docs: Sequence[Any], la
         left += parts[:, j]
     ax.invert_yaxis()
     ax.set_xlabel("contribution to the rerank score (weight x signal scaled to 0..1 over these candidates)")
+    ax.set_title(title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------- bandits
+def beta_density(alpha: float, beta: float, x: np.ndarray) -> np.ndarray:
+    """The Beta(alpha, beta) density at ``x`` (in the open interval (0, 1)), through log-gamma so large
+    counts do not overflow.
+
+    >>> [round(float(v), 3) for v in beta_density(2.0, 2.0, np.array([0.25, 0.5]))]
+    [1.125, 1.5]
+    """
+    from math import lgamma
+
+    if not (alpha > 0 and beta > 0):
+        raise ValueError(f"alpha and beta must be > 0 (Beta parameters), got {alpha!r}, {beta!r}")
+    x = np.asarray(x, dtype=np.float64)
+    log_norm = lgamma(alpha + beta) - lgamma(alpha) - lgamma(beta)
+    return np.exp(log_norm + (alpha - 1.0) * np.log(x) + (beta - 1.0) * np.log1p(-x))
+
+
+def plot_beta_posteriors(panels: Mapping[str, Mapping[str, tuple[float, float]]],
+                         title: str = "Beta posteriors of each arm's reward rate") -> Any:
+    """One panel per entry of ``panels`` (``{label: {arm: (alpha, beta)}}``, e.g. after 0 / 50 / 200
+    queries), each drawing every arm's Beta density; an arm keeps its colour across panels and its
+    posterior mean is marked with a dotted line. The figure size is fixed whatever the number of panels."""
+    plt = _pyplot()
+    if not panels:
+        raise ValueError("panels is empty: pass {label: {arm: (alpha, beta)}}")
+    fig, axes = plt.subplots(1, len(panels), figsize=POSTERIORS_SIZE, sharey=False, squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    arms = list(dict.fromkeys(arm for panel in panels.values() for arm in panel))
+    x = np.linspace(0.001, 0.999, 400)
+    for ax, (label, posteriors) in zip(axes[0], panels.items()):
+        for arm, (a, b) in posteriors.items():
+            colour = colours[arms.index(arm) % len(colours)]
+            ax.plot(x, beta_density(a, b, x), color=colour, label=arm)
+            ax.axvline(a / (a + b), color=colour, linestyle=":", linewidth=1)
+        ax.set_title(label, fontsize=9)
+        ax.set_xlim(0, 1)
+        ax.set_yticks([])
+        ax.set_xlabel("reward rate")
+    axes[0][0].set_ylabel("density")
+    axes[0][-1].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_curves(points: Sequence[int], curves: Mapping[str, Sequence[float]], ylabel: str, title: str,
+                bands: Mapping[str, Sequence[float]] | None = None, marks: Sequence[int] = (),
+                hline: float | None = None) -> Any:
+    """Lines over a replay: ``curves`` maps a name (an arm, a policy) to one value per entry of ``points``
+    (query numbers); ``bands`` gives a +-spread per name (drawn shaded), ``marks`` vertical lines at some
+    query numbers (say 50), ``hline`` a horizontal reference line."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=CURVES_SIZE)
+    for name, values in curves.items():
+        values = np.asarray(values, dtype=np.float64)
+        if len(values) != len(points):
+            raise ValueError(f"curve {name!r} has {len(values)} values for {len(points)} points")
+        (line,) = ax.plot(points, values, label=name)
+        if bands and name in bands:
+            spread = np.asarray(bands[name], dtype=np.float64)
+            ax.fill_between(points, values - spread, values + spread, color=line.get_color(), alpha=0.15, linewidth=0)
+    for mark in marks:
+        ax.axvline(mark, color="grey", linestyle="--", linewidth=0.8)
+        ax.annotate(f"query {mark}", (mark, 1.0), xycoords=("data", "axes fraction"), xytext=(3, -12),
+                    textcoords="offset points", fontsize=8, color="grey")
+    if hline is not None:
+        ax.axhline(hline, color="black", linewidth=0.8)
+    ax.set_xlabel("queries seen")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+LATENCY_SIZE = (7.5, 3.5)
+
+
+def latency_rows(summary: Mapping[str, Any], graph: str | None = None) -> list[tuple[str, float, float, int]]:
+    """``(graph/node, p50 ms, p95 ms, count)`` from a server's ``GET /metrics`` JSON, slowest p95 first.
+
+    >>> latency_rows({"node_latency_seconds": {"g/a": {"count": 2, "mean": 0.01, "p50": 0.01, "p95": 0.02}}})
+    [('g/a', 10.0, 20.0, 2)]
+    """
+    nodes = summary.get("node_latency_seconds") or {}
+    rows = [(name, stats["p50"] * 1000, stats["p95"] * 1000, int(stats["count"])) for name, stats in nodes.items()
+            if graph is None or name.startswith(f"{graph}/")]
+    return sorted(rows, key=lambda row: -row[2])
+
+
+def plot_node_latency(summary: Mapping[str, Any], graph: str | None = None, title: str = "per-node latency") -> Any:
+    """Per-node p50 and p95 latency (milliseconds) from a server's ``GET /metrics`` JSON: one pair of bars per
+    node (of one graph, or of all). Durations are wall-clock: the picture changes from run to run."""
+    rows = latency_rows(summary, graph)
+    if not rows:
+        raise ValueError("these metrics have no node latencies yet: run a graph on the server first")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=LATENCY_SIZE)
+    y = np.arange(len(rows))
+    ax.barh(y - 0.2, [r[1] for r in rows], height=0.4, label="p50", color="#4c72b0")
+    ax.barh(y + 0.2, [r[2] for r in rows], height=0.4, label="p95", color="#dd8452")
+    ax.set_yticks(y, [f"{r[0]} (n={r[3]})" for r in rows], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.set_xlabel("milliseconds (log scale; wall clock, changes every run)")
+    ax.set_title(title)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_grouped_bars(table: Mapping[str, Mapping[str, float | None]], title: str, ylabel: str = "accuracy",
+                      ylim: tuple[float, float] = (0.0, 1.0)) -> Any:
+    """One group of bars per category, one bar per series, each labelled with its value: ``table`` maps a
+    series (say ``"test: LocalSupervisor"``) to ``{category: value}``. A missing or ``None`` value (a
+    precision with nothing predicted) is drawn as no bar and labelled ``n/a``. Put the split in the series
+    names or the title.
+
+    >>> fig = plot_grouped_bars({"dev": {"a": 0.5, "b": None}, "test": {"a": 0.25}}, "demo")
+    >>> [t.get_text() for t in fig.axes[0].texts]
+    ['0.50', 'n/a', '0.25', 'n/a']
+    """
+    plt = _pyplot()
+    series = list(table)
+    categories = list(dict.fromkeys(c for values in table.values() for c in values))
+    fig, ax = plt.subplots(figsize=GROUPED_SIZE)
+    width = 0.8 / max(len(series), 1)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for j, name in enumerate(series):
+        labelled = False
+        for i, category in enumerate(categories):
+            value = table[name].get(category)
+            x = i - 0.4 + width * (j + 0.5)
+            if value is not None:
+                ax.bar(x, value, width, color=colours[j % len(colours)], label=None if labelled else name)
+                labelled = True
+            ax.text(x, (value or 0.0) + 0.01 * (ylim[1] - ylim[0]), "n/a" if value is None else f"{value:.2f}",
+                    ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(range(len(categories)), categories)
+    ax.set_ylim(ylim[0], ylim[1] + 0.08 * (ylim[1] - ylim[0]))  # room for the labels of the tallest bars
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()

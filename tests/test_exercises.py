@@ -9,6 +9,7 @@ learner would write them.
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -17,12 +18,12 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch09, ch10, ch11, ch12
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 CHECKER_CALL = re.compile(r"^(check_\w+)\((\w+)\)\s*$")
-MODULES = {"00": ch00, "01": ch01, "02": ch02, "03": ch03, "04": ch04, "05": ch05, "06": ch06, "07": ch07}
+MODULES = {nb: importlib.import_module(f"ragkit.exercises.ch{nb}") for nb in EXERCISES}
 
 
 def tags(cell: nbformat.NotebookNode) -> list[str]:
@@ -96,6 +97,12 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS,
         "check_price_bounds": ch07.BOUND_VARIANTS, "check_cheapest_without": ch07.CHEAPEST_VARIANTS,
+        "check_beta_update": ch09.UPDATE_VARIANTS, "check_thompson_choice": ch09.CHOICE_VARIANTS,
+        "check_cumulative_regret": ch09.REGRET_VARIANTS,
+        "check_read_ndjson": ch12.READER_VARIANTS, "check_percentile": ch12.PERCENTILE_VARIANTS,
+        "check_plan_parser": ch10.PLAN_VARIANTS, "check_hop_router": ch10.HOP_VARIANTS,
+        "check_import_allowlist": ch10.IMPORT_VARIANTS,
+        "check_cited_articles": ch11.CITATION_VARIANTS, "check_articles_within": ch11.WALK_VARIANTS,
     }
     assert set(pairs) == {c for names in EXERCISES.values() for c in names}
     return [(checker, v) for checker, variants in pairs.items() for v in variants]
@@ -184,7 +191,10 @@ def test_the_cases_are_generated_not_one_example() -> None:
     for cases in [ch00.vector_pairs(0), ch00.overlap_cases(0), ch01.bm25_cases(0), ch01.mmr_cases(0), ch02.router_cases(0),
                   ch02.reducer_cases(0), ch03.table_cases(0), ch03.prototype_cases(0), ch04.budget_cases(0),
                   ch05.judge_cases(0), ch05.query_pairs(0), ch06.guard_cases(0), ch06.digest_cases(0),
-                  ch07.bound_cases(0), ch07.menu_cases(0)]:
+                  ch07.bound_cases(0), ch07.menu_cases(0),
+                  ch09.update_cases(0), ch09.choice_cases(0), ch09.regret_cases(0),
+                  ch10.reply_cases(0), ch10.hop_cases(0), ch10.import_cases(0),
+                  ch11.citation_cases(0), ch11.walk_cases(0)]:
         assert len(cases) >= 15 and len(set(map(repr, cases))) >= 10
 
 

@@ -317,3 +317,22 @@ def test_plots_have_fixed_sizes() -> None:
     plt.close("all")
     with pytest.raises(ValueError, match="stream_timings"):
         plot_timeline({"path": ["a"]})
+
+
+def test_node_latency_plot_reads_server_metrics() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ragkit.plots import LATENCY_SIZE, latency_rows, plot_node_latency
+
+    summary = {"node_latency_seconds": {
+        "crag/judge": {"count": 3, "mean": 0.2, "p50": 0.1, "p95": 0.5},
+        "self_rag/retrieve": {"count": 2, "mean": 0.02, "p50": 0.02, "p95": 0.03}}}
+    assert [r[0] for r in latency_rows(summary)] == ["crag/judge", "self_rag/retrieve"]  # slowest p95 first
+    assert latency_rows(summary, graph="self_rag") == [("self_rag/retrieve", 20.0, 30.0, 2)]
+    assert tuple(plot_node_latency(summary).get_size_inches()) == LATENCY_SIZE
+    plt.close("all")
+    with pytest.raises(ValueError, match="run a graph"):
+        plot_node_latency({"node_latency_seconds": {}})

@@ -84,6 +84,14 @@ def test_llm_hallucination_grader_valid_and_contradictory() -> None:
     assert odd.check(DOCS, "The soup is vegan. It costs 9 euros.").grounded is False
 
 
+def test_llm_hallucination_grader_checks_claims() -> None:
+    model = scripted({"grounded": False, "unsupported": ["it is served with chips"]})
+    result = LLMHallucinationGrader(model).check(DOCS, "The soup is vegan, and it is served with chips.")
+    assert result == Groundedness(False, ("it is served with chips",), 0.0)
+    system = str(model.calls[0]["messages"][0].content)
+    assert "claim by claim" in system and "negation" in system and "quantifiers" in system
+
+
 def test_llm_rewriter_valid_and_too_long() -> None:
     assert LLMRewriter(scripted({"query": "  vegan   soup  "})).rewrite("Is the soup vegan?") == "vegan soup"
     rewriter = LLMRewriter(scripted({"query": "x" * 600}))

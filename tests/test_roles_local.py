@@ -165,6 +165,13 @@ def test_hallucination_grader_flags_an_added_sentence() -> None:
     assert result.score == 0.5
 
 
+def test_hallucination_grader_checks_each_claim() -> None:
+    answer = "Chablis 2021 is a dry white wine from Burgundy [3], but it does not pair well with oysters [3]."
+    result = LocalHallucinationGrader().check(DOCS, answer)
+    assert result.unsupported == ("it does not pair well with oysters.",) and "negation" in result.note
+    assert LocalHallucinationGrader(check_claims=False).check(DOCS, answer).grounded  # the sentence-level grader misses it
+
+
 def test_hallucination_grader_treats_a_refusal_as_grounded() -> None:
     assert LocalHallucinationGrader().check(DOCS, NOT_ENOUGH_INFORMATION).grounded
 

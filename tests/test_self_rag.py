@@ -79,6 +79,17 @@ class SuffixRewriter:
         return f"{question} (rewrite {len(self.calls)})"
 
 
+class FixedPointRewriter:
+    """Rewrites every query to the same text, as a deterministic rewriter does once it reaches a fixed point."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str:
+        self.calls.append(question)
+        return "Q, rewritten!"
+
+
 class RecordingRetriever:
     def __init__(self, fail: bool = False) -> None:
         self.queries: list[str] = []
@@ -92,11 +103,11 @@ class RecordingRetriever:
 
 
 def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = True, fail: bool = False,
-               max_attempts: int = 3, fallback_documents: Any = 0) -> tuple[Any, dict]:
+               max_attempts: int = 3, fallback_documents: Any = 0, fixed_point: bool = False) -> tuple[Any, dict]:
     parts = {
         "retriever": RecordingRetriever(fail),
         "grader": ScriptedGrader(relevant, then),
-        "rewriter": SuffixRewriter(),
+        "rewriter": FixedPointRewriter() if fixed_point else SuffixRewriter(),
         "writer": NumberingWriter(answered),
         "hallucination_grader": ScriptedHallucinationGrader(grounded, then),
         "answer_grader": ScriptedAnswerGrader(useful, then),
@@ -154,6 +165,17 @@ def test_a_writer_that_repeats_an_ungrounded_answer_is_not_asked_again() -> None
     # generate (not grounded) -> generate (same text, not grounded) -> rewrite, not a third identical try
     assert out["path"][3:8] == ["generate", "grade_generation", "generate", "grade_generation", "transform_query"]
     assert out["gave_up"] is False and out["attempts"] == 4
+
+
+def test_a_rewrite_already_searched_is_not_searched_again() -> None:
+    graph, parts = make_graph(then=False, max_attempts=6, fallback_documents=1, fixed_point=True)
+    out = graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(6)})
+    # the second rewrite is the query searched last: it is not searched again; the writer gets the best rejected
+    assert parts["retriever"].queries == ["q", "Q, rewritten!"]
+    assert out["searched"] == ["q", "Q, rewritten!"]
+    second = out["path"].index("transform_query", out["path"].index("transform_query") + 1)
+    assert out["path"][second + 1] == "generate" and out["repeated_query"] in (True, False)
+    assert out["attempts"] <= 6 and out["gave_up"] is True
 
 
 def test_grounded_but_not_useful_rewrites_the_query() -> None:
@@ -321,10 +343,11 @@ def test_the_worst_case_takes_exactly_worst_case_steps() -> None:
     answered=st.lists(st.booleans(), max_size=10),
     then=st.booleans(),
     fallback=st.integers(min_value=0, max_value=3),
+    fixed_point=st.booleans(),
 )
-def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answered, then, fallback) -> None:
+def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answered, then, fallback, fixed_point) -> None:
     graph, parts = make_graph(relevant, grounded, useful, answered, then=then, max_attempts=cap,
-                              fallback_documents=fallback)
+                              fallback_documents=fallback, fixed_point=fixed_point)
     # a recursion limit equal to the worst case: hitting it would raise GraphRecursionError
     out = graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(cap)})
     assert 1 <= out["generations"] and out["attempts"] == out["generations"] + out["rewrites"] <= cap

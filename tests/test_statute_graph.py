@@ -357,7 +357,9 @@ def test_graph_retriever_finds_a_cited_neighbour_the_seed_ranks_low() -> None:
     query = "What fine applies to the offence in the penalties article?"
     seed_ids = [d.metadata["id"] for d, _ in base.search_with_scores(query, 6)]
     assert seed_ids[0] == "art-1" and "art-3" not in seed_ids[:3]  # the rule itself shares no word with the query
-    retriever = GraphRetriever(graph=build_article_graph(FINE_DOCS), base=base, **STATUTE_GRAPH_DEFAULTS)
+    # The walk this toy was written for (the statute's tuned defaults damp the walk more: see STATUTE_QA).
+    walk = {"direction": "undirected", "damping": 0.5, "mix": 0.5, "seed_k": 10}
+    retriever = GraphRetriever(graph=build_article_graph(FINE_DOCS), base=base, **walk)
     top = [d.metadata["id"] for d, _ in retriever.search_with_scores(query, 3)]
     assert top[0] == "art-1" and "art-3" in top
 

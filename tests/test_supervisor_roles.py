@@ -122,6 +122,15 @@ def test_local_supervisor_plans(local_supervisor, question, sequence) -> None:
     assert local_supervisor.plan(question).sequence == sequence
 
 
+def test_small_talk_after_a_request_keeps_its_words_in_the_task(local_supervisor) -> None:
+    """Regression: a clause scored as chitchat after a request (here the "1" of an unbracketed list) used to be
+    dropped with its text, so the hop's task lost part of the question."""
+    plan = local_supervisor.plan("Using the handbook's definition of nDCG, compute it for the ranking 3, 2, 0, 1.")
+    assert plan.sequence == ("rag", "code")
+    assert plan.tasks[1].split()[-4:] == ["3", "2", "0", "1"]
+    assert local_supervisor.plan("Hello! Look up what the handbook says about loop caps.").tasks[0].startswith("Look up")
+
+
 def test_local_supervisor_tasks_and_cap(local_supervisor) -> None:
     plan = local_supervisor.plan("Look up MMR in the handbook, then code it, then tell me if it is worth it.", max_hops=2)
     assert len(plan.sequence) == len(plan.tasks) == 2 and "cut at max_hops=2" in plan.note

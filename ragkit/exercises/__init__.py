@@ -1,4 +1,4 @@
-"""Exercise checkers for notebooks 00-07: each compares a learner's function with ragkit's own implementation.
+"""Exercise checkers for the notebooks: each compares a learner's function with ragkit's own implementation.
 
 A checker takes the learner's function, runs it and ragkit's reference on small generated cases (seeded,
 so the same on every run), and returns a :class:`~ragkit.exercises.core.CheckResult` (``passed``,
@@ -10,7 +10,7 @@ wrong variant ("did you add 1/(k + rank) with rank starting at 1?").
 >>> check_rrf(reciprocal_rank_fusion, quiet=True).passed
 True
 
-One module per notebook (``ch00`` ... ``ch07``); ``EXERCISES`` lists each checker with its chapter.
+One module per notebook (``ch00``, ``ch01``, ...); ``EXERCISES`` lists each checker with its chapter.
 """
 
 from ragkit.exercises.ch00 import check_cosine, check_keyword_overlap
@@ -21,6 +21,10 @@ from ragkit.exercises.ch04 import check_can_rewrite, check_precision_recall, che
 from ragkit.exercises.ch05 import check_same_query, check_verdict_router
 from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
 from ragkit.exercises.ch07 import check_cheapest_without, check_price_bounds
+from ragkit.exercises.ch09 import check_beta_update, check_cumulative_regret, check_thompson_choice
+from ragkit.exercises.ch10 import check_hop_router, check_import_allowlist, check_plan_parser
+from ragkit.exercises.ch11 import check_articles_within, check_cited_articles
+from ragkit.exercises.ch12 import check_percentile, check_read_ndjson
 from ragkit.exercises.core import CheckResult
 
 EXERCISES: dict[str, tuple[str, ...]] = {
@@ -32,10 +36,10 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "05": ("check_verdict_router", "check_same_query"),
     "06": ("check_call_digest", "check_invented_argument_guard"),
     "07": ("check_price_bounds", "check_cheapest_without"),
+    "09": ("check_beta_update", "check_thompson_choice", "check_cumulative_regret"),
+    "10": ("check_plan_parser", "check_hop_router", "check_import_allowlist"),
+    "11": ("check_cited_articles", "check_articles_within"),
+    "12": ("check_read_ndjson", "check_percentile"),
 }
 
-__all__ = ["EXERCISES", "CheckResult", "check_bm25", "check_call_digest", "check_can_rewrite",
-           "check_capped_router", "check_cheapest_without", "check_cosine", "check_invented_argument_guard",
-           "check_keyword_overlap", "check_mmr", "check_precision_recall", "check_price_bounds",
-           "check_prototype_scores", "check_reducer", "check_route_table", "check_rrf", "check_same_query",
-           "check_threshold_for_recall", "check_verdict_router"]
+__all__ = ["EXERCISES", "CheckResult", *sorted(name for names in EXERCISES.values() for name in names)]

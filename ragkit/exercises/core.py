@@ -147,6 +147,34 @@ def matching_variant(outputs: Sequence[Outcome], cases: Sequence[Any], variants:
     return None
 
 
+def raising_variant(outputs: Sequence[Outcome], cases: Sequence[Any], variants: Iterable[Variant],
+                    call: Callable[[Callable[..., Any], Any], Any], same: Callable[[Any, Any], bool]) -> Variant | None:
+    """The first variant that raises the same kind of exception on exactly the cases where the learner's code
+    raised, and agrees with it everywhere else (a known mistake that crashes, such as json.loads('')).
+
+    >>> cases = [1, 0, 2]
+    >>> outputs = [attempt(lambda x: 1 / x, c) for c in cases]
+    >>> raising_variant(outputs, cases, [Variant(lambda x: 1 / x, "guard against zero")], lambda f, c: f(c),
+    ...                 lambda a, b: a == b).hint
+    'guard against zero'
+    """
+    for variant in variants:
+        agrees = True
+        for out, case in zip(outputs, cases):
+            mine = attempt(call, variant.fn, case)
+            if (out.error is None) != (mine.error is None):
+                agrees = False
+            elif out.error is not None:
+                agrees = out.error.split(":")[0] == mine.error.split(":")[0]
+            else:
+                agrees = bool(same(out.value, mine.value))
+            if not agrees:
+                break
+        if agrees:
+            return variant
+    return None
+
+
 def closest_variant(outputs: Sequence[Outcome], cases: Sequence[Any], failing: Outcome, failing_case: Any,
                     variants: Iterable[Variant], call: Callable[[Callable[..., Any], Any], Any],
                     same: Callable[[Any, Any], bool]) -> Variant | None:
@@ -203,6 +231,12 @@ def run_checker(
     outputs = [attempt(call, learner, case) for case in cases]
     for case, out in zip(cases, outputs):
         if out.error is not None:
+            known = raising_variant(outputs, cases, variants, call, equal or same)
+            if known is not None:
+                expected = attempt(call, reference, case)
+                return report(CheckResult(exercise, False, f"your function raised {out.error} on {describe_case(case)}"
+                                                           f"; the reference returns {short(expected.value)}: {known.hint}"),
+                              quiet)
             return report(CheckResult(exercise, False, f"your function raised {out.error} on {describe_case(case)}. "
                                                        "Fix that first; the checker catches it so you can see it."), quiet)
         expected = call(reference, case)

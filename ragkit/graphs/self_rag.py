@@ -82,6 +82,11 @@ def route_after_grade_documents(state: SelfRAGState) -> Literal["generate", "tra
     return "transform_query"
 
 
+def route_after_transform_query(state: SelfRAGState) -> Literal["retrieve", "generate"]:
+    """A new query -> ``retrieve``; a query this run already searched -> ``generate`` (same search, same documents)."""
+    return "generate" if state.get("repeated_query") else "retrieve"
+
+
 def route_after_grade_generation(
     state: SelfRAGState,
 ) -> Literal["generate", "transform_query", "give_up", "__end__"]:
@@ -137,7 +142,7 @@ def build_self_rag_graph(
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("retrieve", retrieve_node(source(retriever if retriever is not None else "handbook", k), k))
     graph.add_node("grade_documents", grade_documents_node(roles.grader, fallback_documents))
-    graph.add_node("transform_query", transform_query_node(roles.rewriter))
+    graph.add_node("transform_query", transform_query_node(roles.rewriter, fallback_documents))
     graph.add_node("generate", generate_node(roles.writer))
     graph.add_node("grade_generation", grade_generation_node(roles.hallucination_grader, roles.answer_grader))
     graph.add_node("give_up", give_up)
@@ -147,7 +152,7 @@ def build_self_rag_graph(
     graph.add_edge("unsupported_language", END)
     graph.add_edge("retrieve", "grade_documents")
     graph.add_conditional_edges("grade_documents", route_after_grade_documents)
-    graph.add_edge("transform_query", "retrieve")
+    graph.add_conditional_edges("transform_query", route_after_transform_query)
     graph.add_edge("generate", "grade_generation")
     graph.add_conditional_edges("grade_generation", route_after_grade_generation)
     graph.add_edge("give_up", END)
@@ -167,5 +172,6 @@ __all__ = [
     "route_after_check_question",
     "route_after_grade_documents",
     "route_after_grade_generation",
+    "route_after_transform_query",
     "worst_case_steps",
 ]

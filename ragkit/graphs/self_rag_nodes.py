@@ -16,6 +16,7 @@ from langchain_core.runnables import RunnableConfig
 
 from ragkit.defaults import GRAPHS
 from ragkit.graphs import policy
+from ragkit.graphs.crag_helpers import same_query
 from ragkit.graphs.trace import add_path, traced
 from ragkit.retrieval.base import ScoredSearch
 from ragkit.roles.base import Answer, AnswerGrader, DocumentGrader, Grade, HallucinationGrader, QuestionRewriter, Writer
@@ -40,6 +41,8 @@ class SelfRAGState(TypedDict, total=False):
     question: str  # the user's question, answered and graded against
     language_note: str | None  # set when the local roles cannot read the question's language
     query: str  # what is searched for (the question, then its rewrites)
+    searched: list[str]  # every query searched so far in this run
+    repeated_query: bool  # the last rewrite was a query already searched, so it was not searched again
     retrieved: list[Document]  # what the last search returned
     documents: list[Document]  # after grade_documents: the relevant ones (or the fallback, see below)
     grades: list[Grade]
@@ -143,7 +146,7 @@ def check_question_node(default_max_attempts: int, max_chars: int = GRAPHS.max_q
         return {"question": question, "language_note": policy.language_note(question, chat_model_set),
                 "query": question, "attempts": 0, "generations": 0, "rewrites": 0,
                 "max_attempts": cap, "candidates": [], "rejected": [], "relevance_fallback": False,
-                "gave_up": False, "note": ""}
+                "gave_up": False, "note": "", "searched": [], "repeated_query": False}
 
     return check_question
 
@@ -155,11 +158,12 @@ def retrieve_node(search: ScoredSearch, k: int = GRAPHS.k) -> Callable[[SelfRAGS
     def retrieve(state: SelfRAGState) -> SelfRAGState:
         """Search for the current query; a failing search gives no documents and a note, not a crash.
 
-        Reads: query. Writes: retrieved, documents, retrieval_note.
+        Reads: query, searched. Writes: retrieved, documents, retrieval_note, searched.
         """
         outcome = policy.run_search(search, state["query"], k, what="retrieval")
         note = outcome.note if outcome.failed else f"{len(outcome.documents)} documents for {state['query']!r}"
-        return {"retrieved": outcome.documents, "documents": outcome.documents, "retrieval_note": note}
+        return {"retrieved": outcome.documents, "documents": outcome.documents, "retrieval_note": note,
+                "searched": [*(state.get("searched") or []), state["query"]]}
 
     return retrieve
 
@@ -192,7 +196,7 @@ def grade_documents_node(grader: DocumentGrader, fallback_documents: int) -> Cal
     return grade_documents
 
 
-def transform_query_node(rewriter: QuestionRewriter) -> Callable[[SelfRAGState], SelfRAGState]:
+def transform_query_node(rewriter: QuestionRewriter, fallback_documents: int = 0) -> Callable[[SelfRAGState], SelfRAGState]:
     """Build the ``transform_query`` node around a question rewriter."""
 
     @traced("transform_query")
@@ -200,14 +204,25 @@ def transform_query_node(rewriter: QuestionRewriter) -> Callable[[SelfRAGState],
         """Rewrite the current query for a better search; counts as one attempt.
 
         The rewriter sees only the documents the grader kept (none, when none passed): feedback from
-        documents already judged irrelevant would pull the next search back towards them.
+        documents already judged irrelevant would pull the next search back towards them. A rewrite that
+        is a query this run already searched (same words, ignoring case and punctuation: a deterministic
+        rewriter reaches a fixed point) would return the same documents again, so it is not searched:
+        ``repeated_query`` is set and the writer gets the ``fallback_documents`` best rejected documents.
 
-        Reads: query, documents, relevance_fallback, attempts, rewrites. Writes: query, attempts, rewrites.
+        Reads: question, query, searched, documents, rejected, relevance_fallback, attempts, rewrites.
+        Writes: query, attempts, rewrites, repeated_query (and documents, relevance_fallback on a repeat).
         """
         feedback = [] if state.get("relevance_fallback") else (state.get("documents") or [])
         query = rewriter.rewrite(state["query"], feedback)
         query = query.strip() if isinstance(query, str) and query.strip() else state["query"]
-        return {"query": query, "attempts": state.get("attempts", 0) + 1, "rewrites": state.get("rewrites", 0) + 1}
+        update: SelfRAGState = {"query": query, "attempts": state.get("attempts", 0) + 1,
+                                "rewrites": state.get("rewrites", 0) + 1, "repeated_query": False}
+        searched = state.get("searched") or [state["query"]]
+        if any(same_query(query, earlier) for earlier in searched):
+            rejected = state.get("rejected") or []
+            update.update(repeated_query=True, documents=[d for _, d in rejected[:fallback_documents]],
+                          relevance_fallback=bool(rejected) and fallback_documents > 0)
+        return update
 
     return transform_query
 

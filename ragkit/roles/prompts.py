@@ -113,9 +113,15 @@ HALLUCINATION_PROMPT = ChatPromptTemplate.from_messages(
         (
             "system",
             "You are a grader assessing whether an answer is grounded in, that is supported by, a set of "
-            "retrieved documents. Every claim, number and name in the answer must be stated in the "
-            "documents. Set `grounded` to true only if the whole answer is supported; list in "
-            "`unsupported` each answer sentence that the documents do not support, copied verbatim.",
+            "retrieved documents. Check the answer claim by claim, not sentence by sentence: split each "
+            "sentence into its claims (clauses joined by 'and', 'but', commas or semicolons each make one). "
+            "A claim is supported only if the documents state it, with the same: numbers, dates and prices; "
+            "names of people, places, dishes and things; negation ('is' vs 'is not', 'able' vs 'unable'); "
+            "quantifiers and modals ('some', 'most', 'all', 'only', 'usually', 'always', 'may', 'must'); and "
+            "attributes ('vegan', 'gluten-free', 'sparkling', 'annual', 'mandatory'). A clause the documents "
+            "do not mention is unsupported even when the rest of its sentence is supported. Rewording is "
+            "fine when the meaning is unchanged. Set `grounded` to true only if every claim is supported; "
+            "list in `unsupported` each unsupported claim, copied verbatim from the answer.",
         ),
         ("human", "Documents:\n\n{documents}\n\nAnswer: {answer}"),
     ]

@@ -197,9 +197,25 @@ def steps_from_evidence(evidence: Sequence[tuple[Clause, dict[str, float]]], min
 
 def plan_from_steps(question: str, steps: Sequence[tuple[Clause, AgentName]], max_hops: int,
                     default: AgentName = DEFAULT_AGENT) -> Plan:
-    """The plan of ordered steps: greetings dropped in front of a request, repeats in a row collapsed."""
-    if any(agent != "chitchat" for _, agent in steps):  # a greeting in front of a request adds no hop
-        steps = [(c, a) for c, a in steps if a != "chitchat"]
+    """The plan of ordered steps: small talk next to a request adds no hop, repeats in a row collapsed.
+
+    A ``chitchat`` step in front of the first request is dropped ("Hello! Look up ..."); one after a request
+    joins the step before it, so its words stay in that hop's task (a trailing "thanks", or a clause such as
+    the "1" of "rank 3, 2, 0, 1" that happens to score closest to chitchat).
+
+    >>> plan = plan_from_steps("q", [(Clause("hi", ""), "chitchat"), (Clause("rank 3 2 0", ""), "code"),
+    ...                              (Clause("1", ""), "chitchat")], max_hops=3)
+    >>> plan.sequence, plan.tasks
+    (('code',), ('rank 3 2 0 1',))
+    """
+    if any(agent != "chitchat" for _, agent in steps):
+        kept: list[tuple[Clause, AgentName]] = []
+        for clause, agent in steps:
+            if agent != "chitchat":
+                kept.append((clause, agent))
+            elif kept:
+                kept[-1] = (merge(kept[-1][0], clause, kept[-1][0].order), kept[-1][1])
+        steps = kept
     sequence: list[AgentName] = []
     tasks: list[str] = []
     for clause, agent in steps:
@@ -208,11 +224,11 @@ def plan_from_steps(question: str, steps: Sequence[tuple[Clause, AgentName]], ma
         else:
             sequence.append(agent)
             tasks.append(clause.text)
-    kept, _, fallback = normalise_sequence(sequence, max_hops, default)
+    planned, _, fallback = normalise_sequence(sequence, max_hops, default)
     note = " | ".join(f"{a}: {t}" for a, t in zip(sequence, tasks))
     if len(sequence) > max_hops:
         note += f" (cut at max_hops={max_hops})"
-    return Plan(kept, (question,) if fallback else tuple(tasks[: len(kept)]), note, (), fallback)
+    return Plan(planned, (question,) if fallback else tuple(tasks[: len(planned)]), note, (), fallback)
 
 
 class LocalSupervisor:

@@ -15,9 +15,12 @@ environment built from scratch (no API keys); a private unprivileged uid when th
 Linux with bubblewrap, a read-only minimal file system and no network, pids or IPC shared with the host.
 What it does not do: no seccomp filter, no total memory cap across the code's processes, and without
 bubblewrap no file-system or network isolation at all (every result then says so in ``missing``).
+``disallowed_imports`` (``imports.py``) is a pre-flight allow-list check of the import statements, for a
+clearer message; it is no protection (``__import__("os")`` passes it).
 """
 
 from ragkit.sandbox.capabilities import SandboxCapabilities, SandboxUnavailable, sandbox_capabilities
+from ragkit.sandbox.imports import disallowed_imports, imported_modules
 from ragkit.sandbox.result import SandboxLimits, SandboxResult, Status, classify
 from ragkit.sandbox.runner import MAX_CODE_CHARS, run_python
 
@@ -29,6 +32,8 @@ __all__ = [
     "SandboxUnavailable",
     "Status",
     "classify",
+    "disallowed_imports",
+    "imported_modules",
     "run_python",
     "sandbox_capabilities",
 ]

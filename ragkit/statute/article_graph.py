@@ -41,18 +41,20 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.data.markdown_loaders import article_references
+from ragkit.defaults import STATUTE_QA
 from ragkit.retrieval.base import doc_key
 from ragkit.statute.graph_retriever import GraphRetriever, document_graph
 
 # Bounded term length and no nested quantifiers: one attempt reads at most ~90 characters.
 _DEFINITION = re.compile(r"[\"“](?P<term>[^\"“”\n]{1,80})[\"”][ \t]{0,3}means\b")
 EDGE_KINDS = ("reference", "defined_term")
-# Not tuned (there is no statute retrieval gold set yet): the MuSiQue-tuned GraphRetriever defaults (forward,
-# damping 0.95, pure PageRank) walk every query into Article 3, which nearly every article links to; an
-# undirected walk with damping 0.5, mixed half and half with the seed scores, keeps the seeds on top and
-# adds both the articles they cite and the ones citing them (penalties, appeals). Tune on a dev set.
-STATUTE_GRAPH_DEFAULTS: dict[str, Any] = {"direction": "undirected", "damping": 0.5, "mix": 0.5, "seed_k": 10}
-KIND_WEIGHTS = {"reference": 1.0, "defined_term": 1.0}
+# Chosen on the DEV split of data/eval/statute_qa.json (benchmarks/statute/statute_qa.py; grid and rule in
+# benchmarks/results/statute_qa_tuning.json) and kept in ragkit.defaults.STATUTE_QA. The MuSiQue-tuned
+# GraphRetriever defaults (forward, damping 0.95, pure PageRank) walk every query into Article 3, which
+# nearly every article links to; a walk mixed with the seed scores keeps the seeds on top.
+STATUTE_GRAPH_DEFAULTS: dict[str, Any] = {"direction": STATUTE_QA.graph_direction, "damping": STATUTE_QA.graph_damping,
+                                          "mix": STATUTE_QA.graph_mix, "seed_k": STATUTE_QA.graph_seed_k}
+KIND_WEIGHTS = {"reference": 1.0, "defined_term": STATUTE_QA.graph_defined_term_weight}
 
 
 def defined_terms(docs: Sequence[Document]) -> dict[str, str]:
@@ -207,16 +209,38 @@ def draw_article_graph(graph: nx.DiGraph, seed: int = 0, highlight: Sequence[str
     return fig
 
 
+def articles_within(graph: nx.DiGraph, start: str, hops: int) -> dict[str, int]:
+    """Every article ``start`` reaches in at most ``hops`` steps along the edges (what it needs, what those
+    need, ...), with its distance in steps; ``start`` itself is at 0.
+
+    The crude cousin of personalized PageRank: a k-hop neighbourhood treats every reachable article alike,
+    so with the definitions article one step from nearly everything, two hops reach most of the statute.
+
+    >>> g = nx.DiGraph([("art-1", "art-2"), ("art-2", "art-3"), ("art-4", "art-1")])
+    >>> articles_within(g, "art-1", 1)
+    {'art-1': 0, 'art-2': 1}
+    >>> articles_within(g, "art-1", 5)
+    {'art-1': 0, 'art-2': 1, 'art-3': 2}
+    """
+    if start not in graph:
+        raise KeyError(f"{start!r} is not an article of the graph")
+    if isinstance(hops, bool) or not isinstance(hops, int) or hops < 0:
+        raise ValueError(f"hops must be a non-negative integer, got {hops!r}")
+    return dict(sorted(nx.single_source_shortest_path_length(graph, start, cutoff=hops).items(), key=lambda kv: (kv[1], kv[0])))
+
+
 def statute_graph_retriever(docs: Sequence[Document] | None = None, base: Any = None, embeddings: Embeddings | None = None,
-                            **kwargs: Any) -> GraphRetriever:
-    """A :class:`GraphRetriever` over the article graph (default: ``load_statute()``, hybrid seeds, and
-    :data:`STATUTE_GRAPH_DEFAULTS`, which keywords override)."""
+                            kind_weights: Mapping[str, float] = KIND_WEIGHTS, **kwargs: Any) -> GraphRetriever:
+    """A :class:`GraphRetriever` over the article graph (default: ``load_statute()``, hybrid seeds,
+    :data:`KIND_WEIGHTS` and :data:`STATUTE_GRAPH_DEFAULTS`, which keywords override)."""
     if docs is None:
         from ragkit.data import load_statute
 
         docs = load_statute()
-    return GraphRetriever.from_graph(build_article_graph(docs), base=base, embeddings=embeddings, **{**STATUTE_GRAPH_DEFAULTS, **kwargs})
+    graph = build_article_graph(docs, kind_weights)
+    return GraphRetriever.from_graph(graph, base=base, embeddings=embeddings, **{**STATUTE_GRAPH_DEFAULTS, **kwargs})
 
 
-__all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "GraphRetriever", "build_article_graph", "defined_terms", "draw_article_graph",
+__all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "GraphRetriever", "articles_within", "build_article_graph",
+           "defined_terms", "draw_article_graph",
            "graph_elements", "graph_layout", "statute_graph_retriever", "term_pattern", "term_specificity", "terms_used"]

@@ -1,0 +1,470 @@
+"""Strategy-routed QA over the Coastal Waters Act: per-strategy tables, routing (oracle vs classifier), refusals.
+
+Gold set: ``data/eval/statute_qa.json`` (frozen, written blind; its sha256 is recorded in every results
+file): 194 questions of five types with gold articles and paragraphs, dev 78 / test 116. Everything is
+chosen on DEV; TEST is scored once with the dev choices and only its aggregates are written. No per-item
+result of either split reaches the disk (``--show-dev-errors`` prints dev items to stderr).
+
+What is measured, in order (the dev choice of each step feeds the next):
+
+1. **graph settings** (dev): the article graph's defined-term edge weight and GraphRetriever's walk
+   direction, damping, seed depth and mix, grid-searched for mean(hit@1, recall@5) over the answerable
+   dev questions; mix 0 (which is hybrid itself) is left out so that "graph" stays a graph strategy;
+2. **per-strategy table** (dev and test): hit@1 and recall@5 of gold articles for vector, hybrid and
+   graph, per question type; citation questions also with the cited articles pinned at rank 1;
+3. **routing table** (dev): for each type, the strategy with the best dev hit@1 (then recall@5, then
+   the order hybrid, graph, vector); citation entries are compared with pins, as the graph runs them;
+4. **classifier** (dev for tuning, test reported): the LocalQuestionClassifier's router settings and
+   refusal margin, for dev accuracy; accuracy per type and the confusion counts on both splits;
+5. **routing hit@1, oracle vs classifier types** (as in the original), with the original's starting table
+   and with the dev-chosen table: a question the classifier calls unanswerable is a miss (it is refused);
+6. **the whole graph** (the evidence grader's bar on dev, then test): refusal accuracy on unanswerable
+   questions, false refusals on answerable ones (by reason), citation validity, how often an answer
+   cites a gold paragraph, retrieval attempts, latency p50/p95 and tokens (zero: local roles).
+
+Run from the project root (about 10 minutes on 2 shared cores):
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/statute_qa.py
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/statute_qa.py --dev-only --show-dev-errors
+The second form tunes and prints dev numbers only and never reads the test split's results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from ragkit.data import load_statute  # noqa: E402
+from ragkit.defaults import ROUTER, STATUTE_QA  # noqa: E402
+from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.goldsets import load_goldset  # noqa: E402
+from ragkit.graphs.statute_helpers import pinned_articles  # noqa: E402
+from ragkit.graphs.statute_qa import ROUTED_TYPES, ROUTING_TABLE, STARTING_TABLE, build_statute_qa_graph, summarize  # noqa: E402
+from ragkit.retrieval.base import doc_key  # noqa: E402
+from ragkit.roles.evidence import LocalEvidenceGrader  # noqa: E402
+from ragkit.roles.question_classifier import QUESTION_KINDS, LocalQuestionClassifier, decide  # noqa: E402
+from ragkit.statute import graph_retriever as gr  # noqa: E402
+from ragkit.statute.article_graph import build_article_graph, statute_graph_retriever  # noqa: E402
+from ragkit.statute.citations import parse_citations  # noqa: E402
+from ragkit.statute.strategies import STRATEGIES, StrategySet  # noqa: E402
+
+GOLD = "statute_qa.json"
+OUT = ROOT / "benchmarks" / "results" / "statute_qa.json"
+OUT_TUNING = ROOT / "benchmarks" / "results" / "statute_qa_tuning.json"
+K = STATUTE_QA.k
+SEED_DEPTH = 20
+TYPES = ("single", "definition", "multihop", "citation", "unanswerable")
+STRATEGY_ORDER = ("hybrid", "graph", "vector")  # tie-break: the simpler, stronger-on-average strategy first
+GRAPH_GRID = {"defined_term_weight": (0.0, 0.5, 1.0), "direction": gr.DIRECTIONS, "damping": (0.3, 0.5, 0.7, 0.85),
+              "seed_k": (5, 10, 20), "mix": tuple(round(0.1 * i, 1) for i in range(1, 11))}
+CLASSIFIER_GRID = {"k": (1, 2, 3, 5), "passage_weight": (0.0, 0.35, 0.7, 1.0), "term_weight": (0.0, 0.15, 0.3, 0.5),
+                   "refuse_margin": tuple(round(-0.1 + 0.025 * i, 3) for i in range(13))}
+EVIDENCE_GRID = (0.0, 0.02, 0.05, 0.1, 0.15)
+# A question the classifier calls unanswerable is refused before any search, so on dev at most this share of
+# the answerable questions may be: the evidence grader, which reads what the search found, gets the rest.
+MAX_CLASSIFIER_FALSE_REFUSALS = 0.05
+ORIGINAL = {"oracle_hit@1": 0.357, "classifier_hit@1": 0.526,
+            "finding": "routing by the true type scored worse than by the classifier, because the table sent multi-hop questions to "
+                       "graph retrieval, the strategy with the worst hit@1"}
+
+
+# ---------------------------------------------------------------- metrics
+def hit_at_1(ranking: Sequence[int], gold: Sequence[int]) -> float:
+    return float(bool(ranking) and ranking[0] in gold)
+
+
+def recall_at(ranking: Sequence[int], gold: Sequence[int], k: int = 5) -> float:
+    return len(set(gold) & set(ranking[:k])) / len(set(gold))
+
+
+def scores(rankings: Sequence[Sequence[int]], items: Sequence[dict]) -> dict[str, float]:
+    n = len(items)
+    if not n:
+        return {"hit@1": None, "recall@5": None, "n": 0}
+    return {"hit@1": round(sum(hit_at_1(r, i["gold_articles"]) for r, i in zip(rankings, items)) / n, 4),
+            "recall@5": round(sum(recall_at(r, i["gold_articles"]) for r, i in zip(rankings, items)) / n, 4), "n": n}
+
+
+def by_type(rankings: Mapping[str, Sequence[int]], items: Sequence[dict], types: Sequence[str] = ROUTED_TYPES) -> dict[str, dict]:
+    out = {t: scores([rankings[i["id"]] for i in items if i["type"] == t], [i for i in items if i["type"] == t]) for t in types}
+    answerable = [i for i in items if i["type"] != "unanswerable"]
+    out["all_answerable"] = scores([rankings[i["id"]] for i in answerable], answerable)
+    return out
+
+
+def articles_of(scored: Sequence) -> list[int]:
+    return [int(d.metadata["article"]) for d, _ in scored]
+
+
+def with_pins(ranking: Sequence[int], cited: Sequence[int], k: int = K) -> list[int]:
+    return [*cited, *[a for a in ranking if a not in cited]][: max(k, len(cited))]
+
+
+# ---------------------------------------------------------------- 1. graph settings
+def tune_graph(docs, hybrid_runs: Mapping[str, list], items: Sequence[dict]) -> tuple[dict, list[dict]]:
+    """Grid search of the graph strategy on dev answerable questions (mean of hit@1 and recall@5)."""
+    rows = []
+    for weight in GRAPH_GRID["defined_term_weight"]:
+        graph = build_article_graph(docs, {"reference": 1.0, "defined_term": weight})
+        for direction in GRAPH_GRID["direction"]:
+            walker = gr.GraphRetriever(graph=graph, base=_NoSearch(), direction=direction)
+            for damping, seed_k in itertools.product(GRAPH_GRID["damping"], GRAPH_GRID["seed_k"]):
+                walker = walker.model_copy(update={"damping": damping, "seed_k": seed_k})
+                per_mix: dict[float, list[list[int]]] = defaultdict(list)
+                for item in items:
+                    seeds = hybrid_runs[item["id"]][:seed_k]
+                    seed_scores = gr.seed_personalization([(doc_key(d), s) for d, s in seeds])
+                    for d, _ in seeds:
+                        seed_scores.setdefault(doc_key(d), 0.0)
+                    ppr = walker.ppr(seeds)
+                    for mix in GRAPH_GRID["mix"]:
+                        ranked = [int(graph.nodes[key]["article"]) for key, _ in gr.mix_scores(seed_scores, ppr, mix)[:K]]
+                        per_mix[mix].append(ranked)
+                for mix in GRAPH_GRID["mix"]:
+                    s = scores(per_mix[mix], items)
+                    rows.append({"defined_term_weight": weight, "direction": direction, "damping": damping, "seed_k": seed_k, "mix": mix,
+                                 **s, "objective": round((s["hit@1"] + s["recall@5"]) / 2, 4)})
+    best = max(rows, key=lambda r: r["objective"])  # max keeps the first of equal rows
+    return {k: best[k] for k in GRAPH_GRID}, rows
+
+
+class _NoSearch:
+    def search_with_scores(self, query: str, k: int | None = None) -> list:
+        raise RuntimeError("tuning passes precomputed seeds")
+
+
+# ---------------------------------------------------------------- 3. routing table
+def choose_table(table: Mapping[str, Mapping[str, dict]]) -> dict[str, str]:
+    """For each routed type, the strategy with the best dev hit@1, then recall@5, then STRATEGY_ORDER."""
+    chosen = {}
+    for kind in ROUTED_TYPES:
+        chosen[kind] = max(STRATEGY_ORDER, key=lambda s: (table[s][kind]["hit@1"], table[s][kind]["recall@5"], -STRATEGY_ORDER.index(s)))
+    return chosen
+
+
+def routed_rankings(items: Sequence[dict], kinds: Mapping[str, str], table: Mapping[str, str],
+                    runs: Mapping[str, Mapping[str, list[int]]], cited: Mapping[str, list[int]]) -> dict[str, list[int]]:
+    """The ranking each question gets when routed by ``kinds`` (question id -> type); unanswerable -> refused (empty)."""
+    out = {}
+    for item in items:
+        kind = kinds[item["id"]]
+        if kind == "unanswerable":
+            out[item["id"]] = []
+        else:
+            ranking = runs[table[kind]][item["id"]]
+            out[item["id"]] = with_pins(ranking, cited[item["id"]]) if cited[item["id"]] else ranking
+    return out
+
+
+# ---------------------------------------------------------------- 4. classifier
+def classifier_parts(embedder, docs, items: Sequence[dict]) -> dict[int, dict[str, dict[str, dict[str, float]]]]:
+    """Router score parts per k, per question, per kind, with unit weights (so any weights can be applied later)."""
+    out = {}
+    for k in CLASSIFIER_GRID["k"]:
+        clf = LocalQuestionClassifier(embedder, documents=docs, k=k, passage_weight=1.0, passage_bar=0.0, term_weight=1.0)
+        out[k] = {i["id"]: clf.router.explain(i["question"]) for i in items if not parse_citations(i["question"])}
+    return out
+
+
+def classify_with(parts: Mapping[str, dict], items: Sequence[dict], passage_weight: float, term_weight: float, refuse_margin: float,
+                  passage_bar: float = STATUTE_QA.classifier_passage_bar) -> dict[str, str]:
+    """Kinds from cached parts: citations by the parser (absent from ``parts``), the rest by :func:`decide`."""
+    out = {}
+    for item in items:
+        if item["id"] not in parts:
+            out[item["id"]] = "citation"
+            continue
+        scores_ = {kind: p["prototypes"] + passage_weight * (p["passages"] - passage_bar) * (kind != "unanswerable") + term_weight * p["terms"]
+                   for kind, p in parts[item["id"]].items()}
+        out[item["id"]] = decide(scores_, refuse_margin).kind
+    return out
+
+
+def accuracy(kinds: Mapping[str, str], items: Sequence[dict]) -> dict[str, Any]:
+    per = {t: [kinds[i["id"]] == t for i in items if i["type"] == t] for t in TYPES}
+    confusion = Counter((i["type"], kinds[i["id"]]) for i in items)
+    return {"accuracy": round(sum(kinds[i["id"]] == i["type"] for i in items) / len(items), 4), "n": len(items),
+            "recall_per_type": {t: round(sum(v) / len(v), 4) if v else None for t, v in per.items()},
+            "confusion_gold_by_predicted": {t: {p: confusion[(t, p)] for p in QUESTION_KINDS} for t in TYPES}}
+
+
+def compact(rows: Sequence[dict]) -> dict[str, list]:
+    """Grid rows as ``{"columns": [...], "rows": [[...], ...]}`` (a fraction of the size of a list of dicts)."""
+    columns = list(rows[0]) if rows else []
+    return {"columns": columns, "rows": [[r[c] for c in columns] for r in rows]}
+
+
+def tune_classifier(parts_by_k, items) -> tuple[dict, list[dict]]:
+    rows = []
+    for k, pw, tw, margin in itertools.product(CLASSIFIER_GRID["k"], CLASSIFIER_GRID["passage_weight"], CLASSIFIER_GRID["term_weight"],
+                                               CLASSIFIER_GRID["refuse_margin"]):
+        kinds = classify_with(parts_by_k[k], items, pw, tw, margin)
+        answerable = [i for i in items if i["type"] != "unanswerable"]
+        rows.append({"k": k, "passage_weight": pw, "term_weight": tw, "refuse_margin": margin,
+                     "accuracy": round(sum(kinds[i["id"]] == i["type"] for i in items) / len(items), 4),
+                     "false_refusals": round(sum(kinds[i["id"]] == "unanswerable" for i in answerable) / len(answerable), 4)})
+    # Plateau rule (as for the router): the setting whose grid neighbourhood (one step in each dimension) scores best on average.
+    index = {(r["k"], r["passage_weight"], r["term_weight"], r["refuse_margin"]): r["accuracy"] for r in rows}
+    axes = [CLASSIFIER_GRID[a] for a in ("k", "passage_weight", "term_weight", "refuse_margin")]
+
+    def neighbourhood(key):
+        pos = [axis.index(v) for axis, v in zip(axes, key)]
+        vals = []
+        for delta in itertools.product((-1, 0, 1), repeat=4):
+            p = [a + d for a, d in zip(pos, delta)]
+            if all(0 <= x < len(axis) for x, axis in zip(p, axes)):
+                vals.append(index[tuple(axis[x] for axis, x in zip(axes, p))])
+        return sum(vals) / len(vals)
+
+    for r in rows:
+        r["neighbourhood"] = round(neighbourhood((r["k"], r["passage_weight"], r["term_weight"], r["refuse_margin"])), 4)
+    allowed = [r for r in rows if r["false_refusals"] <= MAX_CLASSIFIER_FALSE_REFUSALS]
+    best = max(allowed, key=lambda r: (r["neighbourhood"], r["accuracy"]))
+    return {k: best[k] for k in ("k", "passage_weight", "term_weight", "refuse_margin")}, rows
+
+
+# ---------------------------------------------------------------- 6. the whole graph
+def run_graph(graph, items: Sequence[dict]) -> dict[str, dict]:
+    out = {}
+    for item in items:
+        start = time.perf_counter()
+        state = graph.invoke({"question": item["question"]})
+        summary = summarize(state)
+        summary["wall_seconds"] = time.perf_counter() - start
+        summary["draft_citations_checked"] = len(state.get("citations", [])) + len(state.get("invalid_citations", []))
+        out[item["id"]] = summary
+    return out
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    values = sorted(values)
+    if not values:
+        return 0.0
+    return round(values[min(len(values) - 1, int(round(q * (len(values) - 1))))], 4)
+
+
+def graph_metrics(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, Any]:
+    """Aggregates of whole-graph runs (no per-item values)."""
+    unanswerable = [i for i in items if i["type"] == "unanswerable"]
+    answerable = [i for i in items if i["type"] != "unanswerable"]
+    refused_unans = [runs[i["id"]]["refused"] for i in unanswerable]
+    false_refusals = [i for i in answerable if runs[i["id"]]["refused"]]
+    answered = [i for i in answerable if not runs[i["id"]]["refused"]]
+
+    def gold_paragraph_cited(item):
+        labels = {f"Article {p}" for p in item["gold_paragraphs"]}
+        return bool(labels & set(runs[item["id"]]["citations"]))
+
+    def gold_article_cited(item):
+        cited = {int(c.split()[1].split("(")[0]) for c in runs[item["id"]]["citations"]}
+        return bool(cited & set(item["gold_articles"]))
+
+    checked = sum(r["draft_citations_checked"] for r in runs.values())
+    kept = sum(len(r["citations"]) for r in runs.values())
+    seconds = [r["wall_seconds"] for r in runs.values()]
+    out = {
+        "refusal_accuracy_unanswerable": round(sum(refused_unans) / len(unanswerable), 4) if unanswerable else None,
+        "refusals_on_unanswerable_by_reason": dict(Counter(runs[i["id"]]["refusal"] for i in unanswerable if runs[i["id"]]["refused"])),
+        "false_refusal_rate_answerable": round(len(false_refusals) / len(answerable), 4),
+        "false_refusals_by_reason": dict(Counter(runs[i["id"]]["refusal"] for i in false_refusals)),
+        "false_refusals_by_type": dict(Counter(i["type"] for i in false_refusals)),
+        "answered_answerable": len(answered), "answerable": len(answerable), "unanswerable": len(unanswerable),
+        "answers_citing_a_gold_paragraph": round(sum(map(gold_paragraph_cited, answered)) / len(answered), 4) if answered else None,
+        "answers_citing_a_gold_article": round(sum(map(gold_article_cited, answered)) / len(answered), 4) if answered else None,
+        "citation_validity_in_drafts": round(kept / checked, 4) if checked else None,
+        "draft_citations_checked": checked,
+        "answers_with_all_citations_valid": round(sum(not runs[i["id"]]["invalid_citations"] for i in answered) / len(answered), 4) if answered else None,
+        "graph_routing_hit@1_answerable": round(sum(hit_at_1(runs[i["id"]]["articles"], i["gold_articles"]) for i in answerable) / len(answerable), 4),
+        "questions_searched_twice": sum(r["retrieval_attempts"] > 1 for r in runs.values()),
+        "questions_generated_twice": sum(r["generation_attempts"] > 1 for r in runs.values()),
+        "latency_seconds": {"p50": percentile(seconds, 0.5), "p95": percentile(seconds, 0.95), "mean": round(statistics.fmean(seconds), 4)},
+        "tokens_per_query": {"mean_total": statistics.fmean(r["tokens"]["total_tokens"] for r in runs.values()),
+                             "model_calls": sum(r["tokens"]["calls"] for r in runs.values())},
+        "questions": len(items),
+    }
+    out["outcome_accuracy"] = outcome_accuracy(out)
+    return out
+
+
+def outcome_accuracy(m: Mapping[str, Any]) -> float:
+    """Share of questions that end right: an unanswerable one refused, an answerable one answered citing a gold article."""
+    refused_right = m["refusal_accuracy_unanswerable"] * m["unanswerable"]
+    answered_right = (m["answers_citing_a_gold_article"] or 0.0) * m["answered_answerable"]
+    return round((refused_right + answered_right) / (m["unanswerable"] + m["answerable"]), 4)
+
+
+def build_graph(docs, embedder, strategies: StrategySet, table, clf_settings, evidence_bar):
+    classifier = LocalQuestionClassifier(embedder, documents=docs, passage_bar=STATUTE_QA.classifier_passage_bar, **clf_settings)
+    return build_statute_qa_graph(docs, strategies={name: strategies.get(name) for name in STRATEGIES}, routing_table=table,
+                                  question_classifier=classifier, evidence_grader=LocalEvidenceGrader(embedder=embedder, relevant_above=evidence_bar))
+
+
+# ---------------------------------------------------------------- main
+def main(argv: Sequence[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dev-only", action="store_true", help="tune and print dev numbers; never score the test split")
+    parser.add_argument("--show-dev-errors", action="store_true", help="print dev classification and graph errors to stderr")
+    parser.add_argument("--save", type=Path, default=OUT)
+    parser.add_argument("--save-tuning", type=Path, default=OUT_TUNING)
+    args = parser.parse_args(argv)
+    log: Callable[..., None] = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
+
+    gold, sha = load_goldset(GOLD)
+    splits = {"dev": [i for i in gold if i["split"] == "dev"], "test": [i for i in gold if i["split"] == "test"]}
+    if args.dev_only:
+        splits.pop("test")
+    items = [i for split in splits.values() for i in split]
+    docs, embedder = load_statute(), load_embedder()
+    numbers = [d.metadata["article"] for d in docs]
+    cited = {i["id"]: pinned_articles(i["question"], numbers)[0] for i in items}
+    dev = splits["dev"]
+    dev_answerable = [i for i in dev if i["type"] != "unanswerable"]
+
+    # 1. graph settings on dev
+    base = StrategySet(docs, embedder, K)
+    hybrid_runs = {i["id"]: base.get("hybrid").search_with_scores(i["question"], SEED_DEPTH) for i in items}
+    graph_choice, graph_rows = tune_graph(docs, hybrid_runs, dev_answerable)
+    log("graph chosen on dev:", graph_choice)
+    graph_settings = {k: graph_choice[k] for k in ("direction", "damping", "seed_k", "mix")}
+    strategies = StrategySet(docs, embedder, K, graph_settings)
+    strategies._built["hybrid"] = base.get("hybrid")
+    strategies._built["graph"] = statute_graph_retriever(docs, base=base.get("hybrid"), kind_weights={"reference": 1.0, "defined_term": graph_choice["defined_term_weight"]},
+                                                         **graph_settings)
+
+    # 2. per-strategy tables
+    runs = {name: {i["id"]: articles_of(strategies.get(name).search_with_scores(i["question"], K)) for i in items} for name in STRATEGIES}
+    pinned_runs = {name: {qid: with_pins(r, cited[qid]) for qid, r in run.items()} for name, run in runs.items()}
+    tables = {}
+    for split, split_items in splits.items():
+        tables[split] = {name: by_type(runs[name], split_items) for name in STRATEGIES}
+        for name in STRATEGIES:
+            citing = [i for i in split_items if i["type"] == "citation"]
+            tables[split][name]["citation_pinned"] = scores([pinned_runs[name][i["id"]] for i in citing], citing)
+
+    # 3. routing table from dev (citation compared with pins, as the graph runs it)
+    dev_table = {name: {**tables["dev"][name], "citation": tables["dev"][name]["citation_pinned"]} for name in STRATEGIES}
+    chosen_table = choose_table(dev_table)
+    log("routing table chosen on dev:", chosen_table, "(module ROUTING_TABLE:", ROUTING_TABLE, ")")
+
+    # 4. classifier on dev
+    parts = classifier_parts(embedder, docs, items)
+    clf_choice, clf_rows = tune_classifier({k: {qid: p for qid, p in v.items() if qid in {i["id"] for i in dev}} for k, v in parts.items()}, dev)
+    log("classifier chosen on dev:", clf_choice)
+    kinds = {split: classify_with(parts[clf_choice["k"]], split_items, clf_choice["passage_weight"], clf_choice["term_weight"],
+                                  clf_choice["refuse_margin"]) for split, split_items in splits.items()}
+    untuned = {split: classify_with(parts[ROUTER.k], split_items, ROUTER.passage_weight, ROUTER.term_weight, 0.0,
+                                    ROUTER.passage_bar) for split, split_items in splits.items()}
+    classification = {split: accuracy(kinds[split], split_items) for split, split_items in splits.items()}
+    classification_untuned = {split: accuracy(untuned[split], split_items)["accuracy"] for split, split_items in splits.items()}
+
+    # 5. routing hit@1: oracle vs classifier types, starting table and chosen table
+    routing = {}
+    for split, split_items in splits.items():
+        answerable = [i for i in split_items if i["type"] != "unanswerable"]
+        not_citing = [i for i in answerable if i["type"] != "citation"]
+        oracle = {i["id"]: i["type"] for i in split_items}
+        routing[split] = {}
+        for table_name, table in (("starting_table", STARTING_TABLE), ("dev_chosen_table", chosen_table)):
+            entry = {}
+            for who, types_ in (("oracle", oracle), ("classifier", kinds[split])):
+                ranked = routed_rankings(split_items, types_, table, runs, cited)
+                entry[who] = {"all_answerable": scores([ranked[i["id"]] for i in answerable], answerable),
+                              "answerable_without_citations": scores([ranked[i["id"]] for i in not_citing], not_citing),
+                              "multihop": scores([ranked[i["id"]] for i in answerable if i["type"] == "multihop"],
+                                                 [i for i in answerable if i["type"] == "multihop"])}
+            entry["table"] = dict(table)
+            entry["classifier_minus_oracle_hit@1"] = round(entry["classifier"]["all_answerable"]["hit@1"] - entry["oracle"]["all_answerable"]["hit@1"], 4)
+            entry["original_finding_holds"] = entry["classifier_minus_oracle_hit@1"] > 0
+            routing[split][table_name] = entry
+        routing[split]["answerable_called_unanswerable_by_classifier"] = round(
+            sum(kinds[split][i["id"]] == "unanswerable" for i in answerable) / len(answerable), 4)
+        routing[split]["answerable_routed_to_another_strategy_by_classifier"] = {
+            name: round(sum(kinds[split][i["id"]] != "unanswerable" and table[kinds[split][i["id"]]] != table[i["type"]] for i in answerable)
+                        / len(answerable), 4) for name, table in (("starting_table", STARTING_TABLE), ("dev_chosen_table", chosen_table))}
+        routing[split]["multihop_hit@1_by_strategy"] = {name: tables[split][name]["multihop"]["hit@1"] for name in STRATEGIES}
+
+    # 6. the whole graph: the evidence bar on dev, then test
+    evidence_rows, dev_runs = [], {}
+    for bar in EVIDENCE_GRID:
+        g = build_graph(docs, embedder, strategies, chosen_table, clf_choice, bar)
+        if not evidence_rows:
+            g.invoke({"question": dev[0]["question"]})  # warm-up: load models before anything is timed
+        dev_runs[bar] = run_graph(g, dev)
+        m = graph_metrics(dev_runs[bar], dev)
+        evidence_rows.append({"relevant_above": bar, "objective": outcome_accuracy(m), **{k: m[k] for k in (
+            "refusal_accuracy_unanswerable", "false_refusal_rate_answerable", "answers_citing_a_gold_article")}})
+        log("evidence bar", bar, evidence_rows[-1])
+    evidence_choice = max(evidence_rows, key=lambda r: r["objective"])["relevant_above"]
+    graph_runs = {"dev": dev_runs[evidence_choice]}  # the same graph on the same questions: deterministic but for timings
+    if "test" in splits:
+        final = build_graph(docs, embedder, strategies, chosen_table, clf_choice, evidence_choice)
+        graph_runs["test"] = run_graph(final, splits["test"])
+    whole = {split: graph_metrics(graph_runs[split], split_items) for split, split_items in splits.items()}
+
+    if args.show_dev_errors:
+        for item in dev:
+            r = graph_runs["dev"][item["id"]]
+            wrong_type = kinds["dev"][item["id"]] != item["type"]
+            wrong_refusal = r["refused"] != (item["type"] == "unanswerable")
+            if wrong_type or wrong_refusal:
+                log(f"DEV {item['id']} {item['type']:>12} -> {kinds['dev'][item['id']]:<12} refused={r['refused']} ({r['refusal']}) "
+                    f"articles={r['articles']} gold={item['gold_articles']} cites={r['citations']} | {item['question']}")
+
+    defaults_now = {"graph": {"defined_term_weight": STATUTE_QA.graph_defined_term_weight, "direction": STATUTE_QA.graph_direction,
+                              "damping": STATUTE_QA.graph_damping, "seed_k": STATUTE_QA.graph_seed_k, "mix": STATUTE_QA.graph_mix},
+                    "classifier": {"k": STATUTE_QA.classifier_k, "passage_weight": STATUTE_QA.classifier_passage_weight,
+                                   "term_weight": STATUTE_QA.classifier_term_weight, "refuse_margin": STATUTE_QA.classifier_refuse_margin},
+                    "evidence_relevant_above": STATUTE_QA.evidence_relevant_above, "routing_table": dict(ROUTING_TABLE)}
+    choices = {"graph": graph_choice, "classifier": clf_choice, "evidence_relevant_above": evidence_choice, "routing_table": chosen_table}
+    command = " ".join(["HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/statute_qa.py",
+                        *(sys.argv[1:] if argv is None else argv)])
+    split_note = {"dev": f"{len(splits['dev'])} questions: every choice was made here"}
+    if "test" in splits:
+        split_note["test"] = f"{len(splits['test'])} questions: scored once with the dev choices; aggregates only"
+    report = {
+        "command": command, "gold_set": {"file": f"data/eval/{GOLD}", "sha256": sha, "questions": len(gold)}, "splits": split_note,
+        "k": K, "metrics": {"hit@1": "the top-ranked article is a gold article", "recall@5": "share of the gold articles in the top 5"},
+        "chosen_on_dev": choices, "module_defaults": defaults_now, "defaults_match_choice": defaults_now == choices,
+        "per_strategy": tables, "classification": classification, "classification_accuracy_untuned_router_settings": classification_untuned,
+        "routing": routing, "original_system": ORIGINAL, "graph": whole,
+        "roles": "local (LocalQuestionClassifier, LocalEvidenceGrader, LocalWriter, LocalHallucinationGrader, LocalRewriter): no model calls, zero tokens",
+    }
+    tuning = {"command": command, "gold_set_sha256": sha, "split": "dev",
+              "graph": {"grid": {k: list(v) for k, v in GRAPH_GRID.items()}, "rule": "max mean(hit@1, recall@5) on dev answerable questions; first row wins ties",
+                        "chosen": graph_choice, **compact(graph_rows)},
+              "classifier": {"grid": {k: list(v) for k, v in CLASSIFIER_GRID.items()},
+                             "rule": (f"among settings that call at most {MAX_CLASSIFIER_FALSE_REFUSALS} of the answerable dev questions unanswerable, "
+                                      "max mean dev accuracy over the setting's grid neighbourhood (one step per axis), then its own accuracy"),
+                             "passage_bar": STATUTE_QA.classifier_passage_bar, "chosen": clf_choice, **compact(clf_rows)},
+              "evidence": {"grid": list(EVIDENCE_GRID), "rule": "max outcome accuracy: share of dev questions refused when unanswerable or answered citing a gold article when answerable",
+                           "chosen": evidence_choice, "rows": evidence_rows},
+              "routing_table": {"rule": "per type, max dev hit@1, then recall@5, then hybrid > graph > vector", "chosen": chosen_table}}
+    if not args.dev_only:
+        for path, payload in ((args.save, report), (args.save_tuning, tuning)):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+    for split in splits:
+        log(f"== {split}")
+        for name in STRATEGIES:
+            log(f"  {name:7s}", {t: (v["hit@1"], v["recall@5"]) for t, v in tables[split][name].items()})
+        log("  classification", classification[split]["accuracy"], classification[split]["recall_per_type"])
+        log("  routing", {t: {w: e[w]["all_answerable"]["hit@1"] for w in ("oracle", "classifier")} for t, e in routing[split].items()
+                          if t.endswith("_table")})
+        log("  graph", {k: whole[split][k] for k in ("refusal_accuracy_unanswerable", "false_refusal_rate_answerable", "false_refusals_by_reason",
+                                                     "answers_citing_a_gold_paragraph", "citation_validity_in_drafts", "latency_seconds")})
+    log("defaults match the dev choices:", defaults_now == choices)
+    return report
+
+
+if __name__ == "__main__":
+    main()

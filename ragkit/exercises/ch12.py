@@ -1,0 +1,137 @@
+"""Checkers for notebook 12 (serving): reading an NDJSON stream, and the p95 of latencies.
+
+>>> from ragkit.server.client import read_ndjson
+>>> from ragkit.server.metrics import percentile
+>>> check_read_ndjson(lambda lines: list(read_ndjson(lines)), quiet=True).passed
+True
+>>> check_percentile(percentile, quiet=True).passed
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ragkit.exercises.core import CheckResult, Variant, run_checker, short
+from ragkit.server.client import read_ndjson
+from ragkit.server.metrics import percentile
+
+NODES = ["check_question", "retrieve", "grade_documents", "generate", "grade_generation"]
+
+
+# ---------------------------------------------------------------- reading NDJSON
+@dataclass(frozen=True)
+class StreamCase:
+    lines: tuple[str, ...]
+
+    def label(self) -> str:
+        return f"the stream lines {short(list(self.lines), 120)}"
+
+
+def stream_cases(seed: int, n: int = 20) -> list[StreamCase]:
+    """Streams as a server sends them: one JSON object per line, with blank lines and trailing spaces between."""
+    rng = random.Random(seed)
+    cases = [StreamCase(('{"event": "metadata"}', "", '{"event": "end"}')), StreamCase(())]
+    while len(cases) < n:
+        events = [{"event": "metadata", "graph": "self_rag"}]
+        events += [{"event": "updates", "node": node, "keys": ["x"]} for node in rng.sample(NODES, rng.randint(1, 4))]
+        events.append({"event": "end", "paused": rng.random() < 0.3})
+        lines: list[str] = []
+        for e in events:
+            lines.append(json.dumps(e) + rng.choice(["", " ", "\r"]))
+            if rng.random() < 0.3:
+                lines.append(rng.choice(["", "   "]))
+        cases.append(StreamCase(tuple(lines)))
+    return cases
+
+
+def _reader(skip_blank: bool = True, strip: bool = True) -> Callable[[Sequence[str]], list]:
+    def read(lines: Sequence[str]) -> list:
+        out = []
+        for line in lines:
+            if skip_blank and not line.strip():
+                continue
+            out.append(json.loads(line.strip() if strip else line))
+        return out
+
+    return read
+
+
+READER_VARIANTS = [
+    Variant(_reader(skip_blank=False), "a blank line between events is not an event: skip lines that are empty or "
+                                       "only spaces (json.loads('') raises)"),
+    Variant(lambda lines: [json.loads(line) for line in lines if line], "a line of only spaces is blank too: test "
+                                                                        "line.strip(), not just line"),
+]
+
+
+def check_read_ndjson(fn: Callable[[Sequence[str]], list], seed: int = 0, quiet: bool = False) -> CheckResult:
+    """Check ``fn(lines) -> list of event dicts`` against :func:`ragkit.server.client.read_ndjson`."""
+    cases = stream_cases(seed)
+
+    def describe(case: StreamCase, got: Any, expected: list) -> str:
+        return f"for {case.label()} you return {short(got)}; the reference returns {short(expected)}"
+
+    return run_checker("read_ndjson", fn, cases, lambda lines: list(read_ndjson(lines)),
+                       call=lambda f, c: f(list(c.lines)), same=lambda got, expected: list(got) == expected,
+                       describe=describe, variants=READER_VARIANTS, quiet=quiet,
+                       passed_message=f"your reader agrees with ragkit's read_ndjson on {len(cases)} generated streams.")
+
+
+# ---------------------------------------------------------------- the p95 of latencies
+@dataclass(frozen=True)
+class LatencyCase:
+    values: tuple[float, ...]
+    q: float
+
+    def label(self) -> str:
+        return f"q={self.q} of {len(self.values)} latencies {short(list(self.values), 90)}"
+
+
+def latency_cases(seed: int, n: int = 24) -> list[LatencyCase]:
+    """Latency samples (seconds, a long tail) of several sizes, unsorted, and q in {0.5, 0.9, 0.95, 0.99}."""
+    rng = random.Random(seed)
+    cases = [LatencyCase((1.0, 2.0, 3.0, 4.0), 0.5), LatencyCase((5.0,), 0.95), LatencyCase((3.0, 1.0, 2.0), 0.95)]
+    while len(cases) < n:
+        size = rng.choice([2, 5, 10, 21, 50])
+        values = tuple(round(rng.lognormvariate(-2.0, 0.8), 4) for _ in range(size))
+        cases.append(LatencyCase(values, rng.choice([0.5, 0.9, 0.95, 0.99])))
+    return cases
+
+
+PERCENTILE_VARIANTS = [
+    Variant(lambda values, q: float(list(values)[int(q * (len(values) - 1))]),
+            "you index the samples as they came; sort them first (a percentile is about the sorted order)"),
+    Variant(lambda values, q: float(sorted(values)[int(q * (len(values) - 1))]),
+            "you take the sample just below the position instead of interpolating between the two neighbours: "
+            "with sorted values v and position p = q * (n - 1), return v[i] + (p - i) * (v[i + 1] - v[i])"),
+    Variant(lambda values, q: float(sorted(values)[min(len(values) - 1, math.ceil(q * len(values)) - 1)]),
+            "that is the 'nearest rank' percentile; ragkit (like numpy's default) interpolates linearly at "
+            "position q * (n - 1) of the sorted values"),
+    Variant(lambda values, q: float(np.mean(values)), "the mean is not a percentile: sort and take position "
+                                                      "q * (n - 1)"),
+]
+
+
+def check_percentile(fn: Callable[[Sequence[float], float], float], seed: int = 0, quiet: bool = False) -> CheckResult:
+    """Check ``fn(values, q) -> float`` against :func:`ragkit.server.metrics.percentile` (linear interpolation)."""
+    cases = latency_cases(seed)
+
+    def describe(case: LatencyCase, got: Any, expected: float) -> str:
+        return f"for {case.label()} you return {short(got)}; the reference returns {expected:.6g}"
+
+    def same(got: Any, expected: float) -> bool:
+        return isinstance(got, (int, float, np.floating)) and math.isclose(float(got), expected, rel_tol=1e-9, abs_tol=1e-12)
+
+    return run_checker("percentile", fn, cases, percentile, call=lambda f, c: f(list(c.values), c.q), same=same,
+                       describe=describe, variants=PERCENTILE_VARIANTS, quiet=quiet,
+                       passed_message=f"your percentile agrees with ragkit's on {len(cases)} generated latency samples.")
+
+
+__all__ = ["check_percentile", "check_read_ndjson"]

@@ -1,0 +1,478 @@
+"""The ragkit server: every graph over HTTP (FastAPI), with streaming, durable threads and metrics.
+
+Endpoints (all JSON unless said otherwise):
+
+- ``GET /health``: the process is up. ``GET /ready``: the embedding model is loaded (503 until then).
+- ``GET /graphs``: each graph's name, description, input kind, whether it changes data or pauses, mermaid text.
+- ``POST /graphs/{name}/invoke`` ``{"question": "..."}`` (the tool loop: ``{"message": "..."}``), optional
+  ``thread_id``: the final state's public fields, and the pending interrupt if the run paused.
+- ``POST /graphs/{name}/stream``: the same run as NDJSON, one line per node update as it happens, then an
+  ``end`` line; with ``Accept: text/event-stream``, the same events as Server-Sent Events
+  (``metadata``, ``updates``, ``interrupt``, ``end``, ``error``).
+- ``GET /threads/{id}``: a thread's state; ``POST /threads/{id}/resume`` ``{"value": ...}``: continue a
+  paused thread (the payload is checked against the pending interrupt first; a bad one is a 4xx and the
+  thread is left as it was).
+- ``GET /metrics``: the JSON summary; ``GET /metrics/prometheus``: Prometheus text.
+- ``GET /collections``, ``POST /collections/{name}/ingest`` ``{"path": "..."}`` (a folder inside
+  ``RAGKIT_INGEST_ROOT``), ``POST /collections/{name}/search`` ``{"query": "...", "k": 4}``,
+  ``DELETE /collections/{name}``: your own documents (:mod:`ragkit.ingest`), all behind the token.
+
+Graphs run in worker threads (``anyio.to_thread``), never on the event loop, so a slow question does not
+stall ``/health``. Endpoints of a graph that changes data (the tool loop) need ``Authorization: Bearer
+<RAGKIT_SERVER_TOKEN>`` and are refused when no token is configured. Errors are ``{"error", "message"}``
+with a 4xx or 5xx status, never a traceback.
+
+Simplifications: one process (run several behind a load balancer with PostgreSQL checkpoints, or use
+LangGraph's own server with ``langgraph.json``); requests for one thread are serialised by a lock held in
+this process only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Mapping
+from contextlib import ExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from langgraph.types import Command
+from pydantic import BaseModel, ConfigDict, Field
+
+from ragkit.retrieval.base import with_score
+from ragkit.server.checkpoints import open_checkpointer
+from ragkit.server.metrics import Metrics
+from ragkit.server.registry import GraphSpec, ResumeError
+from ragkit.server.serialize import public_state, to_json, update_json
+from ragkit.server.settings import ServerSettings
+
+THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
+# Collections change data on the server (and read its files), so they share the token rule.
+COLLECTIONS = GraphSpec("collections", "your own documents", build=lambda cp, cm: None, changes_data=True)
+
+
+class ApiError(Exception):
+    """An error the client caused (or should know about), with its HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+class RunRequest(BaseModel):
+    """A question (or, for the tool loop, a message) and an optional thread id."""
+
+    model_config = ConfigDict(extra="forbid")
+    question: str | None = Field(default=None, max_length=20_000)
+    message: str | None = Field(default=None, max_length=20_000)
+    thread_id: str | None = Field(default=None, pattern=THREAD_ID)
+
+
+class ResumeRequest(BaseModel):
+    """What a paused thread is waiting for: a clarification string, or a login/approval/code object."""
+
+    model_config = ConfigDict(extra="forbid")
+    value: str | dict[str, Any]
+
+
+class IngestRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    path: str = Field(min_length=1, max_length=4_096)
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(min_length=1, max_length=2_000)
+    k: int = Field(default=4, ge=1, le=50)
+
+
+class BodyLimit:
+    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, counting what actually arrives."""
+
+    def __init__(self, app: Any, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            return await _send_json(send, 413, "body_too_large", f"the request body is over {self.max_bytes:,} bytes")
+        seen = 0
+
+        async def counted() -> dict:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise ApiError(413, "body_too_large", f"the request body is over {self.max_bytes:,} bytes")
+            return message
+
+        await self.app(scope, counted, send)
+
+
+async def _send_json(send: Any, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class Runtime:
+    """What the endpoints share: settings, the checkpointer, the compiled graphs, metrics, per-thread locks."""
+
+    def __init__(self, settings: ServerSettings, specs: Mapping[str, GraphSpec] | None = None):
+        self.settings = settings
+        self.specs = dict(specs) if specs is not None else settings.graph_specs()
+        self.stack = ExitStack()
+        self.checkpointer = open_checkpointer(settings.checkpoint_url, settings.state_dir, self.stack)
+        chat = settings.chat_model()
+        self.graphs = {name: spec.build(self.checkpointer, chat) for name, spec in self.specs.items()}
+        bandits = [spec.extras["bandit"] for spec in self.specs.values() if "bandit" in spec.extras]
+        self.metrics = Metrics(bandit_stats=bandits[0].stats if bandits else None)
+        self.ready = threading.Event()
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self._collections: dict[str, tuple[float, Any]] = {}
+
+    def collection(self, name: str) -> Any:
+        """A saved collection, opened once and reopened only after it was ingested again or deleted."""
+        from ragkit.ingest import load_collection
+        from ragkit.ingest.store import collection_path
+
+        stamp_file = collection_path(name) / "collection.json"
+        if not stamp_file.is_file():
+            raise FileNotFoundError(f"no collection named {name!r}")
+        stamp = stamp_file.stat().st_mtime_ns
+        with self._locks_guard:
+            cached = self._collections.get(name)
+        if cached is None or cached[0] != stamp:
+            cached = (stamp, load_collection(name))
+            with self._locks_guard:
+                self._collections[name] = cached
+        return cached[1]
+
+    def warm_up(self) -> None:
+        """Load the embedding model (the slow part of the first request), then mark the server ready."""
+        from ragkit.embeddings import load_embedder
+
+        load_embedder().embed_query("warm up")
+        self.ready.set()
+
+    def lock(self, thread_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(thread_id, threading.Lock())
+
+    def spec(self, name: str) -> GraphSpec:
+        if name not in self.specs:
+            raise ApiError(404, "unknown_graph", f"no graph named {name!r}; GET /graphs lists them: {sorted(self.specs)}")
+        return self.specs[name]
+
+    def authorise(self, spec: GraphSpec, request: Request) -> None:
+        """Graphs that change data need the bearer token (and are off when none is configured)."""
+        if not spec.changes_data:
+            return
+        token = self.settings.token
+        if not token:
+            raise ApiError(403, "token_not_configured",
+                           f"{spec.name} can change data, so it is off until RAGKIT_SERVER_TOKEN is set on the server")
+        given = request.headers.get("authorization", "")
+        if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+            raise ApiError(401, "unauthorised", f"{spec.name} needs the header 'Authorization: Bearer <token>'")
+
+    def thread_graph(self, thread_id: str) -> str:
+        """The graph a thread belongs to (recorded in its checkpoints' metadata)."""
+        found = self.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
+        name = (found.metadata or {}).get("ragkit_graph") if found else None
+        if not name or name not in self.specs:
+            raise ApiError(404, "unknown_thread", f"no thread {thread_id!r} on this server")
+        return name
+
+
+def run_config(graph_name: str, thread_id: str) -> dict:
+    return {"configurable": {"thread_id": thread_id}, "metadata": {"ragkit_graph": graph_name}}
+
+
+def input_text(spec: GraphSpec, body: RunRequest) -> str:
+    field = "message" if spec.input_kind == "message" else "question"
+    other = "question" if field == "message" else "message"
+    if getattr(body, other) is not None:
+        raise ApiError(422, "wrong_field", f"{spec.name} takes {field!r}, not {other!r}")
+    text = getattr(body, field)
+    if text is None:
+        raise ApiError(422, "missing_field", f"give {{{field!r}: '...'}} in the JSON body")
+    return text
+
+
+def result_json(graph: Any, name: str, thread_id: str) -> dict[str, Any]:
+    """A thread's public state and, when paused, what it waits for."""
+    snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+    pending = [to_json(i.value) for i in snapshot.interrupts]
+    return {"graph": name, "thread_id": thread_id, "paused": bool(pending), "interrupt": pending[0] if pending else None,
+            "next": list(snapshot.next), "state": public_state(snapshot.values)}
+
+
+def create_app(settings: ServerSettings | None = None, specs: Mapping[str, GraphSpec] | None = None) -> FastAPI:
+    """Build the FastAPI app (``ragkit serve`` runs it with uvicorn)."""
+    settings = settings or ServerSettings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runtime = Runtime(settings, specs)
+        app.state.runtime = runtime
+        threading.Thread(target=runtime.warm_up, name="ragkit-warm-up", daemon=True).start()
+        try:
+            yield
+        finally:
+            runtime.stack.close()
+
+    app = FastAPI(title="ragkit", version="0.1.0", lifespan=lifespan, description=__doc__.split("\n\n")[0])
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in err.errors())
+        return JSONResponse({"error": "invalid_request", "message": problems}, status_code=422)
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, err: Exception) -> JSONResponse:
+        return JSONResponse({"error": "internal", "message": f"{type(err).__name__}: {str(err)[:300]}"}, status_code=500)
+
+    def runtime(request: Request) -> Runtime:
+        return request.app.state.runtime
+
+    @app.get("/health")
+    async def health() -> dict:
+        return {"status": "ok"}
+
+    @app.get("/ready")
+    async def ready(request: Request) -> JSONResponse:
+        ok = runtime(request).ready.is_set()
+        return JSONResponse({"ready": ok}, status_code=200 if ok else 503)
+
+    @app.get("/graphs")
+    async def graphs(request: Request) -> list[dict]:
+        rt = runtime(request)
+        return [{"name": n, "description": s.description, "input": s.input_kind, "changes_data": s.changes_data,
+                 "pauses": s.check_resume is not None, "mermaid": rt.graphs[n].get_graph().draw_mermaid()}
+                for n, s in rt.specs.items()]
+
+    async def prepared(request: Request, name: str, body: RunRequest) -> tuple[Runtime, GraphSpec, dict, str, str]:
+        rt = runtime(request)
+        spec = rt.spec(name)
+        rt.authorise(spec, request)
+        text = input_text(spec, body)
+        thread_id = body.thread_id or uuid.uuid4().hex
+        return rt, spec, spec.graph_input(text), thread_id, text
+
+    @app.post("/graphs/{name}/invoke")
+    async def invoke(name: str, body: RunRequest, request: Request) -> dict:
+        rt, spec, graph_input, thread_id, _ = await prepared(request, name, body)
+        graph = rt.graphs[name]
+
+        def run() -> dict:
+            with rt.lock(thread_id):
+                rt.metrics.started(name)
+                try:
+                    for chunk in graph.stream(graph_input, run_config(name, thread_id), stream_mode="updates"):
+                        record_timings(rt, name, chunk, None)
+                except (ValueError, TypeError) as err:
+                    rt.metrics.failed(name)
+                    raise ApiError(422, "invalid_input", str(err)) from err
+                except Exception:
+                    rt.metrics.failed(name)
+                    raise
+                result = result_json(graph, name, thread_id)
+                rt.metrics.finished(graph.get_state({"configurable": {"thread_id": thread_id}}).values)
+                return result
+
+        return await anyio.to_thread.run_sync(run)
+
+    @app.post("/graphs/{name}/stream")
+    async def stream(name: str, body: RunRequest, request: Request) -> StreamingResponse:
+        rt, spec, graph_input, thread_id, _ = await prepared(request, name, body)
+        sse = "text/event-stream" in request.headers.get("accept", "")
+        events = stream_events(rt, name, graph_input, thread_id)
+        media = "text/event-stream" if sse else "application/x-ndjson"
+        return StreamingResponse((sse_line(e) if sse else json.dumps(e) + "\n" async for e in events), media_type=media)
+
+    @app.get("/threads/{thread_id}")
+    async def thread(thread_id: str, request: Request) -> dict:
+        rt = runtime(request)
+        name = await anyio.to_thread.run_sync(rt.thread_graph, thread_id)
+        rt.authorise(rt.specs[name], request)
+        return await anyio.to_thread.run_sync(result_json, rt.graphs[name], name, thread_id)
+
+    @app.post("/threads/{thread_id}/resume")
+    async def resume(thread_id: str, body: ResumeRequest, request: Request) -> dict:
+        rt = runtime(request)
+        name = await anyio.to_thread.run_sync(rt.thread_graph, thread_id)
+        spec, graph = rt.specs[name], rt.graphs[name]
+        rt.authorise(spec, request)
+
+        def run() -> dict:
+            with rt.lock(thread_id):
+                config = run_config(name, thread_id)
+                pending = graph.get_state(config).interrupts
+                if not pending:
+                    raise ApiError(409, "not_paused", f"thread {thread_id!r} is not paused: there is nothing to resume")
+                try:
+                    value = spec.check_resume(pending[0].value, body.value) if spec.check_resume else body.value
+                except ResumeError as err:
+                    raise ApiError(422, "bad_resume", str(err)) from err
+                rt.metrics.started(name)
+                for chunk in graph.stream(Command(resume=value), config, stream_mode="updates"):
+                    record_timings(rt, name, chunk, None)
+                rt.metrics.finished(graph.get_state(config).values)
+                return result_json(graph, name, thread_id)
+
+        return await anyio.to_thread.run_sync(run)
+
+    def collections_auth(request: Request) -> Runtime:
+        rt = runtime(request)
+        rt.authorise(COLLECTIONS, request)
+        return rt
+
+    @app.get("/collections")
+    async def collections(request: Request) -> list[dict]:
+        from ragkit.ingest import list_collections
+
+        collections_auth(request)
+        return [to_json(info) for info in await anyio.to_thread.run_sync(list_collections)]
+
+    @app.post("/collections/{name}/ingest")
+    async def ingest_collection(name: str, body: IngestRequest, request: Request) -> dict:
+        from ragkit.ingest import CollectionBusy, IngestError, ingest
+
+        rt = collections_auth(request)
+        root = rt.settings.ingest_root
+        if root is None:
+            raise ApiError(403, "ingest_not_configured", "ingest over HTTP is off until RAGKIT_INGEST_ROOT names the "
+                                                         "folder the server may read from")
+        target = (root / body.path).resolve() if not body.path.startswith("/") else Path(body.path).resolve()
+        if target != root and root not in target.parents:
+            raise ApiError(403, "outside_ingest_root", f"{body.path!r} is outside the folder the server may read from")
+        try:
+            report = await anyio.to_thread.run_sync(lambda: ingest(target, collection=name, progress=False))
+        except CollectionBusy as err:
+            raise ApiError(409, "busy", str(err)) from err
+        except (IngestError, FileNotFoundError, ValueError) as err:
+            raise ApiError(422, "ingest_refused", str(err)) from err
+        return {**to_json(report), "skipped": [str(s) for s in report.skipped]}
+
+    @app.post("/collections/{name}/search")
+    async def search_collection(name: str, body: SearchRequest, request: Request) -> dict:
+        rt = collections_auth(request)
+        try:
+            collection = await anyio.to_thread.run_sync(rt.collection, name)
+        except (FileNotFoundError, ValueError) as err:
+            raise ApiError(404, "unknown_collection", str(err)) from err
+        hits = await anyio.to_thread.run_sync(collection.search_with_scores, body.query, body.k)
+        return {"collection": name, "query": body.query,
+                "documents": [to_json(with_score(doc, score)) for doc, score in hits]}
+
+    @app.delete("/collections/{name}")
+    async def delete(name: str, request: Request) -> dict:
+        from ragkit.ingest import CollectionBusy, delete_collection
+
+        collections_auth(request)
+        try:
+            info = await anyio.to_thread.run_sync(delete_collection, name)
+        except FileNotFoundError as err:
+            raise ApiError(404, "unknown_collection", str(err)) from err
+        except CollectionBusy as err:
+            raise ApiError(409, "busy", str(err)) from err
+        return {"deleted": to_json(info)}
+
+    @app.get("/metrics")
+    async def metrics(request: Request) -> dict:
+        return runtime(request).metrics.summary()
+
+    @app.get("/metrics/prometheus")
+    async def prometheus(request: Request) -> Response:
+        return PlainTextResponse(runtime(request).metrics.prometheus().decode(),
+                                 media_type="text/plain; version=0.0.4; charset=utf-8")
+
+    return app
+
+
+def record_timings(rt: Runtime, graph: str, chunk: Mapping[str, Any], since: float | None) -> list[tuple[str, float]]:
+    """Record each node's time from its trace (or, for untraced nodes, the wall time since the last update)."""
+    out = []
+    now = time.perf_counter()
+    for node, update in chunk.items():
+        if node == "__interrupt__":
+            continue
+        traced = [s for n, s in (update or {}).get("timings", []) if n == node] if isinstance(update, Mapping) else []
+        seconds = float(sum(traced)) if traced else (now - since if since is not None else 0.0)
+        rt.metrics.node(graph, node, seconds)
+        out.append((node, seconds))
+    return out
+
+
+async def stream_events(rt: Runtime, name: str, graph_input: dict, thread_id: str) -> AsyncIterator[dict]:
+    """Run the graph in a worker thread and yield its events as they happen (the first before the run ends)."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue = asyncio.Queue()
+    graph = rt.graphs[name]
+
+    def emit(event: dict | None) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    def produce() -> None:
+        config = run_config(name, thread_id)
+        with rt.lock(thread_id):
+            rt.metrics.started(name)
+            last = time.perf_counter()
+            try:
+                for chunk in graph.stream(graph_input, config, stream_mode="updates"):
+                    timings = dict(record_timings(rt, name, chunk, last))
+                    last = time.perf_counter()
+                    for node, update in chunk.items():
+                        if node == "__interrupt__":
+                            emit({"event": "interrupt", "thread_id": thread_id, "value": to_json(update[0].value)})
+                            continue
+                        keys, values = update_json(update)
+                        emit({"event": "updates", "node": node, "keys": keys, "update": values,
+                              "seconds": round(timings.get(node, 0.0), 6)})
+                rt.metrics.finished(graph.get_state(config).values)
+                emit({"event": "end", **result_json(graph, name, thread_id)})
+            except (ValueError, TypeError) as err:
+                rt.metrics.failed(name)
+                emit({"event": "error", "error": "invalid_input", "message": str(err)})
+            except Exception as err:  # noqa: BLE001 - reported to the client as an error event, never a traceback
+                rt.metrics.failed(name)
+                emit({"event": "error", "error": "internal", "message": f"{type(err).__name__}: {str(err)[:300]}"})
+            finally:
+                emit(None)
+
+    yield {"event": "metadata", "graph": name, "thread_id": thread_id}
+    worker = threading.Thread(target=produce, name=f"ragkit-{name}", daemon=True)
+    worker.start()
+    while (event := await queue.get()) is not None:
+        yield event
+
+
+def sse_line(event: dict) -> str:
+    """One Server-Sent Event: ``event: <name>`` and ``data: <json>``.
+
+    >>> sse_line({"event": "end", "paused": False})
+    'event: end\\ndata: {"event": "end", "paused": false}\\n\\n'
+    """
+    return f"event: {event['event']}\ndata: {json.dumps(event)}\n\n"
+
+
+__all__ = ["ApiError", "create_app", "sse_line"]

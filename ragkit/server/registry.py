@@ -1,0 +1,110 @@
+"""The graphs the server serves, described once: how to build each, what input it takes, how to resume it.
+
+A :class:`GraphSpec` names a graph, says in one line what it does, builds it on the server's checkpointer
+(and chat model, if one is configured), and knows three things the HTTP layer needs: whether its input is a
+question or a chat message, whether it can change data (then its endpoints need the bearer token), and how to
+check a resume payload against the pending interrupt *before* the graph is touched, so a bad payload is a
+4xx that changes nothing.
+
+Simplification: the tool loop's order store is one in-memory copy per server process; a restart starts
+again from ``data/orders.csv`` (paused approvals still resume: they are tied to the call, not the store).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.language_models.chat_models import BaseChatModel
+
+Builder = Callable[[Any, "BaseChatModel | None"], Any]
+
+
+class ResumeError(ValueError):
+    """A resume payload that does not fit the pending interrupt (the thread is left as it was)."""
+
+
+def _check_clarification(pending: Mapping[str, Any], payload: Any) -> Any:
+    from ragkit.graphs.crag_helpers import check_clarification
+
+    try:
+        return check_clarification(payload)
+    except (TypeError, ValueError) as err:
+        raise ResumeError(f"this thread is waiting for a clarification (a non-empty string): {err}") from err
+
+
+def _check_tool_payload(store: Any) -> Callable[[Mapping[str, Any], Any], Any]:
+    def check(pending: Mapping[str, Any], payload: Any) -> Any:
+        from ragkit.tools.guards import ResumePayloadError, parse_approval, parse_login, parse_otp
+
+        kind = pending.get("kind")
+        try:
+            if kind == "approval":
+                parse_approval(payload, str(pending.get("digest", "")))
+            elif kind == "login":
+                parse_login(payload, store.customers())
+            elif kind == "otp":
+                parse_otp(payload)
+            else:
+                raise ResumeError(f"unknown pause kind {kind!r}")
+        except ResumePayloadError as err:
+            raise ResumeError(f"this thread is waiting for {kind}: {err}") from err
+        return payload
+
+    return check
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """One servable graph."""
+
+    name: str
+    description: str
+    build: Builder
+    input_kind: Literal["question", "message"] = "question"
+    changes_data: bool = False  # its endpoints need the bearer token
+    check_resume: Callable[[Mapping[str, Any], Any], Any] | None = None  # None: the graph never pauses
+    extras: dict[str, Any] = field(default_factory=dict)  # things a spec shares with the server (the store)
+
+    def graph_input(self, text: str) -> dict[str, Any]:
+        """The graph's input for a question or message text."""
+        if self.input_kind == "message":
+            from langchain_core.messages import HumanMessage
+
+            return {"messages": [HumanMessage(text)]}
+        return {"question": text}
+
+
+def default_specs() -> dict[str, GraphSpec]:
+    """Every ragkit graph the server offers, by name."""
+    from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+    from ragkit.graphs.crag import build_crag_graph
+    from ragkit.graphs.self_rag import build_self_rag_graph
+    from ragkit.graphs.statute_qa import build_statute_qa_graph
+    from ragkit.graphs.supervisor import build_supervisor_graph
+    from ragkit.graphs.tool_agent import build_tool_agent_graph
+    from ragkit.tools.orders import load_order_store
+
+    store = load_order_store()
+    specs = [
+        GraphSpec("adaptive_rag", "Route a question to the menu, the wine list or the local news, or to a fallback.",
+                  lambda cp, cm: build_adaptive_rag_graph(chat_model=cm, checkpointer=cp)),
+        GraphSpec("self_rag", "Retrieve from the handbook, grade documents and the answer, rewrite and retry within a cap.",
+                  lambda cp, cm: build_self_rag_graph(chat_model=cm, checkpointer=cp)),
+        GraphSpec("crag", "Judge retrieved handbook sections (4 verdicts), write, verify; ask back when ambiguous.",
+                  lambda cp, cm: build_crag_graph(chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
+        GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
+                  "retrieval, answer with verified paragraph citations or refuse.",
+                  lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),
+        GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
+                  lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp)),
+        GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
+                  lambda cp, cm: build_tool_agent_graph(store=store, chat_model=cm, checkpointer=cp),
+                  input_kind="message", changes_data=True, check_resume=_check_tool_payload(store),
+                  extras={"store": store}),
+    ]
+    return {spec.name: spec for spec in specs}
+
+
+__all__ = ["GraphSpec", "ResumeError", "default_specs"]

@@ -1,0 +1,99 @@
+"""Pictures of the statute QA measurements, read from ``benchmarks/results/statute_qa.json``.
+
+- :func:`plot_strategy_table`: the per-strategy, per-type table (hit@1 or recall@5) as heat maps, one
+  per split, the best strategy of each type outlined;
+- :func:`plot_routing_comparison`: routing hit@1 with oracle types vs classifier types, for the starting
+  table and the dev-chosen one, next to the original system's two figures.
+
+Like :mod:`ragkit.plots`, each function draws on a new figure of a fixed size (nbval compares the
+``<Figure size ...>`` text, not the pixels) and returns it; call ``plt.show()`` after it in a notebook.
+The functions only draw what the results file holds: they compute nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ragkit.plots import _pyplot
+
+STRATEGY_TABLE_SIZE = (10.0, 3.4)
+ROUTING_SIZE = (9.0, 3.6)
+TYPES = ("single", "definition", "multihop", "citation", "all_answerable")
+STRATEGIES = ("vector", "hybrid", "graph")
+
+
+def strategy_matrix(results: Mapping[str, Any], split: str, metric: str = "hit@1",
+                    types: Sequence[str] = TYPES) -> np.ndarray:
+    """Rows: strategies; columns: question types; cells: ``metric`` on ``split`` (NaN where missing).
+
+    >>> r = {"per_strategy": {"dev": {"vector": {"single": {"hit@1": 0.5}}, "hybrid": {}, "graph": {}}}}
+    >>> strategy_matrix(r, "dev", types=("single",)).tolist()
+    [[0.5], [nan], [nan]]
+    """
+    table = results["per_strategy"][split]
+    return np.array([[float(table.get(s, {}).get(t, {}).get(metric, np.nan)) for t in types] for s in STRATEGIES])
+
+
+def plot_strategy_table(results: Mapping[str, Any], metric: str = "hit@1", splits: Sequence[str] = ("dev", "test"),
+                        types: Sequence[str] = TYPES) -> Any:
+    """Heat maps of ``metric`` per strategy (rows) and question type (columns), one panel per split.
+
+    The citation column is plain retrieval (no pin): with the pin every strategy reaches hit@1 1.0.
+    """
+    plt = _pyplot()
+    fig, axes = plt.subplots(1, len(splits), figsize=STRATEGY_TABLE_SIZE, squeeze=False)
+    for ax, split in zip(axes[0], splits):
+        values = strategy_matrix(results, split, metric, types)
+        image = ax.imshow(values, vmin=0.0, vmax=1.0, cmap="viridis", aspect="auto")
+        for row in range(values.shape[0]):
+            for col in range(values.shape[1]):
+                best = np.nanmax(values[:, col])
+                ax.text(col, row, f"{values[row, col]:.2f}", ha="center", va="center", fontsize=8,
+                        color="black" if values[row, col] > 0.6 else "white",
+                        fontweight="bold" if values[row, col] == best else "normal")
+        n = [results["per_strategy"][split]["hybrid"].get(t, {}).get("n", 0) for t in types]
+        ax.set_xticks(range(len(types)), [f"{t.replace('all_answerable', 'all')}\n(n={k})" for t, k in zip(types, n)], fontsize=8)
+        ax.set_yticks(range(len(STRATEGIES)), STRATEGIES if ax is axes[0][0] else [])
+        ax.set_title(f"{metric}, {split} split (best per type in bold)", fontsize=9)
+    fig.subplots_adjust(left=0.07, right=0.9, wspace=0.08, bottom=0.2)
+    fig.colorbar(image, ax=axes[0].tolist(), shrink=0.8)
+    return fig
+
+
+def routing_rows(results: Mapping[str, Any], splits: Sequence[str] = ("dev", "test")) -> list[tuple[str, str, float, float]]:
+    """``(split, table, oracle hit@1, classifier hit@1)`` over all answerable questions, from the results."""
+    rows = []
+    for split in splits:
+        for table in ("starting_table", "dev_chosen_table"):
+            entry = results["routing"][split][table]
+            rows.append((split, table, entry["oracle"]["all_answerable"]["hit@1"], entry["classifier"]["all_answerable"]["hit@1"]))
+    return rows
+
+
+def plot_routing_comparison(results: Mapping[str, Any], splits: Sequence[str] = ("dev", "test")) -> Any:
+    """Bars: routing hit@1 with the true (oracle) types and with the classifier's, per split and table,
+    and the original system's two figures (``results["original_system"]``) on the left."""
+    plt = _pyplot()
+    original = results["original_system"]
+    labels = ["original\nsystem"] + [f"{split}\n{table.replace('_table', '').replace('_', ' ')}" for split, table, _, _ in
+                                     routing_rows(results, splits)]
+    oracle = [original["oracle_hit@1"]] + [o for _, _, o, _ in routing_rows(results, splits)]
+    classifier = [original["classifier_hit@1"]] + [c for _, _, _, c in routing_rows(results, splits)]
+    fig, ax = plt.subplots(figsize=ROUTING_SIZE)
+    x = np.arange(len(labels))
+    for offset, values, name, colour in ((-0.2, oracle, "oracle types", "#4c72b0"), (0.2, classifier, "classifier types", "#dd8452")):
+        bars = ax.bar(x + offset, values, width=0.4, label=name, color=colour)
+        ax.bar_label(bars, fmt="%.2f", fontsize=7)
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("routing hit@1 (answerable)")
+    ax.set_title("route by the true type or by the classifier's guess?", fontsize=9)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["ROUTING_SIZE", "STRATEGY_TABLE_SIZE", "plot_routing_comparison", "plot_strategy_table", "routing_rows", "strategy_matrix"]
