@@ -20,7 +20,7 @@ from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.graphs.statute_qa import build_statute_qa_graph
 from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, resume_tool_agent
-from ragkit.ingest import ingest, load_collection
+from ragkit.ingest import load_collection
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
 from ragkit.retrieval import (
     BM25Retriever,
@@ -64,7 +64,6 @@ __all__ = [
     "build_advanced_rag_graph",
     "build_statute_qa_graph",
     "build_supervisor_graph",
-    "ingest",
     "load_collection",
     "run_python",
     "build_crag_graph",

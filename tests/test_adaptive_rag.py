@@ -248,7 +248,10 @@ def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> N
                                      sources={**SEARCH_ROUTES, "search_web": FakeWebSearch()})
     assert built == []  # building the graph loaded nothing
     out = graph.invoke({"question": "A red wine?"})
-    assert built == ["wines.json"] and out["generation"] == "wines.json doc [1]"
+    # the wine route is structured: the ranker was built on first search; the documents are the wine list's own,
+    # filtered by the question's analysis (style red)
+    assert built == ["wines.json"] and out["analysis"].describe() == "style is red"
+    assert out["documents"] and all(d.metadata["style"] == "red" for d in out["documents"])
     graph.invoke({"question": "Another red wine?"})
     assert built == ["wines.json"]  # built once, then reused
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
-from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch08, ch09, ch10, ch11, ch12
+from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12
 from ragkit.exercises.core import CheckResult, Variant
 
 NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
@@ -96,6 +96,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_can_rewrite": ch04.BUDGET_VARIANTS, "check_verdict_router": ch05.JUDGE_VARIANTS,
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS,
+        "check_price_bounds": ch07.BOUND_VARIANTS, "check_cheapest_without": ch07.CHEAPEST_VARIANTS,
         "check_beta_update": ch09.UPDATE_VARIANTS, "check_thompson_choice": ch09.CHOICE_VARIANTS,
         "check_cumulative_regret": ch09.REGRET_VARIANTS,
         "check_read_ndjson": ch12.READER_VARIANTS, "check_percentile": ch12.PERCENTILE_VARIANTS,
@@ -191,6 +192,7 @@ def test_the_cases_are_generated_not_one_example() -> None:
     for cases in [ch00.vector_pairs(0), ch00.overlap_cases(0), ch01.bm25_cases(0), ch01.mmr_cases(0), ch02.router_cases(0),
                   ch02.reducer_cases(0), ch03.table_cases(0), ch03.prototype_cases(0), ch04.budget_cases(0),
                   ch05.judge_cases(0), ch05.query_pairs(0), ch06.guard_cases(0), ch06.digest_cases(0),
+                  ch07.bound_cases(0), ch07.menu_cases(0),
                   ch09.update_cases(0), ch09.choice_cases(0), ch09.regret_cases(0),
                   ch10.reply_cases(0), ch10.hop_cases(0), ch10.import_cases(0),
                   ch11.citation_cases(0), ch11.walk_cases(0)]:

@@ -10,9 +10,10 @@ categories of questions, each a seeded sample of ``--n`` questions from the chos
 (c) answerable questions whose article was removed from the index: does it refuse?
 
 Two modes:
-- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds and its answerability check on the
-  *first* judgement only (cheap: grades are computed once per question), picks the best setting by
-  ``RULE`` and writes every grid row to ``benchmarks/results/crag_squad2_tuning.json``;
+- ``--mode tune`` (articles 0-7) grid-searches LocalJudge's thresholds and its answerability checks (on or
+  off; the related-word bar for rare terms; the polarity check) on the *first* judgement only (cheap:
+  grades are computed once per question), picks the best setting by ``RULE`` and writes every grid row
+  to ``benchmarks/results/crag_squad2_tuning.json``;
 - ``--mode report`` (articles 8-15) runs the whole graph with the LocalJudge defaults (or ``--params``)
   and writes ``benchmarks/results/crag_squad2.json``.
 
@@ -24,9 +25,11 @@ Run from the project root:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import itertools
 import json
 import random
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -38,13 +41,24 @@ sys.path.insert(0, str(ROOT))
 
 from ragkit.embeddings import load_embedder  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
-from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, LocalReranker  # noqa: E402
+from ragkit.retrieval import HybridRetriever, LocalReranker  # noqa: E402
+from ragkit.retrieval.presets import default_retriever  # noqa: E402
 from ragkit.roles import LocalGrader  # noqa: E402
 from ragkit.roles.judge import LocalJudge  # noqa: E402
+from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "datasets" / "squad2" / "dev-v2.0_cs224n_half.json"
+# The judge as the graphs build it: with the query analyser (the bundled data's vocabulary, restricted to
+# the fields the documents carry; SQuAD paragraphs carry none, so every question is read as plain text).
+ANALYZER = LocalQueryAnalyzer()
+
+# The shared datasets folder sits next to the project folder (../shared/datasets); from a git worktree it is
+# found further up.
+DATASETS = next((p / "shared" / "datasets" for p in ROOT.parents if (p / "shared" / "datasets").is_dir()),
+                ROOT.parent / "shared" / "datasets")
+DATA = DATASETS / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "crag_squad2.json"
 TUNING_OUT = ROOT / "benchmarks" / "results" / "crag_squad2_tuning.json"
+TUNING_WORDING_OUT = ROOT / "benchmarks" / "results" / "crag_squad2_tuning_wording.json"
 SPLITS = {"tune": range(0, 8), "report": range(8, 16)}
 K, FETCH_K = 4, 12
 
@@ -65,10 +79,9 @@ def load_squad(path: Path = DATA) -> list[dict]:
 
 
 def hybrid(docs: list[Document], embedder) -> HybridRetriever:
-    """Dense (MiniLM + FAISS) and BM25 fused with reciprocal rank fusion (RRF, k=60, equal weights: the graphs'
-    default when these numbers were measured; ragkit's default is now weighted fusion)."""
-    return HybridRetriever(retrievers=[DenseRetriever.from_documents(docs, embedder), BM25Retriever.from_documents(docs)],
-                           method="rrf", alpha=0.5, fetch_k=30)
+    """The graphs' default retriever (:func:`ragkit.retrieval.presets.default_retriever`: BM25 + MiniLM dense,
+    weighted fusion as tuned on SciFact train). Results measured before issue 8 used RRF (k=60, equal weights)."""
+    return default_retriever(docs, k=K, embeddings=embedder)
 
 
 def samples(articles: list[dict], split: str, n: int, seed: int) -> dict[str, list[dict]]:
@@ -118,6 +131,8 @@ GRID = {
     "irrelevant_below": [0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3],
     "ambiguity_margin": [0.0, 0.02, 0.05],
     "check_answerable": [False, True],
+    "related_bar": [None, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9],  # only read when check_answerable is True
+    "negation_check": [False, True],
 }
 RULE = ("maximise the mean of three first-judgement rates (answerable: 'sufficient' and a gold answer in a kept "
         "document; unanswerable: not 'sufficient'; removed: 'irrelevant' or 'insufficient'). The mean is flat near "
@@ -141,8 +156,9 @@ def tie_key(row: dict) -> tuple:
     """Sort key for the ties left by RULE (smallest first)."""
     p, extra = row["params"], row["refusal_reasons"]
     bar = -1.0 if p["relevant_above"] is None else p["relevant_above"]
+    simpler = (p.get("related_bar") is not None) + bool(p.get("negation_check"))  # fewer wording rules first
     return (-round(row["mean"], 4), -(extra["removed_irrelevant"] - extra["answerable_irrelevant"]), bar,
-            abs(p["ambiguity_margin"] - 0.02))
+            abs(p["ambiguity_margin"] - 0.02), simpler)
 
 
 def choose(rows: list[dict], n: int) -> tuple[list[dict], float]:
@@ -155,14 +171,48 @@ def choose(rows: list[dict], n: int) -> tuple[list[dict], float]:
     return band + rest, se
 
 
-def tune(articles: list[dict], n: int, seed: int) -> dict:
+class CachedJudge(LocalJudge):
+    """LocalJudge with its analysis and answerability checks memoised (pure functions of their inputs)."""
+
+    memo: dict = {}
+
+    def analyse(self, question, documents):
+        key = ("a", question, tuple(d.metadata["id"] for d in documents))
+        if key not in self.memo:
+            self.memo[key] = super().analyse(question, documents)
+        return self.memo[key]
+
+    def gap(self, question, document, analysis):
+        key = ("g", question, document.metadata["id"], self.check_answerable, self.related_bar, self.negation_check)
+        if key not in self.memo:
+            self.memo[key] = super().gap(question, document, analysis)
+        return self.memo[key]
+
+
+def wording_grid() -> dict[str, list]:
+    """``--grid wording``: the thresholds held at LocalJudge's defaults (tuned on these articles before issue 8),
+    only the answerability settings vary (on/off, the related-word bar, the polarity check): 15 settings
+    instead of the full grid's thousands, for a shared machine."""
+    from ragkit.defaults import JUDGE
+
+    return {**GRID, "relevant_above": [JUDGE.relevant_above], "irrelevant_below": [JUDGE.irrelevant_below],
+            "ambiguity_margin": [JUDGE.ambiguity_margin]}
+
+
+def grid_settings(grid: dict[str, list] | None = None) -> list[dict]:
+    """Every setting of the grid; the wording checks' own settings only vary when the checks are on."""
+    grid = GRID if grid is None else grid
+    out = []
+    for values in itertools.product(*grid.values()):
+        params = dict(zip(grid, values))
+        if not params["check_answerable"] and (params["related_bar"] is not None or params["negation_check"]):
+            continue
+        out.append(params)
+    return out
+
+
+def tune(articles: list[dict], n: int, seed: int, grid: dict[str, list] | None = None) -> dict:
     """Grid-search LocalJudge on the tune articles (first judgement only); return every row, best first."""
-    from functools import lru_cache
-
-    import ragkit.roles.judge as judge_module
-
-    # The answerability check is a pure function of (question, passage): memoise it for the grid.
-    judge_module.answerability_gap = lru_cache(maxsize=None)(judge_module.answerability_gap)
     embedder = load_embedder()
     everything, without = retrievers(articles, embedder)
     reranker, grader = LocalReranker(embeddings=embedder), CachedGrader(LocalGrader(embedder=embedder))
@@ -173,9 +223,9 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
             hits = reranker.rerank_with_scores(q["question"], [d for d, _ in r.search_with_scores(q["question"], FETCH_K)], K)
             cases.append((category, q, [d for d, _ in hits]))
     rows = []
-    for values in itertools.product(*GRID.values()):
-        params = dict(zip(GRID, values))
-        judge = LocalJudge(grader=grader, **params)
+    grid = GRID if grid is None else grid
+    for params in grid_settings(grid):
+        judge = CachedJudge(grader=grader, query_analyzer=ANALYZER, **params)
         good, irrelevant = Counter(), Counter()
         for category, q, docs in cases:
             j = judge.judge(q["question"], docs)
@@ -197,7 +247,7 @@ def tune(articles: list[dict], n: int, seed: int) -> dict:
         print(f"{row['mean']:.3f}", row["rates"], row["params"])
     best = rows[0]["params"]
     for name in ("relevant_above", "irrelevant_below"):
-        if best[name] in (GRID[name][0], GRID[name][-1]):
+        if len(grid[name]) > 1 and best[name] in (grid[name][0], grid[name][-1]):
             print(f"WARNING: the best {name} ({best[name]}) is at the edge of the grid: widen it")
     return {"rows": rows, "standard_error": round(se, 4), "best_mean_row": min(rows, key=tie_key)}
 
@@ -209,8 +259,9 @@ def tuning_summary(rows: list[dict], n: int) -> dict:
 
     return {"chosen": rows[0],
             "chosen_without_answerability_check": choose([r for r in rows if not r["params"]["check_answerable"]], n)[0][0],
-            "previous_defaults": first(lambda p: p == {"relevant_above": 0.7, "irrelevant_below": 0.3,
-                                                       "ambiguity_margin": 0.02, "check_answerable": False})}
+            "previous_defaults": first(lambda p: p == {"relevant_above": 0.08, "irrelevant_below": 0.02,
+                                                       "ambiguity_margin": 0.02, "check_answerable": True,
+                                                       "related_bar": None, "negation_check": True})}
 
 
 # ---------------------------------------------------------------- report: the whole graph
@@ -224,7 +275,7 @@ def report(articles: list[dict], n: int, seed: int, params: dict, split: str = "
     embedder = load_embedder()
     everything, without = retrievers(articles, embedder)
     reranker = LocalReranker(embeddings=embedder)
-    judge = LocalJudge(grader=LocalGrader(embedder=embedder), **params)
+    judge = LocalJudge(grader=LocalGrader(embedder=embedder), query_analyzer=ANALYZER, **params)
 
     def graph_for(retriever):
         return build_crag_graph(retriever=retriever, judge=judge, reranker=reranker, k=K, fetch_k=FETCH_K)
@@ -260,11 +311,26 @@ def dump_rows(payload: dict) -> str:
     return f'{head[:-2]},\n "rows": [\n  {rows}\n ]\n}}\n'
 
 
+def sha256_of(path: Path) -> str:
+    """The dataset file's sha256 (recorded in every results file)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def commit() -> str:
+    """The short commit the code was measured at (a dirty tree is marked)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ragkit"], cwd=ROOT, capture_output=True, text=True).stdout
+        return head + ("+dirty" if dirty.strip() else "")
+    except OSError:
+        return "unknown"
+
+
 def judge_params(overrides: dict) -> dict:
     """The LocalJudge thresholds a report ran with (defaults plus overrides)."""
     judge = LocalJudge(grader=CachedGrader(None), **overrides)
     return {name: getattr(judge, name) for name in ("relevant_above", "irrelevant_below", "ambiguity_margin", "max_keep",
-                                                    "check_answerable")}
+                                                    "check_answerable", "related_bar", "negation_check")}
 
 
 def main() -> None:
@@ -272,6 +338,8 @@ def main() -> None:
     parser.add_argument("--mode", choices=["tune", "report"], default="report")
     parser.add_argument("--n", type=int, default=150, help="questions per category")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--grid", choices=["full", "wording"], default="full",
+                        help="tune: the full grid, or the answerability settings only at the default thresholds")
     parser.add_argument("--params", type=json.loads, default={}, help='LocalJudge overrides as JSON, e.g. {"irrelevant_below": 0.3}')
     parser.add_argument("--split", choices=list(SPLITS), default="report",
                         help="articles for --mode report (tune: whole-graph numbers on the tuning articles)")
@@ -279,19 +347,23 @@ def main() -> None:
     args = parser.parse_args()
     articles = load_squad()
     if args.mode == "tune":
-        tuned = tune(articles, args.n, args.seed)
+        grid = wording_grid() if args.grid == "wording" else GRID
+        tuned = tune(articles, args.n, args.seed, grid)
         rows = tuned["rows"]
         payload = {
-            "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}",
+            "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/crag/squad2_eval.py --mode tune --n {args.n} --seed {args.seed}"
+                       + (" --grid wording" if args.grid == "wording" else ""),
             "dataset": "SQuAD 2.0 dev, CS224N labelled half; questions from articles 0-7 only (the report uses 8-15)",
+            "dataset_sha256": sha256_of(DATA), "commit": commit(),
             "grader": "LocalGrader with its packaged (SciFact TRAIN) weights",
             "measure": "the judge's FIRST judgement on the top 4 reranked documents (no correction, writer or verifier)",
-            "rule": RULE, "grid": GRID, "n_per_category": args.n, "seed": args.seed,
+            "rule": RULE, "grid": grid, "n_per_category": args.n, "seed": args.seed,
             "standard_error_of_best_mean": tuned["standard_error"],
             "summary": {**tuning_summary(rows, args.n), "highest_mean": tuned["best_mean_row"]}, "rows": rows,
         }
-        TUNING_OUT.write_text(dump_rows(payload), encoding="utf-8")
-        print("best:", json.dumps(rows[0]), "\nsaved", TUNING_OUT.relative_to(ROOT))
+        tuning_out = TUNING_OUT if args.grid == "full" else TUNING_WORDING_OUT  # notebook 05 plots the full grid
+        tuning_out.write_text(dump_rows(payload), encoding="utf-8")
+        print("best:", json.dumps(rows[0]), "\nsaved", tuning_out.relative_to(ROOT))
         return
     if args.out is None and args.split != "report":
         parser.error("--split tune needs --out: the saved report is for the held-out articles 8-15")
@@ -311,8 +383,11 @@ def main() -> None:
         "dataset": "SQuAD 2.0 dev, CS224N labelled half (16 articles); index = paragraphs of all 16 articles",
         "split": ("report on articles 8-15 (thresholds tuned on articles 0-7 with --mode tune)" if args.split == "report"
                   else "articles 0-7, the tuning articles (NOT held out)"),
-        "setup": {"retriever": "hybrid RRF (MiniLM dense + BM25), fetch 12, LocalReranker top 4",
-                  "roles": "LocalJudge, LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
+        "dataset_sha256": sha256_of(DATA), "commit": commit(),
+        "grade": ("dev-grade: articles 8-15 were read item by item in an earlier session" if args.split == "report"
+                  else "tuning articles"),
+        "setup": {"retriever": "ragkit.retrieval.presets.default_retriever (BM25 + MiniLM dense, weighted fusion), fetch 12, LocalReranker top 4",
+                  "roles": "LocalJudge (with LocalQueryAnalyzer), LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
                   "n_per_category": args.n, "seed": args.seed},
         "summary": {k: round(v, 4) for k, v in summary.items()},
         "results": results,

@@ -9,6 +9,13 @@ each search route's name to what it searches (a ragkit retriever, a LangChain ``
 retriever, a function, or a bundled corpus name; default :data:`SEARCH_ROUTES`). The route without a
 source is the fallback. :func:`check_route_sources` checks the two fit together when the graph is built.
 
+The menu and wine routes read the question's structure first (:mod:`ragkit.roles.query_analysis`, the
+``query_analyzer`` role) and search with a structured retriever that applies its filter and sort exactly
+(:mod:`ragkit.retrieval.structured`); the analysis goes into the state (``analysis``) and to the writer,
+so an excluded item is never listed, a superlative is answered with its winner and a comparison is
+stated. When the filter leaves nothing, that IS the answer ("No: nothing on the list matches ..."), so
+the run goes to ``generate``, not to the fallback.
+
 The router *proposes* a route; code *disposes*: a route name that is not one of the graph's routes (a
 malformed model answer) is replaced by the fallback and the reason is kept in ``route_note``.
 
@@ -25,6 +32,7 @@ and are re-exported here; this module holds the state, the nodes, the routers an
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
 
 from langchain_core.documents import Document
@@ -34,14 +42,16 @@ from langgraph.graph import END, START, StateGraph
 
 from ragkit.defaults import GRAPHS
 from ragkit.graphs.adaptive_routes import (ROUTE_NAMES, ROUTES, SEARCH_ROUTES, Route, check_route_sources,
-                                           load_route_documents, source_documents)
+                                           StructuredSearch, load_route_documents, route_search, source_documents)
 from ragkit.graphs import policy
 from ragkit.graphs.policy import check_limit
-from ragkit.graphs.search_sources import source
 from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch
+from ragkit.retrieval.base import ScoredSearch, with_score
 from ragkit.roles.base import Answer, Router, RouteSpec, Writer
 from ragkit.roles.factory import make_roles
+from ragkit.roles.query_analysis import LocalQueryAnalyzer
+from ragkit.roles.structured_answers import structured_answer
+from ragkit.roles.writer import accepts_query
 
 OFFLINE_FALLBACK = (
     "I can only answer questions about the menu, the wine list and local news offline; this question is "
@@ -63,6 +73,7 @@ class AdaptiveRAGState(TypedDict, total=False):
     route: str
     route_note: str
     documents: list[Document]
+    analysis: Any  # the question's structured query (a QueryAnalysis) on a structured route, else None
     search_note: str
     search_failed: bool
     generation: str
@@ -86,7 +97,7 @@ def check_question_node(max_chars: int = GRAPHS.max_question_chars,
         """
         question = policy.check_question(state.get("question"), max_chars, "build_adaptive_rag_graph")
         return {"question": question, "language_note": policy.language_note(question, chat_model_set),
-                "documents": [], "used_documents": False, "search_failed": False}
+                "documents": [], "used_documents": False, "search_failed": False, "analysis": None}
 
     return check_question
 
@@ -103,9 +114,25 @@ def unsupported_language(state: AdaptiveRAGState) -> AdaptiveRAGState:
             "used_documents": False}
 
 
-def route_question_node(router: Router, route_names: Sequence[str], fallback: str) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the ``route_question`` node around a router; ``route_names`` are the graph's routes."""
+def structured_evidence(question: str, structured: Mapping[str, Any]) -> list[str]:
+    """The structured routes whose corpus's own fields explain the whole question (:attr:`QueryAnalysis.covered`).
+
+    "What is the cheapest side dish?" is a sort on the menu's price within its course "side"; on the wine
+    list "side" means nothing, so only the menu route explains it.
+    """
+    return [name for name, search in structured.items() if search.analyze(question).covered]
+
+
+def route_question_node(router: Router, route_names: Sequence[str], fallback: str,
+                        structured: Mapping[str, Any] | None = None) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build the ``route_question`` node around a router; ``route_names`` are the graph's routes.
+
+    ``structured`` (route name -> structured search) lets code dispose of the router's proposal: when exactly
+    one structured route's corpus explains the whole question and the router chose another route, the
+    question goes to that one (the note says so).
+    """
     allowed = frozenset(route_names)
+    structured = dict(structured or {})
 
     @traced("route_question")
     def route_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
@@ -116,13 +143,22 @@ def route_question_node(router: Router, route_names: Sequence[str], fallback: st
         try:
             decision = router.route(state["question"])
         except Exception as err:  # noqa: BLE001 - policy 3: a crashing router takes the safe branch
-            return {"route": fallback, "route_note": f"router failed ({type(err).__name__}: {err}); using {fallback}"}
-        note = decision.note or f"confidence {decision.confidence:.2f}"
-        if decision.route not in allowed:
-            return {"route": fallback, "route_note": f"router proposed unknown route {decision.route!r}; using {fallback}"}
-        if decision.fallback:
-            note = f"router output unusable, safe default taken: {note}"
-        return {"route": decision.route, "route_note": note}
+            decision = None
+            route, note = fallback, f"router failed ({type(err).__name__}: {err}); using {fallback}"
+        if decision is not None:
+            note = decision.note or f"confidence {decision.confidence:.2f}"
+            route = decision.route
+            if route not in allowed:
+                route, note = fallback, f"router proposed unknown route {decision.route!r}; using {fallback}"
+            elif decision.fallback:
+                note = f"router output unusable, safe default taken: {note}"
+        if structured:
+            explained = structured_evidence(state["question"], structured)
+            if len(explained) == 1 and route != explained[0]:
+                note = (f"router proposed {route!r} ({note}); the fields of {explained[0]!r} explain the whole "
+                        f"question, so it goes there")
+                route = explained[0]
+        return {"route": route, "route_note": note}
 
     return route_question
 
@@ -133,27 +169,49 @@ def route_after_route_question(state: AdaptiveRAGState) -> str:
 
 
 def search_node(name: str, search: ScoredSearch, k: int = GRAPHS.k) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build a search node (one per search route, named as the route) that never raises."""
+    """Build a search node (one per search route, named as the route) that never raises.
+
+    A structured search (one with ``analyze`` and ``search_analysed``) reads the question first, applies
+    its filter and sort, and writes the analysis into the state, marked ``searched_all`` when structure was
+    applied to the whole corpus.
+    """
     label = getattr(search, "name", None) or name.removeprefix("search_")
 
     @traced(name)
     def run(state: AdaptiveRAGState) -> AdaptiveRAGState:
         """Search one source; an error or an empty result leaves ``documents`` empty and says why.
 
-        Reads: question. Writes: documents, search_note, search_failed.
+        Reads: question. Writes: documents, analysis, search_note, search_failed.
         """
-        outcome = policy.run_search(search, state["question"], k, what=f"{label} search")
-        return {"documents": outcome.documents, "search_note": outcome.note, "search_failed": outcome.failed}
+        if not hasattr(search, "search_analysed"):
+            outcome = policy.run_search(search, state["question"], k, what=f"{label} search")
+            return {"documents": outcome.documents, "search_note": outcome.note, "search_failed": outcome.failed}
+        try:
+            analysis = search.analyze(state["question"])
+            result = search.search_analysed(analysis, k)
+        except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
+            return {"documents": [], "analysis": None, "search_failed": True,
+                    "search_note": f"{label} search failed ({type(err).__name__}: {err})"}
+        if analysis.structured:
+            analysis = dataclasses.replace(analysis, searched_all=True)
+        docs = [with_score(d, s) for d, s in result.hits]
+        return {"documents": docs, "analysis": analysis, "search_failed": False,
+                "search_note": f"{label} search: {result.note}"}
 
     run.__name__ = run.__qualname__ = name
     return run
 
 
 def route_after_search_to(fallback: str) -> Callable[[AdaptiveRAGState], str]:
-    """The router after a search: documents found -> ``generate``; nothing found (or it failed) -> the fallback."""
+    """The router after a search: documents found -> ``generate``; nothing found (or it failed) -> the fallback,
+    unless a structured search over the whole corpus found nothing: then "nothing matches" is the answer."""
 
     def route_after_search(state: AdaptiveRAGState) -> str:
-        return "generate" if state.get("documents") else fallback
+        if state.get("documents"):
+            return "generate"
+        analysis = state.get("analysis")
+        exhaustive = analysis is not None and getattr(analysis, "searched_all", False) and not state.get("search_failed")
+        return "generate" if exhaustive else fallback
 
     return route_after_search
 
@@ -162,16 +220,25 @@ route_after_search = route_after_search_to("llm_fallback")
 
 
 def generate_node(writer: Writer) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the ``generate`` node around a writer."""
+    """Build the ``generate`` node around a writer (given the question's analysis when it takes one)."""
+    takes_query = accepts_query(writer)
 
     @traced("generate")
     def generate(state: AdaptiveRAGState) -> AdaptiveRAGState:
-        """Write a cited answer from the retrieved documents.
+        """Write a cited answer from the retrieved documents; with no documents after a structured search
+        over the whole corpus, say that nothing matches.
 
-        Reads: question, documents. Writes: answer, generation, used_documents.
+        Reads: question, documents, analysis. Writes: answer, generation, used_documents.
         """
-        answer = writer.write(state["question"], state["documents"])
-        return {"answer": answer, "generation": answer.text, "used_documents": True}
+        analysis, docs = state.get("analysis"), state["documents"]
+        if not docs and analysis is not None:
+            answer = structured_answer([], analysis) or Answer(
+                f"Nothing on the list matches ({analysis.describe()}).", (), answered=False)
+        elif analysis is not None and takes_query:
+            answer = writer.write(state["question"], docs, query=analysis)  # type: ignore[call-arg]
+        else:
+            answer = writer.write(state["question"], docs)
+        return {"answer": answer, "generation": answer.text, "used_documents": bool(docs)}
 
     return generate
 
@@ -219,6 +286,7 @@ def build_adaptive_rag_graph(
     *,
     routes: Sequence[RouteSpec] = ROUTES,
     fallback: str | None = None,
+    query_analyzer: Any | None = None,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
     k: int = GRAPHS.k,
@@ -230,23 +298,30 @@ def build_adaptive_rag_graph(
     ``sources`` maps each search route to what it searches (default :data:`SEARCH_ROUTES`: the bundled
     menu, wine list and web snapshot); the route without a source is the fallback (``fallback``, default
     the last route). Roles left as ``None`` come from :func:`ragkit.roles.factory.make_roles`: local
-    roles, or LLM roles on ``chat_model`` (the router on ``judge_model`` when given); with a chat model
-    the fallback answers from general knowledge and says so.
+    roles, or LLM roles on ``chat_model`` (the router and the query analyser on ``judge_model`` when given);
+    with a chat model the fallback answers from general knowledge and says so. The structured routes
+    (menu, wine) use ``query_analyzer`` (default: the factory's), re-targeted to each corpus.
     """
     check_limit(max_question_chars)
     sources = dict(SEARCH_ROUTES if sources is None else sources)
     fallback = check_route_sources(routes, sources, fallback)
     names = [spec.name for spec in routes]
-    roles = make_roles(chat_model, judge_model=judge_model, router=router, writer=writer)
+    roles = make_roles(chat_model, judge_model=judge_model, router=router, writer=writer, query_analyzer=query_analyzer)
     router = roles.router(routes, fallback=fallback, documents=None if roles.llm or router else source_documents(sources))
 
     graph = StateGraph(AdaptiveRAGState)
     graph.add_node("check_question", check_question_node(max_question_chars, roles.llm))
     graph.add_node("unsupported_language", unsupported_language)
-    graph.add_node("route_question", route_question_node(router, names, fallback))
     searches = [name for name in names if name != fallback]
+    analyzer = roles.get("query_analyzer")  # cheap: a local analyser reads its vocabulary on first use
+    search_of = {name: route_search(sources[name], k, analyzer) for name in searches}
+    # Structured evidence for routing costs one local analysis per structured route; with an LLM analyser it
+    # would cost a model call each, so it is only used with the local one.
+    evidence = ({n: s for n, s in search_of.items() if isinstance(s, StructuredSearch)}
+                if isinstance(analyzer, LocalQueryAnalyzer) else {})
+    graph.add_node("route_question", route_question_node(router, names, fallback, evidence))
     for name in searches:
-        graph.add_node(name, search_node(name, source(sources[name], k), k))
+        graph.add_node(name, search_node(name, search_of[name], k))
     graph.add_node("generate", generate_node(roles.writer))
     graph.add_node(fallback, llm_fallback_node(chat_model, fallback))
 
@@ -281,4 +356,5 @@ __all__ = [
     "route_after_search_to",
     "route_question_node",
     "search_node",
+    "structured_evidence",
 ]

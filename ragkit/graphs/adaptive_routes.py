@@ -6,6 +6,12 @@ graph is built from route specs plus a mapping from route name to search source:
 :data:`SEARCH_ROUTES` maps each search route to a bundled corpus, and ``llm_fallback``, the route without
 a source, stands for "none of our documents".
 
+The menu and the wine list are structured data, so their routes search with a
+:class:`ragkit.retrieval.structured.StructuredRetriever` (:data:`STRUCTURED_CORPORA`,
+:func:`route_search`): the question is analysed first (the graph's ``query_analyzer`` role, re-targeted
+to the corpus's own vocabulary), its filter and sort are applied exactly, and similarity ranks what
+passes. Pass a ``StructuredRetriever`` of your own as a source and it is used the same way.
+
 Simplifications: the descriptions and examples are hand-written for the bundled restaurant data; on
 your own data, write your own ``RouteSpec`` tuple and pass it with its sources:
 ``build_adaptive_rag_graph(routes=my_routes, sources={"search_docs": my_retriever})``.
@@ -13,15 +19,18 @@ your own data, write your own ``RouteSpec`` tuple and pass it with its sources:
 
 from __future__ import annotations
 
-from typing import Literal, Mapping, Sequence, get_args
+from typing import Any, Literal, Mapping, Sequence, get_args
 
 from langchain_core.documents import Document
 
+from ragkit.defaults import GRAPHS
+from ragkit.retrieval.base import Scored
 from ragkit.roles.base import RouteSpec
 
 Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]
 ROUTE_NAMES: tuple[str, ...] = get_args(Route)
 SEARCH_ROUTES: dict[str, str] = {"search_menu": "menu", "search_wine": "wine", "search_web": "web"}
+STRUCTURED_CORPORA = frozenset({"menu", "wine"})  # bundled corpora whose metadata holds their fields
 
 # Written for this module from what each corpus holds and from what a diner or a visitor asks (not taken
 # from the labelled routing sets, which are kept for tuning and evaluation; a test checks they do not
@@ -125,6 +134,57 @@ def load_route_documents(routes: Sequence[RouteSpec] = ROUTES) -> dict[str, list
     return source_documents({name: corpus for name, corpus in SEARCH_ROUTES.items() if name in wanted})
 
 
+class StructuredSearch:
+    """A structured retriever over a bundled corpus, built on first use (building the graph loads nothing).
+
+    ``analyze(question)`` and ``search_analysed(analysis, k)`` are the retriever's; ``search_with_scores``
+    does both, so the object is also an ordinary scored search.
+    """
+
+    def __init__(self, corpus: str | Sequence[Document] | Any, analyzer: Any | None = None, k: int = GRAPHS.k):
+        self.corpus, self.analyzer, self.k, self._retriever = corpus, analyzer, k, None
+        self.name = corpus if isinstance(corpus, str) else "structured"
+
+    def resolve(self) -> Any:
+        """The StructuredRetriever (built now if it was not built yet)."""
+        if self._retriever is None:
+            from ragkit.retrieval.structured import StructuredRetriever
+
+            if hasattr(self.corpus, "search_analysed"):
+                self._retriever = self.corpus
+            else:
+                from ragkit.data import load_corpus
+
+                docs = load_corpus(self.corpus) if isinstance(self.corpus, str) else list(self.corpus)
+                analyzer = self.analyzer.for_documents(docs) if self.analyzer is not None else None
+                self._retriever = StructuredRetriever.from_documents(docs, analyzer=analyzer, k=self.k)
+        return self._retriever
+
+    def analyze(self, question: str) -> Any:
+        return self.resolve().analyze(question)
+
+    def search_analysed(self, analysis: Any, k: int | None = None) -> Any:
+        return self.resolve().search_analysed(analysis, k)
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        return self.resolve().search_with_scores(query, k)
+
+    def __repr__(self) -> str:
+        return f"StructuredSearch({self.name!r}, built={self._retriever is not None})"
+
+
+def route_search(value: Any, k: int = GRAPHS.k, analyzer: Any | None = None) -> Any:
+    """What a search route searches: a structured corpus name (or a ``StructuredRetriever``) becomes a
+    :class:`StructuredSearch` with the graph's query analyser; anything else goes to ``source``."""
+    from ragkit.graphs.search_sources import source
+
+    if isinstance(value, str) and value.strip().lower() in STRUCTURED_CORPORA:
+        return StructuredSearch(value.strip().lower(), analyzer, k)
+    if hasattr(value, "search_analysed") and hasattr(value, "analyze"):
+        return StructuredSearch(value, analyzer, k)
+    return source(value, k)
+
+
 RESERVED_NODES = frozenset({"check_question", "route_question", "generate", "unsupported_language", "__start__", "__end__"})
 
 
@@ -163,5 +223,5 @@ def check_route_sources(routes: Sequence[RouteSpec], sources: Mapping[str, objec
     return fallback
 
 
-__all__ = ["ROUTES", "ROUTE_NAMES", "SEARCH_ROUTES", "Route", "check_route_sources", "load_route_documents",
-           "source_documents"]
+__all__ = ["ROUTES", "ROUTE_NAMES", "SEARCH_ROUTES", "STRUCTURED_CORPORA", "Route", "StructuredSearch",
+           "check_route_sources", "load_route_documents", "route_search", "source_documents"]

@@ -13,6 +13,7 @@ from ragkit.retrieval.hybrid import HybridRetriever, reciprocal_rank_fusion, wei
 from ragkit.retrieval.maxp import MaxChunkDenseRetriever, make_passages
 from ragkit.retrieval.metrics import evaluate, ndcg_at_k, recall_at_k
 from ragkit.retrieval.rerank import CrossEncoderReranker, LocalReranker, Reranker, RerankRetriever
+from ragkit.retrieval.structured import StructuredRetriever
 
 __all__ = [
     "BM25Retriever",
@@ -25,6 +26,7 @@ __all__ = [
     "RerankRetriever",
     "Reranker",
     "ScoredRetriever",
+    "StructuredRetriever",
     "doc_key",
     "evaluate",
     "load_beir",

@@ -12,6 +12,7 @@
 | answer grader        | ``LocalAnswerGrader`` (intent+coverage) | ``LLMAnswerGrader``              |
 | judge (CRAG)         | ``LocalJudge`` (grades + ambiguity)     | ``LLMJudge``                     |
 | tool planner         | ``LocalToolPlanner`` (clauses + spec examples: IDF keywords, MiniLM) | any chat model with ``bind_tools`` |
+| query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's own field values) | ``LLMQueryAnalyzer`` |
 | intent classifier    | ``LocalIntentClassifier`` (nearest labelled examples) | ``LLMIntentClassifier``  |
 | query transformer    | ``LocalQueryTransformer`` (RM3 alternatives + extractive passage) | ``LLMQueryTransformer`` |
 | question classifier  | ``LocalQuestionClassifier`` (statute question types) | ``LLMQuestionClassifier`` |
@@ -49,6 +50,7 @@ from ragkit.roles.intent import Intent, IntentClassifier, LLMIntentClassifier, L
 from ragkit.roles.judge import LLMJudge, LocalJudge
 from ragkit.roles.llm import StructuredCall, call_structured
 from ragkit.roles.query_transform import LLMQueryTransformer, LocalQueryTransformer, QueryTransform, QueryTransformer
+from ragkit.roles.query_analysis import LLMQueryAnalyzer, LocalQueryAnalyzer, QueryAnalysis
 from ragkit.roles.question_classifier import LLMQuestionClassifier, LocalQuestionClassifier, QuestionType
 from ragkit.roles.rewriter import LLMRewriter, LocalRewriter
 from ragkit.roles.router import LLMRouter, LocalRouter
@@ -80,6 +82,7 @@ __all__ = [
     "LLMIntentClassifier",
     "LLMJudge",
     "LLMQueryTransformer",
+    "LLMQueryAnalyzer",
     "LLMQuestionClassifier",
     "LLMRewriter",
     "LLMRouter",
@@ -96,6 +99,7 @@ __all__ = [
     "LocalIntentClassifier",
     "LocalJudge",
     "LocalQueryTransformer",
+    "LocalQueryAnalyzer",
     "LocalQuestionClassifier",
     "LocalRewriter",
     "LocalRouter",
@@ -104,6 +108,7 @@ __all__ = [
     "LocalWriter",
     "NOT_ENOUGH_INFORMATION",
     "Plan",
+    "QueryAnalysis",
     "QueryTransform",
     "QueryTransformer",
     "QuestionRewriter",

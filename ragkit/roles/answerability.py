@@ -2,37 +2,52 @@
 
 A relevance score says a passage is *about* the question. It cannot tell "Who founded the abbey?" over a
 passage that names the founder from the same question over a passage that only says when the abbey was
-built. SQuAD 2.0's unanswerable questions are written to exploit exactly that gap. ``answerability_gap``
-runs three cheap checks on one passage and returns the first that fails (``None`` when all pass):
+built. ``answerability_gap`` runs cheap checks on one passage and returns the first that fails (``None``
+when all pass). They start from the question's analysis (:mod:`ragkit.roles.query_analysis`), so what the
+analysis understood is checked against the data, and only the rest against the words:
 
-1. **rare terms**: every name (a capitalised word after the question's first word) and every number of the
-   question must occur in the passage; a question about "Cambridge" is not answered by a passage that
-   never mentions Cambridge, however similar it is;
-2. **polarity**: a question asking what did *not* happen needs a supporting sentence that says "not",
-   "never", "no" ...; otherwise the passage answers the opposite question;
-3. **answer type**: "who" needs a name, "when" a date (a number, a month, a century), "how many / how much"
-   a number, in the supporting sentence, and one the question does not already contain
-   (:mod:`ragkit.roles.question_type`, which the answer grader uses too).
+1. **conditions** (a document with fields): the document must pass the question's filter exactly (a
+   dessert with nuts cannot answer "which desserts have no nuts?"), be one of the two items a comparison
+   names, or be the item a question is about;
+2. **rare terms**: every name (a capitalised word after the question's first word) and every number the
+   analysis did NOT use must occur in the passage; a number that is a price bound ("under 11 euros") or a
+   value matched to a field ("Italy", "French" -> France) is checked by condition 1 instead, never by its
+   spelling. On plain text, ``related_bar`` (off by default, see ``ragkit.defaults.QUERY_ANALYSIS``) also
+   accepts a passage word MiniLM places close to the term with the same first letter ("France" ~ "French");
+3. **polarity** (``negation_check``): a question asking what did *not* happen needs a supporting sentence
+   that says "not", "never", "no" ... (SQuAD 2.0 writes many unanswerable questions by adding a "not");
+   a negation the analysis turned into a condition ("not vegetarian", "without nuts") is checked by 1;
+4. **answer type**: "who" needs a name, "when" a date, "how many / how much" a number, in the
+   supporting sentence, and one the question does not already contain (:mod:`ragkit.roles.question_type`).
 
 The *supporting sentence* is the passage sentence that contains most of the question's key terms.
 
-Simplifications: names are found by capital letters (a lower-case entity like "bm25" is not a rare term,
-and a question typed in lower case has none); a term counts as present when a word of the passage starts
-with it ("America" is found in "American", "1970" in "1970s"), so a few near misses pass; typos in the
-question ("Masstricht") make the passage look like it lacks the term; synonyms ("did not" vs "failed to")
-and antonyms ("most" vs "least") are not understood. English only.
+Simplifications: names are found by capital letters (a lower-case entity like "bm25" is not a rare term);
+a term counts as present when a word of the passage starts with it ("America" in "American"), so a few
+near misses pass; a related word is one MiniLM places close, which is not a proof of meaning; typos ("Masstricht") make the passage look
+like it lacks the term; synonyms ("did not" vs "failed to") and antonyms ("most" vs "least") are not
+understood; on plain text (SQuAD, the handbook) the checks are the wording rules of before, since there
+is no structure to check against. English only.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any, Mapping
 
+import numpy as np
+
+from ragkit.defaults import QUERY_ANALYSIS
 from ragkit.roles.features import term_coverage
 from ragkit.roles.question_type import answer_type, has_answer
 from ragkit.text import QUESTION_STOPWORDS, fold, split_sentences
 
 _TERM = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F-]*|\d[\d,.]*\d|\d")
 _NEGATION = re.compile(r"\b(not|never|no|none|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F'-]*")
+
+
 def rare_terms(question: str) -> list[str]:
     """The question's names and numbers (folded, without a possessive 's), in order.
 
@@ -60,6 +75,29 @@ def mentions(text: str, term: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
 
 
+@lru_cache(maxsize=50_000)
+def _word_vector(word: str) -> np.ndarray:
+    from ragkit.roles.features import default_embedder, embed
+
+    return embed(default_embedder(), [word])[0]
+
+
+def related_in(text: str, term: str, bar: float | None) -> bool:
+    """True when ``text`` has a word that starts like ``term`` (first letter) and that MiniLM places within
+    ``bar`` cosine of it ("france" ~ "French"); never for numbers, and off when ``bar`` is None.
+
+    >>> related_in("A French white wine.", "france", None)
+    False
+    """
+    if bar is None or not term or term[0].isdigit():
+        return False
+    candidates = {fold(w) for w in _WORD.findall(text) if fold(w)[:1] == term[:1] and len(w) >= 3 and fold(w) != term}
+    if not candidates:
+        return False
+    target = _word_vector(term)
+    return any(float(_word_vector(w) @ target) >= bar for w in sorted(candidates))
+
+
 def supporting_sentence(question: str, text: str) -> str:
     """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
 
@@ -70,10 +108,37 @@ def supporting_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: term_coverage(question, s))
 
 
-def answerability_gap(question: str, text: str) -> str | None:
+def carries(metadata: Mapping[str, Any] | None, analysis: Any) -> bool:
+    """True when a document has every field the analysis reads (so the analysis can be checked on it)."""
+    if metadata is None or analysis is None or not analysis.structured:
+        return False
+    needed = list(analysis.attributes) + (["id"] if analysis.comparison is not None or analysis.subject else [])
+    return all(field in metadata for field in needed)
+
+
+def condition_gap(analysis: Any, metadata: Mapping[str, Any]) -> str | None:
+    """Why a document with fields fails the question's structure, or None."""
+    doc_id = str(metadata.get("id"))
+    if analysis.comparison is not None and doc_id not in analysis.comparison.ids:
+        return "it is not one of the two items the question compares"
+    if analysis.subject is not None and doc_id != analysis.subject:
+        return "it is not the item the question is about"
+    if not analysis.passes(dict(metadata)):
+        return f"it does not match the question's conditions ({analysis.describe()})"
+    return None
+
+
+def negation_understood(analysis: Any) -> bool:
+    """True when the analysis turned the question's negation into a condition ("not vegetarian")."""
+    return analysis is not None and bool(getattr(analysis, "negated", ())) and analysis.filter is not None
+
+
+def answerability_gap(question: str, text: str, analysis: Any | None = None, metadata: Mapping[str, Any] | None = None,
+                      related_bar: float | None = QUERY_ANALYSIS.related_bar,
+                      negation_check: bool = QUERY_ANALYSIS.negation_check) -> str | None:
     """Why ``text`` cannot answer ``question`` (the first failed check), or None when every check passes.
 
-    >>> answerability_gap("How many libraries are there in Cambridge?", "Oxford has 100 libraries.")
+    >>> answerability_gap("How many libraries are there in Cambridge?", "Oxford has 100 libraries.", related_bar=None)
     "the passage never mentions 'cambridge'"
     >>> answerability_gap("What did the monks not build?", "The monks built a mill.")
     'the question asks what is not the case, but the passage does not say so'
@@ -82,12 +147,22 @@ def answerability_gap(question: str, text: str) -> str | None:
     >>> answerability_gap("When was the mill built?", "The monks built the mill in 1120.") is None
     True
     """
-    missing = [t for t in rare_terms(question) if not mentions(text, t)]
-    if missing:
-        return f"the passage never mentions {missing[0]!r}"
+    checked = carries(metadata, analysis)
+    if checked:
+        gap = condition_gap(analysis, metadata)  # type: ignore[arg-type]
+        if gap:
+            return gap
+    used = {fold(w) for w in getattr(analysis, "used", ())} if checked else set()
+    for term in rare_terms(question):
+        if term in used or mentions(text, term) or related_in(text, term, related_bar):
+            continue
+        return f"the passage never mentions {term!r}"
     sentence = supporting_sentence(question, text)
-    if _NEGATION.search(question) and not _NEGATION.search(sentence):
+    understood = checked and negation_understood(analysis)
+    if negation_check and not understood and _NEGATION.search(question) and not _NEGATION.search(sentence):
         return "the question asks what is not the case, but the passage does not say so"
+    if checked and analysis.covered:
+        return None  # a list, a winner, a yes/no or a comparison: the fields answer it, not a sentence
     kind = answer_type(question)
     if not has_answer(kind, sentence, question):
         what = {"person": "name", "time": "time or date", "quantity": "number"}[kind]
@@ -95,5 +170,5 @@ def answerability_gap(question: str, text: str) -> str | None:
     return None
 
 
-__all__ = ["answerability_gap", "mentions", "rare_terms",
-           "supporting_sentence"]
+__all__ = ["answerability_gap", "carries", "condition_gap", "mentions", "negation_understood", "rare_terms",
+           "related_in", "supporting_sentence"]

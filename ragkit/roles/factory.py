@@ -47,6 +47,7 @@ ROLES: dict[str, tuple[bool, str, str]] = {
                              "ragkit.roles.hallucination:LLMHallucinationGrader"),
     "answer_grader": (True, "ragkit.roles.answer_grader:LocalAnswerGrader", "ragkit.roles.answer_grader:LLMAnswerGrader"),
     "judge": (True, "ragkit.roles.judge:LocalJudge", "ragkit.roles.judge:LLMJudge"),
+    "query_analyzer": (True, "ragkit.roles.query_analysis:LocalQueryAnalyzer", "ragkit.roles.query_analysis:LLMQueryAnalyzer"),
     "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
     "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),

@@ -8,7 +8,13 @@ four verdicts, each with its own path through the graph (``ragkit.graphs.crag``)
 - ``ambiguous``: the question cannot be answered as asked; ask the user (``clarifying_question``);
 - ``irrelevant``: the knowledge base does not cover it; refuse honestly.
 
-``LocalJudge`` combines four signals, each a few lines of plain code: the document grader's scores
+``LocalJudge`` first reads the question's structure (``query_analyzer``, restricted to the fields the
+documents carry, :mod:`ragkit.roles.query_analysis`). When the structure explains the whole question (a
+list, a winner, a yes/no, a comparison over documents with fields), relevance is decided by the fields:
+a document that carries them is on topic, and it passes only if it meets the question's conditions ("which
+desserts have no nuts?" keeps the desserts without nuts, whatever their wording), so no relevance score
+or wording rule can refuse a question the data answers. Otherwise it combines four signals, each a few
+lines of plain code: the document grader's scores
 (which documents pass, and how high the best one is), an *irrelevance threshold* on the best score, an
 *ambiguity signal* (the question is under-specified: no key terms at all, or a pronoun with nothing it
 could refer to; or the best documents come from different titles with almost the same score while the
@@ -28,15 +34,15 @@ a lower-case entity ("bm25") does not count as an antecedent; the title signal n
 from __future__ import annotations
 
 import re
-from typing import Literal, Sequence
+from typing import Any, Literal, Sequence
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.defaults import JUDGE
-from ragkit.roles.answerability import answerability_gap
+from ragkit.defaults import JUDGE, QUERY_ANALYSIS
+from ragkit.roles.answerability import answerability_gap, carries
 from ragkit.roles.base import DocumentGrader, Judgement
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
@@ -141,6 +147,9 @@ class LocalJudge:
         max_keep: int = JUDGE.max_keep,
         relevant_above: float | None = RELEVANT_ABOVE,
         check_answerable: bool = True,
+        query_analyzer: Any | None = None,
+        related_bar: float | None = QUERY_ANALYSIS.related_bar,
+        negation_check: bool = QUERY_ANALYSIS.negation_check,
     ):
         if grader is None:
             from ragkit.roles import LocalGrader  # lazy: building a judge with your own grader loads no model
@@ -154,6 +163,22 @@ class LocalJudge:
         self.max_keep = max_keep
         self.relevant_above = relevant_above  # None: trust the grader's own ``relevant`` flag
         self.check_answerable = check_answerable
+        self.query_analyzer = query_analyzer  # None: no structure, the wording checks only
+        self.related_bar = related_bar
+        self.negation_check = negation_check
+
+    def analyse(self, question: str, documents: Sequence[Document]) -> Any | None:
+        """The question's analysis over the fields these documents carry (None without an analyser)."""
+        if self.query_analyzer is None:
+            return None
+        restricted = getattr(self.query_analyzer, "restricted", None)
+        return (restricted(documents) if restricted else self.query_analyzer).analyze(question)
+
+    def gap(self, question: str, document: Document, analysis: Any | None) -> str | None:
+        if not self.check_answerable:
+            return None
+        return answerability_gap(question, document.page_content, analysis, document.metadata,
+                                 related_bar=self.related_bar, negation_check=self.negation_check)
 
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement:
         question = clean_query(question, what="question")
@@ -163,30 +188,56 @@ class LocalJudge:
         grades = self.grader.grade_many(question, documents)
         scores = [g.score for g in grades]
         bar = self.relevant_above
-        relevant = sorted((i for i, g in enumerate(grades) if (g.relevant if bar is None else g.score >= bar)),
-                          key=lambda i: -scores[i])
+        analysis = self.analyse(question, documents)
+        fielded = [i for i, d in enumerate(documents) if carries(d.metadata, analysis)]
+        by_fields = analysis is not None and analysis.covered and bool(fielded)
+        if by_fields:  # the fields decide what is on topic, not the wording
+            relevant = sorted(fielded, key=lambda i: -scores[i])
+        else:
+            relevant = sorted((i for i, g in enumerate(grades) if (g.relevant if bar is None else g.score >= bar)),
+                              key=lambda i: -scores[i])
         top = max(scores)
         if not relevant and top < self.irrelevant_below:
             return Judgement("irrelevant", note=f"best score {top:.2f} < {self.irrelevant_below:.2f} and no document passed")
-        gaps = {i: answerability_gap(question, documents[i].page_content) if self.check_answerable else None
-                for i in relevant}
+        gaps = {i: self.gap(question, documents[i], analysis) for i in relevant}
         passing = [i for i in relevant if gaps[i] is None]
         vague = underspecified(question)
-        if vague:
+        if vague and not by_fields:
             pronoun = re.search(r"'(\w+)'", vague)
             ask = f"Who or what do you mean by '{pronoun.group(1)}'?" if pronoun else "What exactly would you like to know?"
             return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]), note=vague, clarifying_question=ask)
         if not relevant:
             return Judgement("insufficient", note=f"no document passed the grader (best score {top:.2f})")
+        if by_fields and analysis.comparison is not None:
+            found = {str(documents[i].metadata.get("id")) for i in passing}
+            if not set(analysis.comparison.ids) <= found:
+                names = [n for n in (analysis_name(documents, analysis, i) for i in analysis.comparison.ids) if n]
+                return Judgement("insufficient", keep=tuple(passing[: self.max_keep]),
+                                 note="only one of the two items compared was retrieved",
+                                 corrected_query=" ".join(names) or None)
         if not passing:
             return Judgement("insufficient", note=f"{len(relevant)} relevant, but none can answer: {gaps[relevant[0]]}")
-        split = title_split(question, [documents[i] for i in passing], [scores[i] for i in passing], self.ambiguity_margin)
-        if split:
-            return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]),
-                             note=f"the best documents are split between {split[0]!r} and {split[1]!r}",
-                             clarifying_question=f"Do you mean {split[0]} or {split[1]}?")
+        if not by_fields:
+            split = title_split(question, [documents[i] for i in passing], [scores[i] for i in passing], self.ambiguity_margin)
+            if split:
+                return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]),
+                                 note=f"the best documents are split between {split[0]!r} and {split[1]!r}",
+                                 clarifying_question=f"Do you mean {split[0]} or {split[1]}?")
         keep = tuple(passing[: self.max_keep])
-        return Judgement("sufficient", keep=keep, note=f"{len(passing)} of {len(documents)} documents passed (best {top:.2f})")
+        how = f"by the question's conditions ({analysis.describe()})" if by_fields else f"best {top:.2f}"
+        return Judgement("sufficient", keep=keep, note=f"{len(passing)} of {len(documents)} documents passed ({how})")
+
+
+def analysis_name(documents: Sequence[Document], analysis: Any, item_id: str) -> str | None:
+    """The name of a compared item: its title among the documents, else from the analyser's vocabulary notes."""
+    for d in documents:
+        if str(d.metadata.get("id")) == item_id and isinstance(d.metadata.get("title"), str):
+            return d.metadata["title"]
+    for note in getattr(analysis, "notes", ()):
+        match = re.match(r"compare '(.+)' and '(.+)' on", note)
+        if match:
+            return match.group(1 if item_id == analysis.comparison.ids[0] else 2)
+    return None
 
 
 # ---------------------------------------------------------------- LLM judge

@@ -19,6 +19,16 @@ the document's own text contains, so every word is still the source's.
 ``LLMWriter`` asks a chat model for an answer with citations; code then keeps only citations that point
 at a real document, and a failed call is an explicit refusal.
 
+**Structure first.** Both writers take the question's analysis (``write(question, documents,
+query=analysis)``, as Adaptive RAG passes it; or, given a ``query_analyzer``, they analyse the question
+themselves, as in CRAG and Self-RAG, whose nodes pass only the question). Then code decides
+(:mod:`ragkit.roles.structured_answers`): documents that fail the filter are never quoted and a sentence
+naming an excluded item is dropped, so an answer never lists an item the question excluded; a list
+question lists every match, a superlative answers with the winner, a yes/no question says "Yes"/"No", a
+comparison states which of the two items wins, from their documents, with citations. ``LLMWriter`` gets
+the same constraints in its prompt and is still filtered in code. A word the question excludes that the
+data does not know ("lactose") is said first: the answer cannot promise it was checked.
+
 Simplifications: quoting cannot combine facts into a new sentence, resolve "it" to its antecedent, or
 compute anything (a total, a comparison). The default ``support_bar`` (0.4) was chosen on SQuAD 2.0
 tune articles: a question with its own paragraph should be answered, with another article's paragraphs
@@ -29,7 +39,7 @@ catch a same-topic paragraph that lacks the answer (SQuAD 2.0 "impossible" quest
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from langchain_core.documents import Document
@@ -53,6 +63,7 @@ from ragkit.roles.features import (
 )
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import WRITER_PROMPT, format_documents
+from ragkit.roles.structured_answers import drop_excluded, split_by_filter, structured_answer, title_of
 from ragkit.text import clean_query
 
 MIN_UNIT_WORDS = 5
@@ -137,8 +148,10 @@ class LocalWriter:
         relative_bar: float = WRITER.relative_bar,
         similarity_weight: float = WRITER.similarity_weight,
         diversity: float = WRITER.diversity,
+        query_analyzer: Any | None = None,
     ):
         self.embedder = embedder if embedder is not None else default_embedder()
+        self.query_analyzer = query_analyzer  # None: the question's structure is only used when passed in
         self.max_sentences = max_sentences
         self.support_bar = support_bar
         self.relative_bar = relative_bar
@@ -176,14 +189,71 @@ class LocalWriter:
             chosen.append(best)
         return chosen
 
-    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+    def write(self, question: str, documents: Sequence[Document], query: Any | None = None) -> Answer:
+        """A cited answer; ``query`` is the question's analysis (else the writer's ``query_analyzer`` reads it)."""
+        documents = check_documents(documents)
+        analysis = analyse(self.query_analyzer, question, documents, query)
+        if analysis is not None and analysis.structured:
+            decided = structured_answer(documents, analysis)
+            if decided is not None:
+                return with_caveat(decided, analysis)
+            passing, failing = split_by_filter(documents, analysis)
+            if analysis.subject is not None:
+                passing = [i for i in passing if str(documents[i].metadata.get("id")) == analysis.subject] or passing
+            if not passing:
+                return Answer(f"None of the documents matches ({analysis.describe()}).", (), answered=False)
+            answer = self.extract(question, [documents[i] for i in passing], numbers=[i + 1 for i in passing])
+            excluded = [title_of(documents[i]) for i in failing if title_of(documents[i])]
+            allowed = [title_of(documents[i]) for i in passing if title_of(documents[i])]
+            text = drop_excluded(answer.text, excluded, allowed) if answer.answered else answer.text
+            if not text.strip():
+                return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+            return with_caveat(Answer(text, tuple(n for n in answer.citations if f"[{n}]" in text), answer.answered), analysis)
+        return self.extract(question, documents)
+
+    def extract(self, question: str, documents: Sequence[Document], numbers: Sequence[int] | None = None) -> Answer:
+        """The extractive answer (MMR over source sentences); ``numbers`` are the documents' citation numbers."""
+        numbers = list(numbers) if numbers is not None else list(range(1, len(documents) + 1))
         units, relevance, vectors = self.score_units(question, documents)
         chosen = self.select(relevance, vectors)
         if not chosen:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
         documents = check_documents(documents)
-        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), units[i].doc + 1) for i in chosen)
-        return Answer(text, tuple(sorted({units[i].doc + 1 for i in chosen})))
+        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
+        return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
+
+
+def analyse(analyzer: Any | None, question: str, documents: Sequence[Document], query: Any | None) -> Any | None:
+    """The question's analysis: the one passed in, else the analyser's over the fields these documents carry."""
+    if query is not None or analyzer is None or not documents:
+        return query
+    restricted = getattr(analyzer, "restricted", None)
+    return (restricted(documents) if restricted else analyzer).analyze(question)
+
+
+def with_caveat(answer: Answer, analysis: Any) -> Answer:
+    """Say first what the question excluded that the data does not know, so the answer promises nothing about it.
+
+    >>> from types import SimpleNamespace
+    >>> with_caveat(Answer("Lemon tart [1].", (1,)), SimpleNamespace(unresolved=("lactose",))).text
+    "I could not check 'lactose': it is not in the data, so nothing was left out for it. Lemon tart [1]."
+    """
+    words = [w for w in getattr(analysis, "unresolved", ()) if w]
+    if not words:
+        return answer
+    listed = " or ".join(f"'{w}'" for w in words)
+    note = f"I could not check {listed}: {'it is' if len(words) == 1 else 'they are'} not in the data, so nothing was left out for {'it' if len(words) == 1 else 'them'}."
+    return Answer(f"{note} {answer.text}", answer.citations, answer.answered, answer.fallback)
+
+
+def accepts_query(writer: Any) -> bool:
+    """True when ``writer.write`` takes the analysis (``query=``); scripted test writers may not."""
+    import inspect
+
+    try:
+        return "query" in inspect.signature(writer.write).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 class WrittenAnswer(BaseModel):
@@ -205,25 +275,60 @@ class LLMWriter:
     Answer(text='Six cost 14 euros [1].', citations=(1,), answered=True, fallback=False)
     """
 
-    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = WRITER_PROMPT):
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = WRITER_PROMPT, query_analyzer: Any | None = None):
         self.model = model
         self.prompt = prompt
+        self.query_analyzer = query_analyzer
 
-    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+    def write(self, question: str, documents: Sequence[Document], query: Any | None = None) -> Answer:
         question = clean_query(question, what="question")
         documents = check_documents(documents)
         if not documents:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
-        inputs = {"question": question, "documents": format_documents(documents)}
+        analysis = analyse(self.query_analyzer, question, documents, query)
+        excluded: list[str] = []
+        allowed: list[str] = []
+        shown = documents
+        asked = question
+        if analysis is not None and analysis.structured:
+            passing, failing = split_by_filter(documents, analysis)
+            excluded = [title_of(documents[i]) for i in failing if title_of(documents[i])]
+            allowed = [title_of(documents[i]) for i in passing if title_of(documents[i])]
+            shown = [documents[i] for i in passing] if analysis.comparison is None else documents
+            asked = f"{question}\n\n{constraints(shown, analysis, excluded)}"
+        if not shown:
+            return Answer(f"None of the documents matches ({analysis.describe()}).", (), answered=False)
+        inputs = {"question": asked, "documents": format_documents(shown)}
         result = call_structured(self.model, self.prompt, WrittenAnswer, inputs)
         if not result.ok:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False, fallback=True)
         text = result.value.answer.strip()
         if not result.value.answered or not text or NOT_ENOUGH_INFORMATION in text:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
-        valid = [n for n in cited_numbers(text) if 1 <= n <= len(documents)]
-        text = drop_invalid_citations(text, len(documents))
-        return Answer(text, tuple(sorted(set(valid))))
+        text = drop_excluded(drop_invalid_citations(text, len(shown)), excluded, allowed)  # code still filters
+        if not text.strip():
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        if shown is not documents:  # renumber the citations to the documents the caller passed
+            index = [documents.index(d) + 1 for d in shown]
+            text = re.sub(r"\[(\d+)\]", lambda m: f"[{index[int(m.group(1)) - 1]}]", text)
+        valid = sorted({n for n in cited_numbers(text) if 1 <= n <= len(documents)})
+        answer = Answer(text, tuple(valid))
+        return with_caveat(answer, analysis) if analysis is not None else answer
+
+
+def constraints(documents: Sequence[Document], analysis: Any, excluded: Sequence[str]) -> str:
+    """The analysis as instructions for a chat model: what qualifies, what to leave out, what code computed."""
+    lines = ["Constraints decided from the data (follow them exactly):"]
+    if analysis.filter is not None:
+        lines.append(f"- Every document shown matches: {analysis.describe()}. Mention only these items.")
+    if excluded:
+        lines.append(f"- Never name these items, they do not qualify: {', '.join(excluded)}.")
+    decided = structured_answer(documents, analysis)
+    if decided is not None and analysis.kind in ("single", "comparison", "yes_no"):
+        lines.append(f"- The computed answer is: {decided.text} Say it in your own words, with the citations.")
+    if analysis.unresolved:
+        lines.append(f"- These words could not be checked against the data; say so: {', '.join(analysis.unresolved)}.")
+    return "\n".join(lines)
 
 
 def drop_invalid_citations(text: str, n_documents: int) -> str:

@@ -1,0 +1,252 @@
+"""Answers that a question's structure decides: lists, winners, yes/no, comparisons, and what to leave out.
+
+Given documents with metadata and a query analysis (:mod:`ragkit.roles.query_analysis`), the answer is
+decided by code, and the words are quoted from the documents:
+
+- **exclusions**: a document that fails the filter is never quoted, and a quoted sentence that names an
+  excluded item is dropped (:func:`drop_excluded`), so "which desserts have no nuts?" cannot list a nut
+  dessert, whatever the sentences say;
+- **set**: every document that passes, each with its first sentence and the sentence that shows the
+  field asked about ("Allergens: ...", "Price: ...");
+- **single** (a superlative): the winners only (ties all win);
+- **yes_no**: "Yes: " and the matches, or "No: " and what nothing matched;
+- **comparison**: the two items' values, the winner named first, each with its quoted sentence.
+
+Every quoted sentence carries ``[n]``, the number of its document. The connecting words ("Yes:", "has the
+lower price than") are the writer's own; everything else is the documents'.
+
+>>> docs = [Document("Lemon tart (dessert, 8.00 EUR). Allergens: gluten.", metadata={"id": "a", "title": "Lemon tart",
+...                  "course": "dessert", "price": 8.0}),
+...         Document("Almond cake (dessert, 7.50 EUR). Allergens: tree nuts.", metadata={"id": "b", "title": "Almond cake",
+...                  "course": "dessert", "price": 7.5})]
+>>> drop_excluded("Lemon tart is lovely [1]. Almond cake too [2].", ["Almond cake"], ["Lemon tart"])
+'Lemon tart is lovely [1].'
+
+Simplifications: an item is "named" when its title occurs as written (case and accents ignored) or cut
+before " with " or a comma, so a sentence that calls it "the cake" is not caught (it is quoted from a
+document that passed, so it is about a passing item); values are printed as stored (a price without its
+currency in the comparison's verdict).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.documents import Document
+
+from ragkit.retrieval.structured import describe
+from ragkit.roles.base import Answer
+from ragkit.text import fold, split_sentences
+
+
+def name_forms(title: str) -> list[str]:
+    """How a text may name an item: its title, and the title cut before " with " or a comma (folded).
+
+    >>> name_forms("Panna cotta with figs")
+    ['panna cotta with figs', 'panna cotta']
+    """
+    full = " ".join(fold(title).split())
+    short = re.split(r"\s+with\s+|,", full)[0].strip()
+    return [full] + ([short] if short and short != full else [])
+
+
+def _pattern(form: str) -> str:
+    return r"(?<!\w)" + r"\s+".join(re.escape(w) for w in form.split()) + r"(?!\w)"
+
+
+def names_any(text: str, titles: Sequence[str], allowed: Sequence[str] = ()) -> bool:
+    """True when ``text`` names one of ``titles``, outside any mention of an ``allowed`` title.
+
+    >>> names_any("Lemon tart with cream.", ["Lemon tart"], allowed=["Lemon tart with cream"])
+    False
+    """
+    folded = " ".join(fold(text).split())
+    for title in sorted(allowed, key=len, reverse=True):
+        for form in name_forms(title):
+            folded = re.sub(_pattern(form), " ", folded)
+    return any(re.search(_pattern(form), folded) for t in titles for form in name_forms(t))
+
+
+def drop_excluded(text: str, excluded: Sequence[str], allowed: Sequence[str] = ()) -> str:
+    """The text without the sentences that name an excluded item (an allowed title may contain its name)."""
+    if not excluded:
+        return text
+    kept = [s for s in split_sentences(text) if not names_any(s, excluded, allowed)]
+    return " ".join(kept)
+
+
+def title_of(doc: Document) -> str:
+    title = doc.metadata.get("title")
+    return title if isinstance(title, str) and title.strip() else ""
+
+
+def split_by_filter(documents: Sequence[Document], analysis: Any) -> tuple[list[int], list[int]]:
+    """Indexes of the documents that pass the analysis's filter, and of those that fail it."""
+    passing = [i for i, d in enumerate(documents) if analysis.passes(d.metadata)]
+    return passing, [i for i in range(len(documents)) if i not in passing]
+
+
+def _cite(sentence: str, number: int) -> str:
+    from ragkit.roles.writer import cite
+
+    return cite(sentence, number)
+
+
+def _formatted(value: Any) -> list[str]:
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, float):
+        return [f"{value:.2f}", f"{value:g}"] if not value.is_integer() else [f"{value:.2f}", str(int(value))]
+    if isinstance(value, int):
+        return [str(value)]
+    if isinstance(value, list):
+        return [x for v in value for x in _formatted(v)]
+    return [str(value)]
+
+
+def _field_words(field: str) -> list[str]:
+    return [w for w in re.split(r"[_\W]+", field.lower()) if len(w) > 2]
+
+
+def evidence(doc: Document, fields: Sequence[str], max_sentences: int = 2) -> list[str]:
+    """The document's first sentence, plus the sentences that show the given fields (their value or name).
+
+    >>> d = Document("Sancerre (Loire, France), 2022, white wine. Grapes: Sauvignon Blanc. Price: 10.00 EUR a glass.",
+    ...              metadata={"title": "Sancerre", "price_glass": 10.0})
+    >>> evidence(d, ["price_glass"])
+    ['Sancerre (Loire, France), 2022, white wine.', 'Sancerre: Price: 10.00 EUR a glass.']
+    """
+    from ragkit.roles.features import mentions
+
+    sentences = split_sentences(doc.page_content) or [doc.page_content]
+    chosen = [0]
+    for field in fields:
+        value = doc.metadata.get(field)
+        forms = [f for f in _formatted(value) if f]
+        words = _field_words(field)
+        hit = next((i for i, s in enumerate(sentences) if any(w in s.lower() for w in words)), None)
+        if hit is None:  # no sentence names the field: the first that shows its value
+            hit = next((i for i, s in enumerate(sentences) if any(f.lower() in s.lower() for f in forms)), None)
+        if hit is not None and hit not in chosen and len(chosen) < 1 + max_sentences:
+            chosen.append(hit)
+    title = title_of(doc)
+    out = []
+    for i in sorted(chosen):
+        s = sentences[i]
+        out.append(s if i == 0 or not title or mentions(s, title) else f"{title}: {s}")
+    return out
+
+
+def quote(doc: Document, number: int, fields: Sequence[str]) -> str:
+    """The evidence sentences of one document, each cited ``[number]``."""
+    return " ".join(_cite(s, number) for s in evidence(doc, fields))
+
+
+def _value_text(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def structured_answer(documents: Sequence[Document], analysis: Any) -> Answer | None:
+    """The answer the analysis decides, or None when it decides none (a lookup: quote the best sentences).
+
+    ``documents`` are all the writer has; with ``analysis.searched_all`` they are everything that passed the
+    filter over the whole corpus, so an empty list means "no" and is said so.
+    """
+    fields = analysis.attributes
+    passing, failing = split_by_filter(documents, analysis)
+    excluded = [title_of(documents[i]) for i in failing if title_of(documents[i])]
+    allowed = [title_of(documents[i]) for i in passing if title_of(documents[i])]
+    what = describe(analysis.filter)
+    everything = analysis.searched_all
+
+    def listing(indexes: Sequence[int]) -> str:
+        return drop_excluded(" ".join(quote(documents[i], i + 1, fields) for i in indexes), excluded, allowed)
+
+    def cites(indexes: Sequence[int]) -> tuple[int, ...]:
+        return tuple(sorted({i + 1 for i in indexes}))
+
+    if analysis.comparison is not None:
+        return comparison_answer(documents, analysis)
+    if analysis.subject is not None and analysis.kind == "yes_no":
+        at = next((i for i, d in enumerate(documents) if str(d.metadata.get("id")) == analysis.subject), None)
+        if at is None:
+            return None
+        yes = at in passing
+        return Answer(f"{'Yes' if yes else 'No'}: {quote(documents[at], at + 1, fields)}", cites([at]))
+    if analysis.kind == "single":
+        field = analysis.sort.attribute
+        valued = [i for i in passing if isinstance(documents[i].metadata.get(field), (int, float))]
+        if not valued:
+            return Answer(f"None of the items {'on the list ' if everything else 'I found '}that match ({what}) has a "
+                          f"{field} value.", (), answered=everything)
+        sign = -1.0 if analysis.sort.descending else 1.0
+        order = sorted(valued, key=lambda i: sign * documents[i].metadata[field])
+        limit = analysis.query.limit or 1
+        cut = sign * documents[order[min(limit, len(order)) - 1]].metadata[field]
+        winners = [i for i in order if sign * documents[i].metadata[field] <= cut]
+        losers = [title_of(documents[i]) for i in range(len(documents)) if i not in winners and title_of(documents[i])]
+        text = drop_excluded(" ".join(quote(documents[i], i + 1, fields) for i in winners), losers,
+                             [title_of(documents[i]) for i in winners])
+        return Answer(text, cites(winners))
+    if analysis.kind in ("set", "yes_no"):
+        if passing:
+            prefix = "Yes: " if analysis.kind == "yes_no" else ""
+            return Answer(prefix + listing(passing), cites(passing))
+        where = "on the list" if everything else "among the items I found"
+        if analysis.kind == "yes_no":
+            return Answer(f"No: nothing {where} matches ({what}).", (), answered=everything)
+        return Answer(f"None: nothing {where} matches ({what}).", (), answered=everything)
+    return None
+
+
+def field_words(field: str) -> str:
+    """A field name to print: ``price_bottle`` -> ``price (bottle)``.
+
+    >>> field_words("price_bottle"), field_words("vintage")
+    ('price (bottle)', 'vintage')
+    """
+    parts = [w for w in re.split(r"[_\s]+", field) if w]
+    return f"{parts[0]} ({' '.join(parts[1:])})" if len(parts) > 1 else field
+
+
+def _bare(sentence: str) -> str:
+    return re.sub(r"[.!?]+[\"')\]]*$", "", sentence.strip())
+
+
+def comparison_answer(documents: Sequence[Document], analysis: Any) -> Answer | None:
+    """Compare the two named items on the analysis's field; None when one of them is not among the documents.
+
+    One sentence, the winner first, each item in its document's own words with its citation:
+    "Yes: Mushroom and chestnut pie (main course, 18.50 EUR) [1] has a lower price than Pumpkin gnocchi ... [2]."
+    """
+    c = analysis.comparison
+    at = {str(d.metadata.get("id")): i for i, d in enumerate(documents)}
+    if c.ids[0] not in at or c.ids[1] not in at:
+        return None
+    ia, ib = at[c.ids[0]], at[c.ids[1]]
+    a, b = documents[ia], documents[ib]
+    va, vb = a.metadata.get(c.attribute), b.metadata.get(c.attribute)
+    field = field_words(c.attribute)
+
+    def shown(doc: Document, i: int) -> str:
+        sentences = evidence(doc, [c.attribute], max_sentences=1)
+        return f"{_bare(sentences[-1])} [{i + 1}]"
+
+    missing = [title_of(d) for d, v in ((a, va), (b, vb)) if not isinstance(v, (int, float)) or isinstance(v, bool)]
+    if missing:
+        return Answer(f"I cannot compare them: {' and '.join(missing)} has no {field}. {quote(a, ia + 1, [c.attribute])} "
+                      f"{quote(b, ib + 1, [c.attribute])}", (min(ia, ib) + 1, max(ia, ib) + 1))
+    if va == vb:
+        body, truth = f"{shown(a, ia)} has the same {field} as {shown(b, ib)}.", False
+    else:
+        a_wins = (va > vb) == (c.want == "higher")
+        (w, iw), (lo, il) = ((a, ia), (b, ib)) if a_wins else ((b, ib), (a, ia))
+        body, truth = f"{shown(w, iw)} has a {c.want} {field} than {shown(lo, il)}.", a_wins
+    prefix = ("Yes: " if truth else "No: ") if c.asks_yes_no else ""
+    return Answer(prefix + body, (min(ia, ib) + 1, max(ia, ib) + 1))
+
+
+__all__ = ["comparison_answer", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
+           "structured_answer", "title_of"]
