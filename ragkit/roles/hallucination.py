@@ -212,11 +212,11 @@ class LocalHallucinationGrader:
             blamed = self._blame(claims[i], rows, sentence_fail)
             for claim, row, blame in zip(claims[i], rows, blamed):
                 best = int(row.argmax())
+                if verbatim_sentence:  # a copied sentence is grounded however low its embedding similarity
+                    out.append(ClaimCheck(claim.own, sentence, True, "", "copied from the source", units[best].text))
+                    continue
                 if sentence_fail is not None and blame:
                     out.append(ClaimCheck(claim.own, sentence, False, *sentence_fail[:2], units[best].text))
-                    continue
-                if verbatim_sentence:
-                    out.append(ClaimCheck(claim.own, sentence, True, "", "copied from the source", units[best].text))
                     continue
                 check, reason = self._claim_checks(claim, sentence, row, units, documents, supporting, doc_stems)
                 out.append(ClaimCheck(claim.own, sentence, not check, check, reason, units[best].text))
