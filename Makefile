@@ -50,7 +50,7 @@ browser: $(VENV)/.installed
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 		{ [ "$$(id -u)" = 0 ] && apt-get install -y -qq chromium chromium-driver >/dev/null || \
 		  { echo "install Debian's chromium and chromium-driver first"; exit 2; }; }
-	$(PY) -c "import selenium" 2>/dev/null || $(PY) -m pip install --quiet -c constraints.txt selenium
+	$(PY) -c "import selenium" 2>/dev/null || $(PY) -m pip install --quiet -c constraints.txt selenium  # pinned in constraints.txt
 	$(PY) browser/check_jupyterlab.py --nb "$(NB_PREFIX)"
 
 bench: $(VENV)/.installed
