@@ -48,9 +48,16 @@ const panel = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
 if (!panel) { return null; }
 const text = panel.innerText || '';
 const prompts = [...panel.querySelectorAll('.jp-InputArea-prompt')].map(p => p.innerText.trim());
+// Execution counts from the notebook model (a collapsed solution cell shows no prompt in the DOM).
+const current = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+const cellList = current && current.content && current.content.model ? current.content.model.cells : null;
+const codeCells = [];
+if (cellList) { for (let i = 0; i < cellList.length; i++) { const c = cellList.get(i); if (c.type === 'code') { codeCells.push(c); } } }
 return {
   cells: panel.querySelectorAll('.jp-Cell').length,
   running: prompts.filter(p => p.includes('*')).length,
+  code_cells: codeCells.length,
+  executed: codeCells.filter(c => c.executionCount !== null && c.executionCount !== undefined).length,
   mermaid_outputs: panel.querySelectorAll('.jp-RenderedMermaid').length,
   mermaid_svgs: panel.querySelectorAll('.jp-RenderedMermaid svg, .jp-RenderedMermaid img[src^="data:image/svg"]').length,
   widgets: panel.querySelectorAll('.jp-OutputArea-output .widget-container, .jp-OutputArea-output .jupyter-widgets.widget-inline-hbox, .jp-OutputArea-output .lm-Widget.jupyter-widgets').length,
@@ -156,15 +163,21 @@ def check_notebook(driver, base: str, token: str, path: Path, shots: Path, run_s
 
     # Run All in the browser's kernel, then wait until nothing is running.
     wait_for(driver, lambda s: s["kernel_idle"], 120)
+    command(driver, "notebook:clear-all-cell-outputs")  # so every execution count below comes from this run
+    time.sleep(1)
+    cleared = driver.execute_script(SNAPSHOT_JS)
+    if cleared["executed"]:
+        problems.append(f"clearing the outputs left {cleared['executed']} execution counts")
     command(driver, "notebook:run-all-cells")
     time.sleep(2)
-    after = wait_for(driver, lambda s: s["running"] == 0 and s["kernel_idle"], run_seconds, step=2)
+    after = wait_for(driver, lambda s: s["running"] == 0 and s["kernel_idle"] and s["executed"] == s["code_cells"],
+                     run_seconds, step=2)
     time.sleep(2)
     after = driver.execute_script(SNAPSHOT_JS)
     driver.save_screenshot(str(shots / f"{stem}-2-ran.png"))
     report["after_run"] = after
-    if after["running"]:
-        problems.append(f"after {run_seconds:.0f} s, {after['running']} cells still running")
+    if after["running"] or after["executed"] < after["code_cells"]:
+        problems.append(f"after {run_seconds:.0f} s, {after['executed']} of {after['code_cells']} code cells ran")
     if after["errors"]:
         problems.append(f"{after['errors']} cells raised an error")
     if after["mermaid_svgs"] < want["mermaid"]:
