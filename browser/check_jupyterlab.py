@@ -27,7 +27,6 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,8 @@ import time
 from pathlib import Path
 
 import nbformat
+
+from ragkit.server.background import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -69,12 +70,6 @@ return {
                !!document.querySelector('[data-status="idle"]'),
 };
 """
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def expected(path: Path) -> dict[str, int]:

@@ -15,24 +15,14 @@ from langchain_core.documents import Document
 from ragkit.bandit import LinUCB, SharedBandit, ThompsonSampling
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
 from ragkit.retrieval import BM25Retriever
-from ragkit.roles.base import Answer, Grade, Groundedness
+from ragkit.roles.base import Answer
 from ragkit.roles.intent import Intent
 from ragkit.roles.query_transform import QueryTransform
 from tests.conftest import assert_snapshot
+from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 
 
 # ---------------------------------------------------------------- scripted test doubles
-class Script:
-    """Hands out scripted values in order; once the script runs out it repeats ``then``."""
-
-    def __init__(self, values: Sequence[Any] = (), then: Any = True) -> None:
-        self.values, self.then, self.calls = list(values), then, 0
-
-    def next(self) -> Any:
-        self.calls += 1
-        return self.values.pop(0) if self.values else self.then
-
-
 class ScriptedIntent(Script):
     def classify(self, question: str) -> Intent:
         route = self.next()
@@ -52,20 +42,8 @@ class ScriptedTransformer:
         return QueryTransform((f"{question} alt{n}a", f"{question} alt{n}b"), f"hypothetical {n}")
 
 
-class ScriptedGrader(Script):
-    def grade(self, question: str, document: Document) -> Grade:
-        relevant = self.next()
-        return Grade(relevant, 1.0 if relevant else 0.0)
-
-    def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
-        return [self.grade(question, d) for d in documents]
 
 
-class ScriptedHallucinationGrader(Script):
-    def check(self, documents: Sequence[Document], answer: str) -> Groundedness:
-        grounded = self.next()
-        return Groundedness(grounded, () if grounded else (answer,), 1.0 if grounded else 0.0,
-                            "" if grounded else "scripted: unsupported")
 
 
 class NumberingWriter:

@@ -18,38 +18,12 @@ from ragkit.graphs.self_rag import (
     build_self_rag_graph,
     worst_case_steps,
 )
-from ragkit.roles.base import Answer, Grade, Groundedness, Usefulness
+from ragkit.roles.base import Answer, Grade, Usefulness
 from tests.conftest import assert_snapshot
-
+from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 
 
 # ---------------------------------------------------------------- scripted test doubles
-class Script:
-    """Hands out scripted verdicts in order; once the script runs out it repeats ``then``."""
-
-    def __init__(self, verdicts: Sequence[bool], then: bool) -> None:
-        self.verdicts, self.then, self.calls = list(verdicts), then, 0
-
-    def next(self) -> bool:
-        self.calls += 1
-        return self.verdicts.pop(0) if self.verdicts else self.then
-
-
-class ScriptedGrader(Script):
-    def grade(self, question: str, document: Document) -> Grade:
-        relevant = self.next()
-        return Grade(relevant, 1.0 if relevant else 0.0)
-
-    def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
-        return [self.grade(question, d) for d in documents]
-
-
-class ScriptedHallucinationGrader(Script):
-    def check(self, documents: Sequence[Document], answer: str) -> Groundedness:
-        grounded = self.next()
-        return Groundedness(grounded, () if grounded else (answer,), 1.0 if grounded else 0.0)
-
-
 class ScriptedAnswerGrader(Script):
     def grade(self, question: str, answer: str) -> Usefulness:
         useful = self.next()
