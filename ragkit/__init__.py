@@ -1,18 +1,14 @@
 """ragkit: the nodes, roles and graphs of the ragkit workbook (RAG and agents with LangGraph, offline by default)."""
 
-from ragkit.chat_models import describe_backend, load_chat_model
-from ragkit.data import (
-    DataError,
-    data_dir,
-    load_corpus,
-    load_handbook,
-    load_menu,
-    load_statute,
-    load_web_snapshot,
-    load_wines,
-)
-from ragkit.embeddings import MiniLMEmbeddings, load_embedder
-from ragkit.fake_chat import ScriptedChatModel, scripted
+from ragkit.core.chat_models import describe_backend, load_chat_model
+from ragkit.core.data import DataError, data_dir
+from ragkit.domains.corpora import load_corpus
+from ragkit.domains.handbook.corpus import load_handbook
+from ragkit.domains.menu.corpus import load_menu, load_wines
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.web.corpus import load_web_snapshot
+from ragkit.core.embeddings import MiniLMEmbeddings, load_embedder
+from ragkit.core.chat_models import ScriptedChatModel, scripted
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph
 from ragkit.graphs.crag import build_crag_graph, resume_crag, run_crag
@@ -22,17 +18,13 @@ from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, resume_tool_agent
 from ragkit.ingest import load_collection
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
-from ragkit.retrieval import (
-    BM25Retriever,
-    CrossEncoderReranker,
-    DenseRetriever,
-    HybridRetriever,
-    LocalReranker,
-    MaxChunkDenseRetriever,
-    RerankRetriever,
-    load_beir,
-    split_documents,
-)
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.rerank import CrossEncoderReranker, LocalReranker, RerankRetriever
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.hybrid import HybridRetriever
+from ragkit.core.maxp import MaxChunkDenseRetriever
+from ragkit.evaluation.beir import load_beir
+from ragkit.core.chunking import split_documents
 from ragkit.roles import (
     NOT_ENOUGH_INFORMATION,
     LLMAnswerGrader,
@@ -53,9 +45,9 @@ from ragkit.roles import (
     RouteSpec,
 )
 from ragkit.sandbox import run_python
-from ragkit.text import clean_query, split_sentences, tokenize
+from ragkit.core.nlp import clean_query, split_sentences, tokenize
 from ragkit.tools import OrderStore, load_order_store
-from ragkit.web_search import OfflineWebSearch
+from ragkit.domains.web.search import OfflineWebSearch
 
 __version__ = "0.1.0"
 

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from ragkit.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
+from ragkit.evaluation.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.defaults import RETRIEVAL
 from ragkit.evaluation import command as eval_command
 from ragkit.ingest import command as ingest_command
@@ -77,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_tune(args: argparse.Namespace, argv: list[str]) -> int:
     """``ragkit bench tune``: print the best point of each grid search, optionally save every grid."""
-    from ragkit.retrieval.tuning import tune_on_split
+    from ragkit.evaluation.tuning import tune_on_split
 
     record = tune_on_split(str(args.data), args.split, dense=args.dense)
     best = {stage: record[stage]["best"] for stage in ("bm25", "maxp", "fusion", "reranker") if stage in record}

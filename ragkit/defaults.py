@@ -126,7 +126,7 @@ class GraphDefaults:
     """Caps and sizes the graphs start from (each is an argument of its builder)."""
 
     k: int = 4  # documents a graph retrieves and writes from
-    max_question_chars: int = 2_000  # the input policy's limit (ragkit.graphs.policy)
+    max_question_chars: int = 2_000  # the input policy's limit (ragkit.core.contract)
     self_rag_max_attempts: int = 3
     crag_fetch_k: int = 12
     crag_max_corrections: int = 2
@@ -169,7 +169,7 @@ class StatuteQADefaults:
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2
     max_generations: int = 2
-    # GraphRetriever over the article graph (ragkit.statute.article_graph.STATUTE_GRAPH_DEFAULTS reads these):
+    # GraphRetriever over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS reads these):
     # max mean(hit@1, recall@5) on the 64 answerable dev questions, mix 0 (= hybrid) excluded.
     graph_direction: str = "undirected"
     graph_damping: float = 0.3

@@ -133,7 +133,7 @@ def mmr_tradeoff(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int,
     >>> [(lam, round(rel, 2), round(div, 2)) for lam, rel, div in mmr_tradeoff(q, c, 2, (0.2, 1.0))]
     [(0.2, 0.5, 1.0), (1.0, 0.99, 0.01)]
     """
-    from ragkit.retrieval.dense import mmr_select
+    from ragkit.core.dense import mmr_select
 
     rows = []
     for lam in lambdas:
@@ -175,7 +175,7 @@ def plot_mmr_tradeoff(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int,
 def rerank_contributions(reranker: Any, query: str, docs: Sequence[Any]) -> tuple[list[str], np.ndarray]:
     """``(signal names, weight * scaled feature per candidate)`` for a ``LocalReranker``; the rows sum to its
     scores."""
-    from ragkit.retrieval.rerank import FEATURES
+    from ragkit.core.rerank import FEATURES
 
     features = reranker.features(query, docs)
     weights = np.array([reranker.weights.get(name, 0.0) for name in FEATURES])

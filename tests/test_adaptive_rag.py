@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 import inspect
+import os
 from typing import Any, get_args
 
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.fake_chat import ScriptedChatModel
-from ragkit.graphs import adaptive_rag
+from ragkit.core.chat_models import ScriptedChatModel
 from ragkit.graphs.adaptive_rag import (
     NO_DOCUMENTS_PREFIX,
     OFFLINE_FALLBACK,
@@ -24,7 +22,6 @@ from ragkit.graphs.adaptive_rag import (
 )
 from ragkit.roles.base import Answer, RouteDecision, RouteSpec
 from tests.conftest import assert_snapshot
-
 
 
 # ---------------------------------------------------------------- test doubles
@@ -111,7 +108,7 @@ def test_default_routes_are_a_literal_and_specs_match() -> None:
 
 
 def test_route_examples_are_not_copied_from_the_labelled_set() -> None:
-    from ragkit.data import load_routing_questions
+    from ragkit.domains.menu.corpus import load_routing_questions
 
     try:
         labelled = {item["question"].strip().lower() for item in load_routing_questions()}
@@ -241,7 +238,7 @@ def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> N
         built.append(corpus)
         return lambda query: [Document(f"{corpus} doc")]
 
-    import ragkit.retrieval.presets as presets
+    import ragkit.core.hybrid as presets
 
     monkeypatch.setattr(presets, "default_retriever", lambda docs, k=4: fake_default(docs[0].metadata["source"], k))
     graph = build_adaptive_rag_graph(router=FixedRouter("search_wine"), writer=EchoWriter(),
@@ -276,7 +273,7 @@ def test_a_route_of_ones_own_is_searched_not_sent_to_the_fallback() -> None:
 
 
 def test_a_local_router_over_ones_own_routes_uses_their_documents(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ragkit.retrieval import BM25Retriever
+    from ragkit.core.bm25 import BM25Retriever
 
     graph = build_adaptive_rag_graph(routes=MY_ROUTES, sources={"search_notes": BM25Retriever.from_documents(NOTES)})
     assert graph.invoke({"question": "Which day did the 2024 meeting move to?"})["route"] == "search_notes"
@@ -338,7 +335,7 @@ def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
 @pytest.mark.skipif(not (os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")),
                     reason="needs GOOGLE_API_KEY or GEMINI_API_KEY")
 def test_gemini_smoke() -> None:
-    from ragkit.chat_models import load_chat_model
+    from ragkit.core.chat_models import load_chat_model
 
     graph = build_adaptive_rag_graph(chat_model=load_chat_model("fast", required=True))
     out = graph.invoke({"question": "Is there a vegetarian main course on the menu?"})

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 
 from ragkit.bandit import LinUCB, SharedBandit, ThompsonSampling
+from ragkit.core.bm25 import BM25Retriever
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
-from ragkit.retrieval import BM25Retriever
 from ragkit.roles.base import Answer
 from ragkit.roles.intent import Intent
 from ragkit.roles.query_transform import QueryTransform
@@ -357,7 +357,7 @@ def test_any_verdicts_end_within_the_caps(retrieval_cap, generation_cap, intents
 
 # ---------------------------------------------------------------- LLM roles on a scripted chat model
 def test_llm_roles_on_a_scripted_model() -> None:
-    from ragkit.fake_chat import ScriptedChatModel
+    from ragkit.core.chat_models import ScriptedChatModel
 
     model = ScriptedChatModel(responses=[
         {"route": "rag"},
@@ -375,7 +375,7 @@ def test_llm_roles_on_a_scripted_model() -> None:
 
 
 def test_malformed_llm_output_is_a_visible_fallback_and_the_caps_hold() -> None:
-    from ragkit.fake_chat import ScriptedChatModel
+    from ragkit.core.chat_models import ScriptedChatModel
 
     model = ScriptedChatModel(responses=["not json at all"], cycle=True)
     _, parts = make_graph()
@@ -388,7 +388,7 @@ def test_malformed_llm_output_is_a_visible_fallback_and_the_caps_hold() -> None:
 
 
 def test_chitchat_with_a_chat_model_gets_its_short_reply() -> None:
-    from ragkit.fake_chat import ScriptedChatModel
+    from ragkit.core.chat_models import ScriptedChatModel
 
     model = ScriptedChatModel(responses=[{"route": "chitchat"}, "Hi! Ask me about the documents."])
     _, parts = make_graph()

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ragkit.data import load_handbook
+from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.goldsets import check_frozen, eval_dir
 from ragkit.tools.specs import ORDER_TOOL_SPECS
 

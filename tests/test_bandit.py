@@ -27,7 +27,7 @@ from ragkit.bandit import (
     query_features,
     save,
 )
-from ragkit.roles.question_type import question_form
+from ragkit.core.nlp import question_form
 
 ARMS = ["dense", "bm25", "hybrid"]
 CONTEXTUAL = (LinUCB, LinearThompsonSampling)
@@ -37,7 +37,8 @@ CONTEXTUAL = (LinUCB, LinearThompsonSampling)
 def idf_of(texts):
     """The corpus idf table the features read: BM25Retriever's public idf."""
     from langchain_core.documents import Document
-    from ragkit.retrieval.bm25 import BM25Retriever
+
+    from ragkit.core.bm25 import BM25Retriever
 
     return BM25Retriever.from_documents([Document(t) for t in texts]).idf
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.bench import SYSTEMS, format_table, rerank_head, run_retrieval_benchmark
+from ragkit.core.rerank import Reranker
 from ragkit.defaults import RetrievalDefaults
-from ragkit.retrieval.rerank import Reranker
+from ragkit.evaluation.bench import format_table, rerank_head, run_retrieval_benchmark
 
 TOPICS = {
     "d1": ("Tides", "Ocean tides are caused by the gravitational pull of the moon."),
@@ -61,7 +61,7 @@ def test_benchmark_subset_of_systems_and_queries(tmp_path, private_cache):
 
 
 def test_maxp_systems_use_their_own_knobs_and_share_the_bm25_index(tmp_path, private_cache, monkeypatch):
-    import ragkit.retrieval.presets as presets
+    import ragkit.core.hybrid as presets
 
     calls = {"maxp": [], "bm25": 0}
     real_maxp, real_bm25 = presets.MaxChunkDenseRetriever.from_documents, presets.BM25Retriever.from_documents

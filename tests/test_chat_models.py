@@ -1,6 +1,6 @@
 import pytest
 
-from ragkit.chat_models import ChatModelUnavailable, describe_backend, load_chat_model, model_name
+from ragkit.core.chat_models import ChatModelUnavailable, describe_backend, load_chat_model, model_name
 
 
 def test_no_key_means_no_model(no_gemini_key):

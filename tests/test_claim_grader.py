@@ -17,10 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.documents import Document
 
-from ragkit.data import load_handbook, load_menu, load_statute, load_wines
+from ragkit.core.nlp import document_subject, prose_sentences
+from ragkit.domains.handbook.corpus import load_handbook
+from ragkit.domains.menu.corpus import load_menu, load_wines
+from ragkit.domains.statute.corpus import load_statute
 from ragkit.roles import LocalHallucinationGrader, LocalWriter
 from ragkit.roles.claims import content_words, split_claims
-from ragkit.roles.features import document_subject, prose_sentences
 from ragkit.roles.hallucination import ClaimCheck
 
 ROOT = Path(__file__).resolve().parents[1]

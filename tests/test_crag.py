@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langgraph.types import Command
 
-from ragkit.graphs.crag import (REFUSALS, build_crag_graph, paused_question, resume_crag, run_crag, same_query,
-                                supporting_documents, thread)
+from ragkit.graphs.crag import (
+    REFUSALS,
+    build_crag_graph,
+    paused_question,
+    resume_crag,
+    run_crag,
+    same_query,
+    supporting_documents,
+    thread,
+)
 from ragkit.roles.base import Answer, Groundedness, Judgement
 from tests.conftest import assert_snapshot
 
@@ -295,8 +303,8 @@ def test_any_sequence_of_outcomes_ends_within_the_caps(judge_script, verifier_sc
 
 # ---------------------------------------------------------------- the default (local) roles, end to end
 def test_default_local_roles_answer_refuse_and_ask_back_on_the_handbook():
-    from ragkit.data import load_handbook
-    from ragkit.retrieval import BM25Retriever
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.domains.handbook.corpus import load_handbook
 
     graph = build_crag_graph(retriever=BM25Retriever.from_documents(load_handbook()))
     answered = run_crag(graph, "What does the BM25 parameter k1 control?", "real-1")

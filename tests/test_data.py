@@ -8,20 +8,14 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit import data
-from ragkit.data import (
-    DataError,
-    article_references,
-    data_dir,
-    load_corpus,
-    load_handbook,
-    load_menu,
-    load_routing_questions,
-    load_statute,
-    load_web_snapshot,
-    load_wines,
-    markdown_sections,
-)
+from ragkit.core.chunking import markdown_sections
+from ragkit.core.data import DataError, data_dir
+from ragkit.domains.corpora import load_corpus
+from ragkit.domains.handbook.corpus import load_handbook
+from ragkit.domains.menu import corpus as data
+from ragkit.domains.menu.corpus import load_menu, load_routing_questions, load_wines
+from ragkit.domains.statute.corpus import article_references, load_statute
+from ragkit.domains.web.corpus import load_web_snapshot
 
 # The 14 allergens EU food law asks restaurants to declare.
 EU_ALLERGENS = {

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from ragkit.embeddings import EmbeddingCache, MiniLMEmbeddings, cosine_matrix, load_embedder
+from ragkit.core.embeddings import EmbeddingCache, MiniLMEmbeddings, cosine_matrix, load_embedder
 
 
 def test_minilm_vectors_are_unit_length_and_semantic(tmp_path):
@@ -53,7 +53,7 @@ def test_cosine_matrix_handles_zero_vectors():
 
 
 def test_an_interrupted_cold_run_keeps_what_it_embedded_and_the_next_run_resumes(tmp_path, monkeypatch):
-    import ragkit.embeddings as embeddings
+    import ragkit.core.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "CACHE_BATCH", 3)
     emb = MiniLMEmbeddings(cache=EmbeddingCache(tmp_path / "e.sqlite"))
@@ -87,7 +87,7 @@ def test_queries_are_never_served_from_the_cache(tmp_path, monkeypatch):
 
 
 def test_a_long_run_shows_a_progress_bar_and_ragkit_progress_0_hides_it(tmp_path, monkeypatch, capsys):
-    import ragkit.embeddings as embeddings
+    import ragkit.core.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "PROGRESS_MIN_TEXTS", 5)
     emb = MiniLMEmbeddings(cache=EmbeddingCache(tmp_path / "e.sqlite"))

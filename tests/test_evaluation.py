@@ -79,7 +79,7 @@ def test_bad_golden_files_are_clear_errors(tmp_path):
 
 def test_the_frozen_golden_sets_load_with_their_hash():
     for name in ("handbook_golden.jsonl", "statute_golden.jsonl"):
-        from ragkit.data import data_dir
+        from ragkit.core.data import data_dir
 
         items, digest = load_golden(data_dir() / "eval" / name)
         assert len(items) >= 40 and len(digest) == 64

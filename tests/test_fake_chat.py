@@ -4,7 +4,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
-from ragkit.fake_chat import ScriptedChatModel, ScriptExhausted, parse_json_object, scripted
+from ragkit.core.chat_models import ScriptedChatModel, ScriptExhausted, parse_json_object, scripted
 
 
 class Verdict(BaseModel):

@@ -12,7 +12,8 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 import ragkit.ingest.pipeline as pipeline
-from ragkit.embeddings import EmbeddingCache, MiniLMEmbeddings
+from ragkit.core.embeddings import EmbeddingCache, MiniLMEmbeddings
+from ragkit.core.search import ScoredSearch
 from ragkit.ingest import (
     CollectionBusy,
     IngestError,
@@ -23,7 +24,6 @@ from ragkit.ingest import (
 )
 from ragkit.ingest.samples import write_text_pdf
 from ragkit.ingest.store import locked
-from ragkit.retrieval.base import ScoredSearch
 
 
 class HashEmbeddings(Embeddings):
@@ -195,7 +195,7 @@ def test_an_interrupted_ingest_leaves_the_previous_collection_intact(folder: Pat
 
         monkeypatch.setattr(pipeline, "read_file", flaky)
     else:  # stop after the BM25 index was written into the new folder, before the dense one
-        from ragkit.retrieval.dense import DenseRetriever
+        from ragkit.core.dense import DenseRetriever
 
         monkeypatch.setattr(DenseRetriever, "save", lambda self, path: (_ for _ in ()).throw(KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.fake_chat import scripted
+from ragkit.core.chat_models import scripted
 from ragkit.roles.base import Grade, Judgement
 from ragkit.roles.judge import LLMJudge, LocalJudge, fail_soft, has_antecedent, title_split, underspecified
 

@@ -14,10 +14,14 @@ from langchain_core.documents import Document
 from langchain_tests.integration_tests import EmbeddingsIntegrationTests, RetrieversIntegrationTests
 from langchain_tests.unit_tests import ChatModelUnitTests, EmbeddingsUnitTests, ToolsUnitTests
 
-from ragkit.embeddings import MiniLMEmbeddings
-from ragkit.fake_chat import ScriptedChatModel
-from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, LocalReranker, MaxChunkDenseRetriever, RerankRetriever
-from ragkit.retrieval.adapters import FunctionSearch, VectorStoreSearch
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.chat_models import ScriptedChatModel
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.embeddings import MiniLMEmbeddings
+from ragkit.core.hybrid import HybridRetriever
+from ragkit.core.maxp import MaxChunkDenseRetriever
+from ragkit.core.rerank import LocalReranker, RerankRetriever
+from ragkit.core.search import FunctionSearch, VectorStoreSearch
 from ragkit.roles.tool_planner import LocalToolPlanner
 from ragkit.tools import load_order_store
 from ragkit.tools.specs import ORDER_TOOL_SPECS
@@ -65,7 +69,7 @@ def _rerank(**kw: Any) -> RerankRetriever:
 
 
 def _vector_store(**kw: Any) -> VectorStoreSearch:
-    from ragkit.retrieval.community import langchain_faiss
+    from ragkit.core.community import langchain_faiss
 
     return VectorStoreSearch(store=langchain_faiss(DOCS), **kw)
 

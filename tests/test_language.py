@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.language import detect_language, offline_language_note
+from ragkit.core.nlp import detect_language, offline_language_note
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

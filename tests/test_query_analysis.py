@@ -6,8 +6,8 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.structured_query import Comparison, Operation, StructuredQuery
 
-from ragkit.data import load_menu, load_wines
-from ragkit.fake_chat import ScriptedChatModel, scripted
+from ragkit.core.chat_models import ScriptedChatModel, scripted
+from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.roles.factory import make_roles
 from ragkit.roles.query_analysis import LLMQueryAnalyzer, LocalQueryAnalyzer, QueryAnalysis, QueryAnalyzer
 from ragkit.roles.query_vocabulary import Vocabulary

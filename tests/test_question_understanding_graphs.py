@@ -7,7 +7,7 @@ import os
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.data import load_menu
+from ragkit.domains.menu.corpus import load_menu
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, run_crag
 from ragkit.roles.answerability import answerability_gap
@@ -118,7 +118,7 @@ def test_judge_keeps_what_meets_the_conditions(menu_docs) -> None:
 
 @pytest.mark.skipif(not os.environ.get("GOOGLE_API_KEY"), reason="needs GOOGLE_API_KEY (Gemini)")
 def test_korean_question_goes_through_unchanged_with_a_chat_model() -> None:  # pragma: no cover - network
-    from ragkit.chat_models import load_chat_model
+    from ragkit.core.chat_models import load_chat_model
 
     graph = build_adaptive_rag_graph(chat_model=load_chat_model())
     question = "디저트 중에 견과류가 없는 것은 무엇인가요?"

@@ -6,9 +6,11 @@ import numpy as np
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.embeddings import load_embedder
-from ragkit.retrieval import DenseRetriever, HybridRetriever, BM25Retriever, MaxChunkDenseRetriever, make_passages
-from ragkit.retrieval.dense import embed
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.dense import DenseRetriever, embed
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import HybridRetriever
+from ragkit.core.maxp import MaxChunkDenseRetriever, make_passages
 
 # A long document whose answer sits far past the first 256 word pieces, and short distractors.
 FILLER = "Sourdough bakers feed the starter with flour and water every morning. " * 25

@@ -7,15 +7,11 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
-from ragkit.embeddings import load_embedder
-from ragkit.retrieval import (
-    BM25Retriever,
-    CrossEncoderReranker,
-    DenseRetriever,
-    HybridRetriever,
-    LocalReranker,
-    RerankRetriever,
-)
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import HybridRetriever
+from ragkit.core.rerank import CrossEncoderReranker, LocalReranker, RerankRetriever
 
 CORPUS = [
     ("wine", "Red wine should breathe for thirty minutes before serving so its tannins soften."),

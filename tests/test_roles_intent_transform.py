@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.fake_chat import ScriptedChatModel, scripted
+from ragkit.core.chat_models import ScriptedChatModel, scripted
 from ragkit.roles.factory import make_roles
 from ragkit.roles.intent import (
     CANNED_REPLIES,

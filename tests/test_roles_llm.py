@@ -12,7 +12,7 @@ from typing import Any, Callable
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.fake_chat import scripted
+from ragkit.core.chat_models import scripted
 from ragkit.roles import (
     NOT_ENOUGH_INFORMATION,
     Answer,

@@ -6,6 +6,17 @@ import numpy as np
 import pytest
 from langchain_core.documents import Document
 
+from ragkit.core.nlp import answer_type as intent
+from ragkit.core.nlp import (
+    cited_numbers,
+    is_fragment,
+    key_terms,
+    names,
+    numbers,
+    prose_sentences,
+    strip_citations,
+    tokenize,
+)
 from ragkit.roles import (
     NOT_ENOUGH_INFORMATION,
     LocalAnswerGrader,
@@ -17,11 +28,8 @@ from ragkit.roles import (
     RouteSpec,
 )
 from ragkit.roles.answer_grader import new_terms
-from ragkit.roles.question_type import answer_type as intent
-from ragkit.roles.features import cited_numbers, is_fragment, names, numbers, prose_sentences, strip_citations
 from ragkit.roles.grader import best_f1_threshold, fit_logistic
 from ragkit.roles.writer import answer_units
-from ragkit.text import key_terms, tokenize
 
 DOCS = [
     Document(page_content="Grilled sea bass with lemon butter and fennel (main, 24.00 EUR). Allergens: fish, dairy."),
@@ -80,7 +88,7 @@ def test_router_rejects_bad_specs_and_questions(router: LocalRouter) -> None:
     with pytest.raises(ValueError, match="empty"):
         router.route("   ")
     with pytest.raises(ValueError, match="limit"):
-        router.route("wine " * 5000)  # beyond ragkit.text.MAX_QUERY_CHARS, the library cap
+        router.route("wine " * 5000)  # beyond ragkit.core.nlp.MAX_QUERY_CHARS, the library cap
 
 
 # ---------------------------------------------------------------- grader
@@ -232,7 +240,7 @@ def test_prose_sentences_drop_headings_code_and_titles_but_keep_positions_per_do
 
 
 def test_writer_never_quotes_a_section_heading() -> None:
-    from ragkit.data import load_handbook
+    from ragkit.domains.handbook.corpus import load_handbook
 
     section = next(d for d in load_handbook() if d.metadata["title"] == "Thompson sampling bandits")
     answer = LocalWriter().write("What does Thompson sampling do?", [section])

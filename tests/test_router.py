@@ -15,11 +15,11 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from ragkit.data import load_routing_questions
+from ragkit.core.nlp import words
+from ragkit.domains.menu.corpus import load_routing_questions
 from ragkit.graphs.adaptive_rag import ROUTE_NAMES, ROUTES, load_route_documents
 from ragkit.roles import LocalRouter, RouteSpec
 from ragkit.roles.router import passages, term_shares
-from ragkit.text import words
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "routing_dev.json"
 AXES = ["lamb", "soup", "wine", "red", "ferry", "umami", "price"]

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import os
-from pathlib import Path
+import re
 from typing import Any, Sequence
 
 import pytest
@@ -334,7 +332,7 @@ def test_any_verdicts_end_within_the_cap(cap, relevant, grounded, useful, answer
 
 # ---------------------------------------------------------------- LLM roles on a scripted chat model
 def test_llm_roles_on_a_scripted_model_happy_path() -> None:
-    from ragkit.fake_chat import ScriptedChatModel
+    from ragkit.core.chat_models import ScriptedChatModel
 
     model = ScriptedChatModel(responses=[
         {"relevant": True}, {"relevant": False},  # grade the two retrieved documents
@@ -349,7 +347,7 @@ def test_llm_roles_on_a_scripted_model_happy_path() -> None:
 
 
 def test_malformed_llm_output_takes_each_roles_safe_default_and_the_cap_holds() -> None:
-    from ragkit.fake_chat import ScriptedChatModel
+    from ragkit.core.chat_models import ScriptedChatModel
 
     model = ScriptedChatModel(responses=["nonsense"], cycle=True)  # every reply is unparsable
     graph = build_self_rag_graph(retriever=RecordingRetriever(), chat_model=model)
@@ -372,7 +370,7 @@ def test_default_local_roles_answer_a_handbook_question_within_the_cap() -> None
 @pytest.mark.skipif(not (os.environ.get("GOOGLE_API_KEY") or os.environ.get("GEMINI_API_KEY")),
                     reason="needs GOOGLE_API_KEY or GEMINI_API_KEY")
 def test_gemini_smoke() -> None:
-    from ragkit.chat_models import load_chat_model
+    from ragkit.core.chat_models import load_chat_model
 
     graph = build_self_rag_graph(chat_model=load_chat_model("fast", required=True))
     out = graph.invoke({"question": "What is reciprocal rank fusion?"})

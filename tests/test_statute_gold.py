@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ragkit.data import load_statute
+from ragkit.domains.statute.corpus import load_statute
 from ragkit.goldsets import check_frozen, eval_dir
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "statute" / "make_statute_gold.py"

@@ -9,10 +9,17 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
-from ragkit.data import load_statute
-from ragkit.fake_chat import scripted
-from ragkit.graphs.statute_qa import (REFUSALS, ROUTING_TABLE, STARTING_TABLE, build_statute_qa_graph, check_routing_table,
-                                      route_after_verify, summarize)
+from ragkit.core.chat_models import scripted
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.graphs.statute_qa import (
+    REFUSALS,
+    ROUTING_TABLE,
+    STARTING_TABLE,
+    build_statute_qa_graph,
+    check_routing_table,
+    route_after_verify,
+    summarize,
+)
 from ragkit.roles.base import Answer, Groundedness
 from ragkit.roles.evidence import EvidenceGrade
 from ragkit.roles.question_classifier import QuestionType

@@ -8,16 +8,22 @@ import re
 from pathlib import Path
 
 import matplotlib
-import networkx as nx
 import nbformat
+import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ragkit.domains.statute.article_graph import articles_within
+from ragkit.domains.statute.plots import (
+    ROUTING_SIZE,
+    STRATEGY_TABLE_SIZE,
+    plot_routing_comparison,
+    plot_strategy_table,
+    routing_rows,
+    strategy_matrix,
+)
 from ragkit.goldsets import eval_dir
-from ragkit.statute.article_graph import articles_within
-from ragkit.statute.plots import (ROUTING_SIZE, STRATEGY_TABLE_SIZE, plot_routing_comparison, plot_strategy_table, routing_rows,
-                                  strategy_matrix)
 
 matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +94,7 @@ def notebook_questions() -> list[str]:
 
 
 def test_the_notebook_asks_its_own_questions_not_the_gold_sets():
-    from ragkit.embeddings import embed, load_embedder
+    from ragkit.core.embeddings import embed, load_embedder
 
     questions = notebook_questions()
     assert len(questions) >= 15

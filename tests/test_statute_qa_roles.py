@@ -10,18 +10,37 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
-from ragkit.data import load_statute
-from ragkit.fake_chat import scripted
+from ragkit.core.chat_models import scripted
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.paragraphs import (
+    answer_citations,
+    bracket_citations,
+    cite_paragraphs,
+    paragraphs_of,
+    remove_citations,
+    split_paragraphs,
+)
+from ragkit.domains.statute.strategies import STRATEGIES, StrategySet, strategy_searches
 from ragkit.goldsets import eval_dir
-from ragkit.graphs.statute_helpers import check_answer_citations, pin, pinned_articles, record_usage, usage_totals, with_titles
+from ragkit.graphs.statute_helpers import (
+    check_answer_citations,
+    pin,
+    pinned_articles,
+    record_usage,
+    usage_totals,
+    with_titles,
+)
 from ragkit.roles.base import Grade, Groundedness
 from ragkit.roles.evidence import EvidenceGrade, LLMEvidenceGrader, LocalEvidenceGrader, answer_gap, missing_names
 from ragkit.roles.factory import make_roles
-from ragkit.roles.question_classifier import (QUESTION_KINDS, QUESTION_TYPES, LLMQuestionClassifier, LocalQuestionClassifier,
-                                              QuestionType, decide)
-from ragkit.statute.paragraphs import (answer_citations, bracket_citations, cite_paragraphs, paragraphs_of, remove_citations,
-                                       split_paragraphs)
-from ragkit.statute.strategies import STRATEGIES, StrategySet, strategy_searches
+from ragkit.roles.question_classifier import (
+    QUESTION_KINDS,
+    QUESTION_TYPES,
+    LLMQuestionClassifier,
+    LocalQuestionClassifier,
+    QuestionType,
+    decide,
+)
 
 ARTICLES = load_statute()
 
@@ -64,7 +83,7 @@ def test_decide_refuses_only_by_the_margin_and_breaks_ties_towards_single():
 
 
 def test_the_written_examples_are_not_near_duplicates_of_the_gold_questions():
-    from ragkit.embeddings import embed, load_embedder
+    from ragkit.core.embeddings import embed, load_embedder
 
     gold = [i["question"] for i in json.loads((eval_dir() / "statute_qa.json").read_text(encoding="utf-8"))]
     examples = [e for spec in QUESTION_TYPES for e in spec.examples]

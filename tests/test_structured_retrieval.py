@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
 
-from ragkit.data import load_menu, load_wines
-from ragkit.fake_chat import scripted
-from ragkit.retrieval.structured import StructuredRetriever, describe, matches
-from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis, Sort
+from ragkit.core.chat_models import scripted
+from ragkit.domains.menu.corpus import load_menu, load_wines
+from ragkit.offline.structured import StructuredRetriever, describe, matches
+from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis
 from ragkit.roles.structured_answers import names_any, structured_answer
 from ragkit.roles.writer import LLMWriter, LocalWriter
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langgraph.errors import GraphRecursionError
 
-from ragkit.fake_chat import scripted
+from ragkit.core.chat_models import scripted
 from ragkit.graphs.supervisor import build_supervisor_graph, check_sandbox_options, worst_case_steps
 from ragkit.graphs.supervisor_nodes import rag_result
 from ragkit.roles.analysis import Analysis
@@ -158,8 +158,8 @@ def test_rag_result_reads_every_ragkit_rag_graph() -> None:
 
 
 def test_a_crag_subgraph_answers_and_its_threads_are_removed() -> None:
+    from ragkit.core.bm25 import BM25Retriever
     from ragkit.graphs.crag import build_crag_graph
-    from ragkit.retrieval import BM25Retriever
 
     docs = [HANDBOOK_DOC, Document("Thompson sampling keeps a Beta posterior per arm.", metadata={"id": "HB-40"})]
     crag = build_crag_graph(BM25Retriever.from_documents(docs), max_clarifications=0)

@@ -8,14 +8,23 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
-from ragkit.fake_chat import scripted
+from ragkit.core.chat_models import scripted
 from ragkit.roles.aggregator import LLMAggregator, LocalAggregator, drop_repeats
 from ragkit.roles.analysis import LIMITS, LLMAnalyst, LocalAnalyst, options_in, printed_numbers
 from ragkit.roles.clauses import Clause, reorder, split_clauses
 from ragkit.roles.coder import NO_CODE, LLMCoder, LocalCoder, code_blocks, describe_code, expression_in
 from ragkit.roles.factory import ROLES, make_roles
-from ragkit.roles.supervisor import (AGENTS, LLMStructuredSupervisor, LLMSupervisor, LocalSupervisor, Plan,
-                                     agent_name, normalise_sequence, parse_agent_names, steps_from_evidence)
+from ragkit.roles.supervisor import (
+    AGENTS,
+    LLMStructuredSupervisor,
+    LLMSupervisor,
+    LocalSupervisor,
+    Plan,
+    agent_name,
+    normalise_sequence,
+    parse_agent_names,
+    steps_from_evidence,
+)
 from ragkit.roles.supervisor_routes import CONTEXT, SUPERVISOR_ROUTES
 from ragkit.roles.supervisor_types import AgentAnswer, format_findings, truncate
 

@@ -1,6 +1,6 @@
 import pytest
 
-from ragkit.text import LUCENE_STOPWORDS, clean_query, key_terms, split_sentences, tokenize
+from ragkit.core.nlp import LUCENE_STOPWORDS, clean_query, key_terms, split_sentences, tokenize
 
 
 def test_lucene_stopword_list_has_33_words():

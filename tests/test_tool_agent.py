@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.types import Command
 
-from ragkit.fake_chat import ScriptedChatModel
+from ragkit.core.chat_models import ScriptedChatModel
 from ragkit.graphs.tool_agent import NotPausedError, build_tool_agent_graph, pending_interrupt, resume_tool_agent
 from ragkit.notebook import graph_mermaid
 from ragkit.roles.tool_planner import LocalToolPlanner
 from ragkit.tools import ORDER_TOOL_SPECS, SeededCodeSource, ToolSpec, call_digest, load_order_store, make_order_tools
 from ragkit.tools.specs import OrderIdArgs
 from tests.conftest import assert_snapshot
-
 
 
 def call(name: str, **args) -> AIMessage:

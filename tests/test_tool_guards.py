@@ -4,8 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from ragkit.tools import (ASK_USER_REASONS, ORDER_TOOL_SPECS, ResumePayloadError, SeededCodeSource, call_digest, check_call,
-                          load_order_store, written_by_user)
+from ragkit.tools import (
+    ASK_USER_REASONS,
+    ORDER_TOOL_SPECS,
+    ResumePayloadError,
+    SeededCodeSource,
+    call_digest,
+    check_call,
+    load_order_store,
+    written_by_user,
+)
 from ragkit.tools.guards import LOGIN_SHAPE, parse_approval, parse_login, parse_otp
 
 SPECS = {s.name: s for s in ORDER_TOOL_SPECS}

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import AIMessage
 
-from ragkit.data import DataError
-from ragkit.fake_chat import ScriptedChatModel
+from ragkit.core.chat_models import ScriptedChatModel
+from ragkit.core.data import DataError
 from ragkit.tools import ORDER_TOOL_SPECS, OrderRuleError, load_order_store, load_orders, make_order_tools
 from ragkit.tools.orders import FIELDS, STATUSES
 

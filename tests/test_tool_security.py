@@ -25,10 +25,18 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from ragkit.fake_chat import ScriptedChatModel
+from ragkit.core.chat_models import ScriptedChatModel
 from ragkit.graphs.tool_agent import build_tool_agent_graph, pending_interrupt, resume_tool_agent
 from ragkit.roles.tool_planner import LocalToolPlanner
-from ragkit.tools import ORDER_TOOL_SPECS, SeededCodeSource, ToolSpec, call_digest, check_call, load_order_store, make_order_tools
+from ragkit.tools import (
+    ORDER_TOOL_SPECS,
+    SeededCodeSource,
+    ToolSpec,
+    call_digest,
+    check_call,
+    load_order_store,
+    make_order_tools,
+)
 from ragkit.tools.guards import is_blank, normalise, written_by_user
 
 BASE = load_order_store()

@@ -8,9 +8,10 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.messages import ToolMessage
 
-from ragkit.data import DataError, load_web_snapshot
-from ragkit.text import strip_accents as fold_accents
-from ragkit.web_search import OfflineWebSearch
+from ragkit.core.data import DataError
+from ragkit.core.nlp import strip_accents as fold_accents
+from ragkit.domains.web.corpus import load_web_snapshot
+from ragkit.domains.web.search import OfflineWebSearch
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,7 @@ def test_plain_string_input_and_tool_call_input(search):
 
 
 def test_it_speaks_the_retrieval_protocol_without_touching_the_index(search):
-    from ragkit.retrieval.base import ScoredSearch
+    from ragkit.core.search import ScoredSearch
 
     assert isinstance(search, ScoredSearch)
     hits = search.search_with_scores("olive oil peppery", k=2)

@@ -1,6 +1,6 @@
 """Do the local query transforms help retrieval? SciFact: none vs multi-query vs local HyDE vs both.
 
-The retrievers are those of ``ragkit bench retrieval`` (``ragkit.retrieval.presets`` with
+The retrievers are those of ``ragkit bench retrieval`` (``ragkit.core.hybrid`` with
 ``ragkit.defaults.RETRIEVAL``): ``hybrid`` (the README's row and the graphs' default), plus ``bm25`` and
 ``dense`` as the weaker first stages. For each claim:
 
@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import random
 import json
+import random
 import sys
 import time
 from pathlib import Path
-
 from typing import Any
 
 import numpy as np
@@ -46,14 +45,13 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "advanced"))
 
 from common import datasets_dir, sha256  # noqa: E402
 
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import bm25_retriever, dense_retriever, fuse, fused
+from ragkit.core.search import ScoredRetriever, doc_key
 from ragkit.defaults import ADVANCED, RETRIEVAL  # noqa: E402
-from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.evaluation.beir import load_beir
+from ragkit.evaluation.ir_metrics import ndcg_at_k, recall_at_k
 from ragkit.graphs.advanced_search import search_queries, weighted_queries  # noqa: E402
-from ragkit.retrieval import load_beir  # noqa: E402
-from ragkit.retrieval.base import ScoredRetriever, doc_key  # noqa: E402
-from ragkit.retrieval.hybrid import fuse  # noqa: E402
-from ragkit.retrieval.metrics import ndcg_at_k, recall_at_k  # noqa: E402
-from ragkit.retrieval.presets import bm25_retriever, dense_retriever, fused  # noqa: E402
 from ragkit.roles.query_transform import LocalQueryTransformer, QueryTransform  # noqa: E402
 
 DATA = datasets_dir() / "scifact"
@@ -110,7 +108,7 @@ def collect(retrievers: dict, lookup: VectorLookup, questions: dict[str, str], g
     passage the grid needs."""
     from tqdm.auto import tqdm
 
-    from ragkit.embeddings import load_embedder as fresh_embedder
+    from ragkit.core.embeddings import load_embedder as fresh_embedder
 
     batch = fresh_embedder(cache=False)
     transformers = {name: {**{("alt", t): LocalQueryTransformer(embedder, prf_terms=t, hypothetical_sentences=0)

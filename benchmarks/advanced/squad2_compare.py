@@ -6,7 +6,7 @@ tuning split, 8-15 the report split. Questions: CRAG's seeded samples (its ``sam
 category): answerable; unanswerable (SQuAD 2.0 "impossible", same topic); and answerable questions whose
 whole article is removed from the index ("removed").
 
-Every system searches ``ragkit.retrieval.presets.default_retriever`` (weighted BM25 + MiniLM fusion; the
+Every system searches ``ragkit.core.hybrid.default_retriever`` (weighted BM25 + MiniLM fusion; the
 CRAG and Self-RAG scripts build an RRF hybrid, the graphs' default when they were written, so their saved
 figures differ from these). Systems:
 
@@ -53,12 +53,12 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "advanced"))
 from common import datasets_dir, sha256  # noqa: E402
 
 from ragkit.bandit import ThompsonSampling  # noqa: E402
-from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import default_retriever
+from ragkit.core.rerank import LocalReranker
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, default_arms  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
-from ragkit.retrieval import LocalReranker  # noqa: E402
-from ragkit.retrieval.presets import default_retriever  # noqa: E402
 from ragkit.roles import LocalAnswerGrader, LocalGrader, LocalHallucinationGrader, LocalRewriter, LocalWriter  # noqa: E402
 from ragkit.roles.intent import LocalIntentClassifier  # noqa: E402
 from ragkit.roles.judge import LocalJudge  # noqa: E402
@@ -237,7 +237,7 @@ def header(args: argparse.Namespace) -> dict:
         "split": ("articles 8-15: report split, but read item by item in an earlier session, so DEV-GRADE"
                   if args.split == "report" else "articles 0-7: the tuning split"),
         "questions": f"CRAG's seeded samples (benchmarks/crag/squad2_eval.py samples(), seed {args.seed}), n={args.n} per category",
-        "retriever": "ragkit.retrieval.presets.default_retriever for CRAG, Self-RAG and the advanced graph's hybrid arm",
+        "retriever": "ragkit.core.hybrid.default_retriever for CRAG, Self-RAG and the advanced graph's hybrid arm",
         "rates": "shares of the category's questions; gold_in_answer: answered with a gold answer string in it",
     }
 

@@ -39,7 +39,9 @@ SETTINGS = {
 
 def build_arms(docs: list) -> dict[str, Any]:
     """The three retrievers over the corpus, as ``{name: retriever}``."""
-    from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.core.dense import DenseRetriever
+    from ragkit.core.hybrid import HybridRetriever
 
     bm25 = BM25Retriever.from_documents(docs, k1=1.2, b=0.5)
     dense_mmr = DenseRetriever.from_documents(docs, search_type="mmr", k=8, fetch_k=20)
@@ -52,7 +54,7 @@ def compute(data_dir: Path = DATA, out: Path = ARMS_PATH, limit: int | None = No
     """Run every arm and the grader on every train claim (the first ``limit`` for a smoke test) and write ``out``."""
     from tqdm.auto import tqdm
 
-    from ragkit.retrieval import load_beir
+    from ragkit.evaluation.beir import load_beir
     from ragkit.roles import LocalGrader
 
     data = load_beir(data_dir, "train")
@@ -103,8 +105,8 @@ def warm_grader_cache(grader: Any, queries: dict[str, str], tops: dict[str, dict
     """
     from tqdm.auto import tqdm
 
-    from ragkit.embeddings import embed
-    from ragkit.text import split_sentences
+    from ragkit.core.embeddings import embed
+    from ragkit.core.nlp import split_sentences
 
     texts: dict[str, None] = {}
     for qid, by_arm in tops.items():

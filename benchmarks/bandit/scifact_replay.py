@@ -38,8 +38,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from arm_outcomes import ARMS, ARMS_PATH, DATA, ROOT, compute, read_arms  # noqa: E402
 
-from ragkit.retrieval.bm25 import BM25Retriever  # noqa: E402
 from ragkit.bandit import FEATURE_NAMES, UCB1, EpsilonGreedy, LinUCB, Policy, ThompsonSampling, query_features  # noqa: E402
+from ragkit.core.bm25 import BM25Retriever
 
 RESULT_PATH = ROOT / "benchmarks" / "results" / "bandit_scifact_replay.json"
 CHECKPOINTS = (50, 100, 200, 400, 800)
@@ -68,7 +68,7 @@ def outcome_matrices(payload: dict[str, Any]) -> tuple[list[str], dict[str, np.n
 
 def feature_matrix(qids: list[str], data_dir: Path) -> np.ndarray:
     """``query_features`` of every claim, with idf read from the SciFact corpus."""
-    from ragkit.retrieval import load_beir
+    from ragkit.evaluation.beir import load_beir
 
     data = load_beir(data_dir, "train")
     idf = BM25Retriever.from_documents(data.documents()).idf

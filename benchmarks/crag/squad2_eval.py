@@ -39,10 +39,10 @@ from langchain_core.documents import Document
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import HybridRetriever, default_retriever
+from ragkit.core.rerank import LocalReranker
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
-from ragkit.retrieval import HybridRetriever, LocalReranker  # noqa: E402
-from ragkit.retrieval.presets import default_retriever  # noqa: E402
 from ragkit.roles import LocalGrader  # noqa: E402
 from ragkit.roles.judge import LocalJudge  # noqa: E402
 from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
@@ -79,7 +79,7 @@ def load_squad(path: Path = DATA) -> list[dict]:
 
 
 def hybrid(docs: list[Document], embedder) -> HybridRetriever:
-    """The graphs' default retriever (:func:`ragkit.retrieval.presets.default_retriever`: BM25 + MiniLM dense,
+    """The graphs' default retriever (:func:`ragkit.core.hybrid.default_retriever`: BM25 + MiniLM dense,
     weighted fusion as tuned on SciFact train). Results measured before issue 8 used RRF (k=60, equal weights)."""
     return default_retriever(docs, k=K, embeddings=embedder)
 
@@ -386,7 +386,7 @@ def main() -> None:
         "dataset_sha256": sha256_of(DATA), "commit": commit(),
         "grade": ("dev-grade: articles 8-15 were read item by item in an earlier session" if args.split == "report"
                   else "tuning articles"),
-        "setup": {"retriever": "ragkit.retrieval.presets.default_retriever (BM25 + MiniLM dense, weighted fusion), fetch 12, LocalReranker top 4",
+        "setup": {"retriever": "ragkit.core.hybrid.default_retriever (BM25 + MiniLM dense, weighted fusion), fetch 12, LocalReranker top 4",
                   "roles": "LocalJudge (with LocalQueryAnalyzer), LocalWriter, LocalHallucinationGrader, LocalRewriter", "judge_params": judge_params(args.params),
                   "n_per_category": args.n, "seed": args.seed},
         "summary": {k: round(v, 4) for k, v in summary.items()},

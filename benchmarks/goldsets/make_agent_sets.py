@@ -683,7 +683,7 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 def validate_golden(items: list[dict[str, Any]], sections: dict[str, str] | None = None) -> list[str]:
     """Problems with the golden set (empty when it is valid); ``sections`` maps HB id -> section text."""
     if sections is None:
-        from ragkit.data import load_handbook
+        from ragkit.domains.handbook.corpus import load_handbook
 
         sections = {doc.metadata["id"]: doc.page_content for doc in load_handbook()}
     errors: list[str] = []

@@ -76,7 +76,7 @@ VARIANTS = {"title": "# {title}", "id_title": "# {id} {title}"}
 
 
 def write_sections(folder: Path, heading: str) -> int:
-    from ragkit.data import load_handbook
+    from ragkit.domains.handbook.corpus import load_handbook
 
     folder.mkdir(parents=True, exist_ok=True)
     docs = load_handbook()
@@ -91,7 +91,7 @@ def sentence_set(text: str, titles: list[str]) -> set[str]:
     """Answer sentences without citation markers or the writer's ``Title:`` prefixes."""
     import re
 
-    from ragkit.text import split_sentences
+    from ragkit.core.nlp import split_sentences
 
     text = re.sub(r"\s*\[\d+\]", "", text)
     for title in sorted(titles, key=len, reverse=True):
@@ -135,11 +135,11 @@ def summary(rows: list[dict]) -> dict:
 
 
 def main() -> int:
-    from ragkit.data import load_handbook
+    from ragkit.core.hybrid import default_retriever
+    from ragkit.domains.handbook.corpus import load_handbook
     from ragkit.goldsets import check_frozen, eval_dir
     from ragkit.graphs.self_rag import build_self_rag_graph
     from ragkit.ingest import ingest, load_collection
-    from ragkit.retrieval.presets import default_retriever
 
     work = Path(tempfile.mkdtemp(prefix="ragkit-handbook-ingest-"))
     try:

@@ -44,8 +44,8 @@ KINDS = (("md", 90), ("txt", 60), ("html", 50), ("pdf", 40))
 
 def sentence_pool() -> list[str]:
     """Every sentence of the bundled corpora, deduplicated, in a fixed order."""
-    from ragkit.data import load_corpus
-    from ragkit.text import split_sentences
+    from ragkit.core.nlp import split_sentences
+    from ragkit.domains.corpora import load_corpus
 
     seen: dict[str, None] = {}
     for name in ("handbook", "statute", "web", "menu", "wine"):
@@ -112,9 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="ragkit-ingest-bench-"))
     os.environ["RAGKIT_PROGRESS"] = "0"
     try:
-        from ragkit.embeddings import EmbeddingCache, MiniLMEmbeddings
+        import bs4
+        import pypdf
+
+        from ragkit.core.embeddings import EmbeddingCache, MiniLMEmbeddings
         from ragkit.ingest import ingest, load_collection
-        import pypdf, bs4
 
         folder = work / "docs"
         layout = write_folder(folder, args.files)

@@ -28,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.data import load_corpus  # noqa: E402
+from ragkit.domains.corpora import load_corpus
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.retrieval.structured import StructuredRetriever  # noqa: E402
+from ragkit.offline.structured import StructuredRetriever
 
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_analyser.json"
 CATEGORIES = ("superlative", "exclusion", "allergen", "comparison", "price_bound", "combined")

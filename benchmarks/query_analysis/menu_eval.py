@@ -28,7 +28,7 @@ import json
 import subprocess
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -72,10 +72,10 @@ def graph_runner(name: str) -> Callable[[dict], str]:
 
         return crag
     if name in EXTRA:
-        from ragkit.data import load_corpus
+        from ragkit.domains.corpora import load_corpus
         from ragkit.graphs.crag import build_crag_graph, run_crag
         from ragkit.graphs.self_rag import build_self_rag_graph
-        from ragkit.retrieval.structured import StructuredRetriever
+        from ragkit.offline.structured import StructuredRetriever
 
         retrievers = {c: StructuredRetriever.from_documents(load_corpus(c)) for c in ("menu", "wine")}
         if name == "crag_structured":

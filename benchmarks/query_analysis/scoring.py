@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from ragkit.text import fold
+from ragkit.core.nlp import fold
 
 REFUSAL_OPENERS = ("i don't have enough information", "i do not have enough information", "i have no documents",
                    "i can only answer", "the knowledge base does not cover", "i could not write", "i still cannot",

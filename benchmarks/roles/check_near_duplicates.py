@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bar", type=float, default=0.9, help="flag pairs with cosine >= bar (default 0.9)")
     args = parser.parse_args(argv)
 
-    from ragkit.embeddings import embed, load_embedder
+    from ragkit.core.embeddings import embed, load_embedder
 
     embedder = load_embedder()
     new = read_questions(args.new)

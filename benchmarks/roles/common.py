@@ -16,7 +16,10 @@ RESULTS = ROOT / "benchmarks" / "results"
 def scifact_hybrid(folder: Path = DATASETS / "scifact"):
     """SciFact train and test splits plus the hybrid retriever the grader was fitted with (BM25 + MiniLM, RRF
     k=60, equal weights: the graphs' default then; ragkit's default is now weighted fusion)."""
-    from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever, load_beir
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.core.dense import DenseRetriever
+    from ragkit.core.hybrid import HybridRetriever
+    from ragkit.evaluation.beir import load_beir
 
     train, test = load_beir(folder, "train"), load_beir(folder, "test")
     docs = test.documents()

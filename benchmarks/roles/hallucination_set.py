@@ -41,10 +41,9 @@ from langchain_core.documents import Document
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, write_result  # noqa: E402
 
-from ragkit.retrieval import BM25Retriever  # noqa: E402
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.nlp import numbers, split_sentences
 from ragkit.roles import LocalHallucinationGrader  # noqa: E402
-from ragkit.roles.features import numbers  # noqa: E402
-from ragkit.text import split_sentences  # noqa: E402
 
 CONNECTIVE = re.compile(r"^(However|Moreover|In addition|Furthermore|Thus|Therefore|Hence|In conclusion|Conclusions?|Results?|Methods?|Background|Objectives?|Interpretation|Findings|In contrast|Additionally|Finally)\s*[:,]\s*", re.I)
 BARS = [round(float(x), 3) for x in np.arange(0.30, 0.86, 0.025)]

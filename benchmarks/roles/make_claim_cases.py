@@ -66,9 +66,11 @@ from langchain_core.documents import Document
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, ROOT  # noqa: E402
 
-from ragkit.data import load_handbook, load_menu, load_statute, load_wines  # noqa: E402
+from ragkit.core.nlp import split_sentences
+from ragkit.domains.handbook.corpus import load_handbook
+from ragkit.domains.menu.corpus import load_menu, load_wines
+from ragkit.domains.statute.corpus import load_statute
 from ragkit.goldsets import check_frozen, load_goldset, read_manifest  # noqa: E402
-from ragkit.text import split_sentences  # noqa: E402
 
 OUT_PATH = ROOT / "data" / "eval" / "claim_cases.json"
 SQUAD_PATH = DATASETS / "squad2" / "dev-v2.0_cs224n_half.json"
@@ -1431,7 +1433,7 @@ def build() -> dict[str, Any]:
         "built_by": "benchmarks/roles/make_claim_cases.py",
         "sources": {"squad2": f"../shared/datasets/squad2/{SQUAD_PATH.name} (context of data[article].paragraphs[paragraph])",
                     "scifact": "../shared/datasets/scifact/corpus.jsonl (text of the abstract with this _id)",
-                    "menu": "ragkit.data.load_menu()", "wine": "ragkit.data.load_wines()",
+                    "menu": "ragkit.data.load_menu()", "wine": "ragkit.data.load_wines()",  # as recorded when frozen
                     "handbook": "ragkit.data.load_handbook()", "statute": "ragkit.data.load_statute()"},
         "seeds": {"draw": DRAW_SEED, "split": SPLIT_SEED}, "passages": len(CASES),
         "types": list(TYPES), "counts": counts, "cases": cases,

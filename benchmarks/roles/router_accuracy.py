@@ -40,7 +40,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, write_result  # noqa: E402
 
-from ragkit.data import load_routing_questions  # noqa: E402
+from ragkit.domains.menu.corpus import load_routing_questions
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.adaptive_rag import ROUTES, load_route_documents  # noqa: E402
 from ragkit.roles import LocalRouter, RouteSpec  # noqa: E402
@@ -177,7 +177,7 @@ def check_no_leaks(sets: dict[str, list[dict]], embedder) -> dict[str, dict]:
     question or a route example (MiniLM cosine >= NEAR_DUPLICATE) is dropped from its set and counted: the
     blind set must have none (the script stops), the older test set had a few. Returns, per test set, the
     highest cosine and how many questions were dropped."""
-    from ragkit.embeddings import embed
+    from ragkit.core.embeddings import embed
 
     examples = [e for spec in ROUTES for e in spec.examples]
     lowered = {e.strip().lower() for e in examples}

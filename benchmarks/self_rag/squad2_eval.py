@@ -33,9 +33,11 @@ from langchain_core.documents import Document
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import HybridRetriever
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
-from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever  # noqa: E402
 from ragkit.roles import LocalAnswerGrader, LocalGrader, LocalHallucinationGrader, LocalRewriter, LocalWriter  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "datasets" / "squad2" / "dev-v2.0_cs224n_half.json"

@@ -32,7 +32,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from ragkit.data import load_statute
+from ragkit.domains.statute.corpus import load_statute
 from ragkit.goldsets import eval_dir, read_manifest
 
 SEED = 12

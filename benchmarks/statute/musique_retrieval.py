@@ -45,11 +45,13 @@ from langchain_core.documents import Document
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.embeddings import load_embedder  # noqa: E402
-from ragkit.retrieval import BM25Retriever, DenseRetriever, HybridRetriever  # noqa: E402
-from ragkit.retrieval.base import doc_key  # noqa: E402
-from ragkit.statute import graph_retriever as gr  # noqa: E402
-from ragkit.statute.entity_graph import build_entity_graph  # noqa: E402
+from ragkit.core import graph_retriever as gr
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.entity_graph import build_entity_graph
+from ragkit.core.hybrid import HybridRetriever
+from ragkit.core.search import doc_key
 
 DATA = ROOT.parent / "shared" / "datasets" / "musique"
 OUT = ROOT / "benchmarks" / "results" / "musique_retrieval.json"

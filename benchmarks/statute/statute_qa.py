@@ -44,19 +44,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.data import load_statute  # noqa: E402
+from ragkit.core import graph_retriever as gr
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.search import doc_key
 from ragkit.defaults import ROUTER, STATUTE_QA  # noqa: E402
-from ragkit.embeddings import load_embedder  # noqa: E402
+from ragkit.domains.statute.article_graph import build_article_graph, statute_graph_retriever
+from ragkit.domains.statute.citations import parse_citations
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.strategies import STRATEGIES, StrategySet
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_helpers import pinned_articles  # noqa: E402
 from ragkit.graphs.statute_qa import ROUTED_TYPES, ROUTING_TABLE, STARTING_TABLE, build_statute_qa_graph, summarize  # noqa: E402
-from ragkit.retrieval.base import doc_key  # noqa: E402
 from ragkit.roles.evidence import LocalEvidenceGrader  # noqa: E402
 from ragkit.roles.question_classifier import QUESTION_KINDS, LocalQuestionClassifier, decide  # noqa: E402
-from ragkit.statute import graph_retriever as gr  # noqa: E402
-from ragkit.statute.article_graph import build_article_graph, statute_graph_retriever  # noqa: E402
-from ragkit.statute.citations import parse_citations  # noqa: E402
-from ragkit.statute.strategies import STRATEGIES, StrategySet  # noqa: E402
 
 GOLD = "statute_qa.json"
 OUT = ROOT / "benchmarks" / "results" / "statute_qa.json"

@@ -42,8 +42,8 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
 from check_near_duplicates import near_pairs, normalise  # noqa: E402
 
+from ragkit.core.embeddings import embed, load_embedder
 from ragkit.defaults import SUPERVISOR  # noqa: E402
-from ragkit.embeddings import embed, load_embedder  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.roles.router import LocalRouter  # noqa: E402
 from ragkit.roles.supervisor import AGENTS, LocalSupervisor, plan_from_steps, steps_from_evidence  # noqa: E402

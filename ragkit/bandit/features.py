@@ -3,7 +3,7 @@
 Everything is read from the query and from an idf table of the corpus (term -> Lucene idf
 ``log(1 + (N - n + 0.5) / (n + 0.5))``, n = documents containing the term: ``BM25Retriever.idf``), so
 nothing is fitted to one collection; the question form comes from
-:func:`ragkit.roles.question_type.question_form`. Idf values are divided by the largest idf in the table
+:func:`ragkit.core.nlp.question_form`. Idf values are divided by the largest idf in the table
 (a term found in one document), which
 puts them in [0, 1] whatever the corpus size. A term counts as *rare* when its scaled idf is at least
 one half, which for Lucene idf means it occurs in fewer than about ``sqrt(1.5 N)`` documents (88 of
@@ -21,8 +21,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ragkit.roles.question_type import question_form
-from ragkit.text import tokenize, words
+from ragkit.core.nlp import question_form
+from ragkit.core.nlp import tokenize, words
 
 FEATURE_NAMES = (
     "bias",        # always 1: lets each arm have a base rate
@@ -40,7 +40,7 @@ def query_features(query: str, idf: Mapping[str, float]) -> np.ndarray:
     """The feature vector (names in ``FEATURE_NAMES``) of ``query`` given the corpus ``idf`` table.
 
     >>> from langchain_core.documents import Document
-    >>> from ragkit.retrieval.bm25 import BM25Retriever
+    >>> from ragkit.core.bm25 import BM25Retriever
     >>> idf = BM25Retriever.from_documents([Document(t) for t in ["red wine", "white wine", "red grapes"]]).idf
     >>> x = dict(zip(FEATURE_NAMES, query_features("red grapes", idf).round(2).tolist()))
     >>> x["mean_idf"], x["max_idf"], x["rare_share"], x["oov_share"]  # "red" is in 2 of 3 documents, "grapes" in 1

@@ -160,7 +160,7 @@ def score_item(item: GoldenItem, state: Mapping[str, Any], seconds: float, full_
 
 def replay(items: Sequence[GoldenItem], runner: Any, grader: Any = None, progress: bool = True) -> list[dict]:
     """Run every item through ``runner`` and score it; a failing run is recorded with its error, not raised."""
-    from ragkit.embeddings import progress_bar
+    from ragkit.core.embeddings import progress_bar
 
     bar = progress_bar(len(items), f"replay {runner.name}", unit="question", min_total=1 if progress else 10**9)
     rows = []

@@ -6,7 +6,7 @@ so the same on every run), and returns a :class:`~ragkit.exercises.core.CheckRes
 wrong answer; it says what is still wrong, naming the mistake when the learner's outputs match a known
 wrong variant ("did you add 1/(k + rank) with rank starting at 1?").
 
->>> from ragkit.retrieval import reciprocal_rank_fusion
+>>> from ragkit.core.hybrid import reciprocal_rank_fusion
 >>> check_rrf(reciprocal_rank_fusion, quiet=True).passed
 True
 

@@ -15,10 +15,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ragkit.embeddings import cosine_matrix
+from ragkit.core.embeddings import cosine_matrix
+from ragkit.core.nlp import key_terms, term_coverage, tokenize, words
 from ragkit.exercises.core import CheckResult, Variant, close, run_checker
-from ragkit.roles.features import term_coverage
-from ragkit.text import key_terms, tokenize, words
 
 
 # ---------------------------------------------------------------- cosine

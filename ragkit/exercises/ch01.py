@@ -1,6 +1,6 @@
 """Checkers for notebook 01 (retrieval): BM25 scores, reciprocal rank fusion, and MMR selection.
 
->>> from ragkit.retrieval import reciprocal_rank_fusion
+>>> from ragkit.core.hybrid import reciprocal_rank_fusion
 >>> check_rrf(reciprocal_rank_fusion, quiet=True).passed
 True
 >>> def zero_based(rankings, k=60):
@@ -23,10 +23,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ragkit.core.bm25 import LuceneIdfBM25
+from ragkit.core.dense import mmr_select
+from ragkit.core.hybrid import reciprocal_rank_fusion
 from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
-from ragkit.retrieval.bm25 import LuceneIdfBM25
-from ragkit.retrieval.dense import mmr_select
-from ragkit.retrieval.hybrid import reciprocal_rank_fusion
 
 # ---------------------------------------------------------------- BM25
 TERMS = ["wine", "red", "white", "fish", "grill", "oyster", "ferri", "beach", "lamb", "saffron", "bread", "harbour"]

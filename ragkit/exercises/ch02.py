@@ -17,9 +17,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ragkit.core.contract import add_path
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.graphs.basics import route_after_check
-from ragkit.graphs.trace import add_path
 
 
 # ---------------------------------------------------------------- the capped router
@@ -155,7 +155,7 @@ REDUCER_VARIANTS.append(Variant(_mutating, "you extend the old list in place; a 
 
 
 def check_reducer(fn: Callable[[Any, Any], Any], seed: int = 0, quiet: bool = False) -> CheckResult:
-    """Check a reducer ``fn(left, right) -> list`` against ``ragkit.graphs.trace.add_path`` (None = empty)."""
+    """Check a reducer ``fn(left, right) -> list`` against ``ragkit.core.contract.add_path`` (None = empty)."""
     cases = reducer_cases(seed)
 
     def describe(case: ReducerCase, got: tuple, expected: tuple) -> str:

@@ -5,8 +5,8 @@
 
 The references are ragkit's own code: :func:`price_bounds` reads the price conditions out of
 :class:`~ragkit.roles.query_analysis.LocalQueryAnalyzer`'s analysis (over a small generated menu), and
-:func:`cheapest_without` applies :func:`ragkit.retrieval.structured.matches` (the exclusion, as a LangChain
-``Operation(NOT, [Comparison(CONTAIN, ...)])``) and :func:`ragkit.retrieval.structured.top_by` (the
+:func:`cheapest_without` applies :func:`ragkit.offline.structured.matches` (the exclusion, as a LangChain
+``Operation(NOT, [Comparison(CONTAIN, ...)])``) and :func:`ragkit.offline.structured.top_by` (the
 superlative, ties included).
 """
 
@@ -22,7 +22,7 @@ from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator
 
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.retrieval.structured import matches, top_by
+from ragkit.offline.structured import matches, top_by
 
 COURSES = ("starter", "main", "dessert", "side")
 DISHES = {"starter": ("Tomato soup", "Fried squid"), "main": ("Lamb shoulder", "Mushroom risotto"),

@@ -12,9 +12,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.graphs.advanced_rag import route_after_grade
-from ragkit.retrieval.hybrid import DEFAULT_RRF_K, fuse
 
 
 # ---------------------------------------------------------------- the retry router
@@ -95,7 +95,7 @@ def fuse_query_lists(lists: Sequence[Sequence[str]], weights: Sequence[float], k
     """The top ``k`` ids of several queries' result lists by weighted RRF, each id once (the graph's ``retrieve``).
 
     A list contributes ``weight / (rrf_k + rank)`` to each id in it (ranks from 1); ties keep the order in
-    which ids were first met. This is :func:`ragkit.retrieval.hybrid.fuse` as
+    which ids were first met. This is :func:`ragkit.core.hybrid.fuse` as
     :func:`ragkit.graphs.advanced_search.search_queries` calls it.
 
     >>> fuse_query_lists([["a", "b"], ["b", "c"]], [2.0, 1.0], k=3, rrf_k=1)

@@ -11,7 +11,7 @@ source is the fallback. :func:`check_route_sources` checks the two fit together 
 
 The menu and wine routes read the question's structure first (:mod:`ragkit.roles.query_analysis`, the
 ``query_analyzer`` role) and search with a structured retriever that applies its filter and sort exactly
-(:mod:`ragkit.retrieval.structured`); the analysis goes into the state (``analysis``) and to the writer,
+(:mod:`ragkit.offline.structured`); the analysis goes into the state (``analysis``) and to the writer,
 so an excluded item is never listed, a superlative is answered with its winner and a comparison is
 stated. When the filter leaves nothing, that IS the answer ("No: nothing on the list matches ..."), so
 the run goes to ``generate``, not to the fallback.
@@ -19,7 +19,7 @@ the run goes to ``generate``, not to the fallback.
 The router *proposes* a route; code *disposes*: a route name that is not one of the graph's routes (a
 malformed model answer) is replaced by the fallback and the reason is kept in ``route_note``.
 
-Errors follow :mod:`ragkit.graphs.policy`: an empty or oversized question raises a ``ValueError`` out of
+Errors follow :mod:`ragkit.core.contract`: an empty or oversized question raises a ``ValueError`` out of
 ``graph.invoke`` before any search, model or embedder is touched (``max_question_chars=`` raises the
 limit); a search that raises is reported in ``search_note`` and the run goes to the fallback.
 
@@ -40,13 +40,21 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.core import contract as policy
+from ragkit.core.contract import add_path, check_limit, traced
+from ragkit.core.search import ScoredSearch, with_score
 from ragkit.defaults import GRAPHS
-from ragkit.graphs.adaptive_routes import (ROUTE_NAMES, ROUTES, SEARCH_ROUTES, Route, check_route_sources,
-                                           StructuredSearch, load_route_documents, route_search, source_documents)
-from ragkit.graphs import policy
-from ragkit.graphs.policy import check_limit
-from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch, with_score
+from ragkit.graphs.adaptive_routes import (
+    ROUTE_NAMES,
+    ROUTES,
+    SEARCH_ROUTES,
+    Route,
+    StructuredSearch,
+    check_route_sources,
+    load_route_documents,
+    route_search,
+    source_documents,
+)
 from ragkit.roles.base import Answer, Router, RouteSpec, Writer
 from ragkit.roles.factory import make_roles
 from ragkit.roles.query_analysis import LocalQueryAnalyzer
@@ -66,7 +74,7 @@ FALLBACK_SYSTEM_PROMPT = (
 
 
 class AdaptiveRAGState(TypedDict, total=False):
-    """State of the adaptive RAG graph (``path``/``timings`` are filled by :func:`ragkit.graphs.trace.traced`)."""
+    """State of the adaptive RAG graph (``path``/``timings`` are filled by :func:`ragkit.core.contract.traced`)."""
 
     question: str
     language_note: str | None
@@ -86,7 +94,7 @@ class AdaptiveRAGState(TypedDict, total=False):
 # ---------------------------------------------------------------- nodes and routers
 def check_question_node(max_chars: int = GRAPHS.max_question_chars,
                         chat_model_set: bool = False) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the validating entry node (input policy: :mod:`ragkit.graphs.policy`)."""
+    """Build the validating entry node (input policy: :mod:`ragkit.core.contract`)."""
 
     @traced("check_question")
     def check_question(state: AdaptiveRAGState) -> AdaptiveRAGState:

@@ -7,7 +7,7 @@ graph is built from route specs plus a mapping from route name to search source:
 a source, stands for "none of our documents".
 
 The menu and the wine list are structured data, so their routes search with a
-:class:`ragkit.retrieval.structured.StructuredRetriever` (:data:`STRUCTURED_CORPORA`,
+:class:`ragkit.offline.structured.StructuredRetriever` (:data:`STRUCTURED_CORPORA`,
 :func:`route_search`): the question is analysed first (the graph's ``query_analyzer`` role, re-targeted
 to the corpus's own vocabulary), its filter and sort are applied exactly, and similarity ranks what
 passes. Pass a ``StructuredRetriever`` of your own as a source and it is used the same way.
@@ -23,8 +23,8 @@ from typing import Any, Literal, Mapping, Sequence, get_args
 
 from langchain_core.documents import Document
 
+from ragkit.core.search import Scored
 from ragkit.defaults import GRAPHS
-from ragkit.retrieval.base import Scored
 from ragkit.roles.base import RouteSpec
 
 Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]
@@ -117,7 +117,7 @@ def source_documents(sources: Mapping[str, object]) -> dict[str, list[Document]]
     ``LocalRouter(routes, documents=source_documents(sources))`` uses them as corpus evidence: a question
     close to a passage of the menu is likely a menu question; a question close to none is likely general.
     """
-    from ragkit.data import load_corpus
+    from ragkit.domains.corpora import load_corpus
 
     out: dict[str, list[Document]] = {}
     for name, value in sources.items():
@@ -148,12 +148,12 @@ class StructuredSearch:
     def resolve(self) -> Any:
         """The StructuredRetriever (built now if it was not built yet)."""
         if self._retriever is None:
-            from ragkit.retrieval.structured import StructuredRetriever
+            from ragkit.offline.structured import StructuredRetriever
 
             if hasattr(self.corpus, "search_analysed"):
                 self._retriever = self.corpus
             else:
-                from ragkit.data import load_corpus
+                from ragkit.domains.corpora import load_corpus
 
                 docs = load_corpus(self.corpus) if isinstance(self.corpus, str) else list(self.corpus)
                 analyzer = self.analyzer.for_documents(docs) if self.analyzer is not None else None

@@ -3,7 +3,7 @@
 Each node is built by a small factory that closes over the role or the search it needs and returns only
 the state keys it changed (the builder and the routers are in :mod:`ragkit.graphs.advanced_rag`).
 
-Simplifications: documents are told apart by :func:`ragkit.retrieval.base.doc_key` (their id, else their
+Simplifications: documents are told apart by :func:`ragkit.core.search.doc_key` (their id, else their
 text); the bandit learns from the grader's verdicts, which are themselves imperfect (see
 ``benchmarks/bandit/README.md`` for how far that misleads it on SciFact).
 """
@@ -17,12 +17,12 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 
 from ragkit.bandit import BanditStateError
+from ragkit.core import contract as policy
+from ragkit.core.contract import add_path, traced
+from ragkit.core.search import ScoredSearch, doc_key, with_score
 from ragkit.defaults import ADVANCED, GRAPHS
-from ragkit.graphs import policy
 from ragkit.graphs.advanced_search import Bandit, search_queries, weighted_queries
 from ragkit.graphs.crag_helpers import supporting_documents
-from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch, doc_key, with_score
 from ragkit.roles.base import Answer, DocumentGrader, Grade, HallucinationGrader, Writer
 from ragkit.roles.intent import Intent, IntentClassifier, small_talk_reply
 from ragkit.roles.query_transform import QueryTransform, QueryTransformer
@@ -40,7 +40,7 @@ def merge_metadata(left: dict | None, right: dict | None) -> dict:
 
 
 class AdvancedState(TypedDict, total=False):
-    """State of the advanced pipeline (``path``/``timings`` are filled by :func:`ragkit.graphs.trace.traced`)."""
+    """State of the advanced pipeline (``path``/``timings`` are filled by :func:`ragkit.core.contract.traced`)."""
 
     original_question: str  # the user's question, never changed: what is classified, graded and answered
     question: str  # the lead search query: the question, then a retry's new formulation

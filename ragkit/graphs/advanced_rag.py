@@ -17,7 +17,7 @@ offline roles cannot read)::
 - ``retrieve``: a bandit (:mod:`ragkit.bandit`, default Thompson sampling, seeded) picks one arm per query
   (default arms: ``dense`` = MiniLM + FAISS with MMR, k=8 of 20; ``bm25``; ``hybrid`` = the graphs'
   default retriever); the arm searches the lead query, each alternative and the hypothetical answer, and
-  the lists are fused (:func:`ragkit.retrieval.hybrid.fuse`) into the top ``fetch_k`` (20), once each.
+  the lists are fused (:func:`ragkit.core.hybrid.fuse`) into the top ``fetch_k`` (20), once each.
 - ``rerank``: the top 20 -> the top 4, by ``CrossEncoderReranker`` when its weights are on this machine
   (else it warns and works as ``LocalReranker``), or the reranker you pass; ``rerank=False``: no reranking.
 - ``grade``: the document grader's relevant share of the top 4 is the arm's reward: the bandit is updated
@@ -51,6 +51,8 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
 from ragkit.bandit import ThompsonSampling, query_features
+from ragkit.core.contract import check_limit
+from ragkit.core.search import ScoredSearch
 from ragkit.defaults import ADVANCED, GRAPHS
 from ragkit.graphs.advanced_nodes import (
     AdvancedState,
@@ -69,9 +71,7 @@ from ragkit.graphs.advanced_nodes import (
     worst_case_steps,
 )
 from ragkit.graphs.advanced_search import Bandit, is_contextual, policy_of, search_queries, weighted_queries
-from ragkit.graphs.policy import check_limit
 from ragkit.graphs.search_sources import LazySearch, source
-from ragkit.retrieval.base import ScoredSearch
 from ragkit.roles.base import DocumentGrader, HallucinationGrader, Writer
 from ragkit.roles.factory import make_roles
 
@@ -107,9 +107,9 @@ def default_arms(docs: Sequence[Document], embeddings: Embeddings | None = None)
 
     The hybrid arm fuses the same BM25 with plain-similarity dense search over the same FAISS index.
     """
-    from ragkit.embeddings import load_embedder
-    from ragkit.retrieval.dense import DenseRetriever
-    from ragkit.retrieval.presets import bm25_retriever, fused
+    from ragkit.core.dense import DenseRetriever
+    from ragkit.core.embeddings import load_embedder
+    from ragkit.core.hybrid import bm25_retriever, fused
 
     embeddings = embeddings or load_embedder()
     dense = DenseRetriever.from_documents(docs, embeddings, search_type="mmr", k=ADVANCED.dense_k,
@@ -126,7 +126,7 @@ def lazy_arms(corpus: str | Sequence[Document], embeddings: Embeddings | None = 
     def arm(name: str) -> Callable[[], ScoredSearch]:
         def build() -> ScoredSearch:
             if not built:
-                from ragkit.data import load_corpus
+                from ragkit.domains.corpora import load_corpus
 
                 built.update(default_arms(load_corpus(corpus) if isinstance(corpus, str) else list(corpus), embeddings))
             return built[name]
@@ -155,7 +155,7 @@ def default_reranker(embeddings: Embeddings | None = None) -> Callable[[], Any]:
 
     def build() -> Any:
         if not made:
-            from ragkit.retrieval.rerank import CrossEncoderReranker, LocalReranker
+            from ragkit.core.rerank import CrossEncoderReranker, LocalReranker
 
             made.append(CrossEncoderReranker(top_n=ADVANCED.top_k,
                                              fallback=LocalReranker(top_n=ADVANCED.top_k, embeddings=embeddings)

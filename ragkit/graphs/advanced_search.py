@@ -5,7 +5,7 @@ hypothetical answer of a :class:`ragkit.roles.query_transform.QueryTransform` wi
 chose, and fuses the result lists into one ranking (multi-query retrieval, as in RAG-Fusion). The same two
 functions run in ``benchmarks/advanced/scifact_transforms.py``, so the benchmark measures what the graph does.
 
-Simplification: the lists are fused by rank (RRF) or by min-max-scaled score (``ragkit.retrieval.hybrid.fuse``);
+Simplification: the lists are fused by rank (RRF) or by min-max-scaled score (``ragkit.core.hybrid.fuse``);
 a document that only one query finds can still rank first if that query's list weighs enough.
 """
 
@@ -16,10 +16,10 @@ from typing import Sequence
 from langchain_core.documents import Document
 
 from ragkit.bandit import LinearThompsonSampling, LinUCB, Policy, SharedBandit
+from ragkit.core import contract as policy
+from ragkit.core.hybrid import fuse
+from ragkit.core.search import ScoredSearch, doc_key
 from ragkit.defaults import ADVANCED
-from ragkit.graphs import policy
-from ragkit.retrieval.base import ScoredSearch, doc_key
-from ragkit.retrieval.hybrid import fuse
 from ragkit.roles.query_transform import QueryTransform
 
 Bandit = Policy | SharedBandit
@@ -43,12 +43,12 @@ def weighted_queries(question: str, transform: QueryTransform | None, original_w
 
 def search_queries(search: ScoredSearch, queries: Sequence[tuple[str, float]], k: int, method: str = ADVANCED.fusion,
                    depth: int | None = None) -> tuple[list[tuple[Document, float]], list[str]]:
-    """Search every query, fuse the lists (:func:`ragkit.retrieval.hybrid.fuse`), keep the best ``k`` once each.
+    """Search every query, fuse the lists (:func:`ragkit.core.hybrid.fuse`), keep the best ``k`` once each.
 
     ``depth`` is how many results each query asks for (None: the source's own k). A query whose search
     raises is left out, and its note returned (policy 2); with one list, its own order is kept.
 
-    >>> from ragkit.retrieval.adapters import as_scored_search
+    >>> from ragkit.core.search import as_scored_search
     >>> docs = {"a": Document("a", metadata={"id": "a"}), "b": Document("b", metadata={"id": "b"})}
     >>> search = as_scored_search(lambda q: [docs[c] for c in q])
     >>> [(d.page_content, round(s, 3)) for d, s in search_queries(search, [("ab", 1.0), ("b", 1.0)], k=2, method="rrf")[0]]

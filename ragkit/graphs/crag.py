@@ -16,7 +16,7 @@ A judge that raises or returns something malformed is *fail-soft*: the top candi
 question or the writer; when it finds unsupported sentences, the writer tries once more from only the
 documents the supported sentences cite, and a second failure ends in a refusal.
 
-Errors follow :mod:`ragkit.graphs.policy`: an empty or oversized question raises before any search
+Errors follow :mod:`ragkit.core.contract`: an empty or oversized question raises before any search
 (``max_question_chars=`` raises the limit), and a search that raises ends in a refusal that says the search
 failed (``refusal="search_failed"``), never a crash. The nodes live in ``ragkit.graphs.crag_nodes`` and the
 small helpers (refusal messages, ``tidy``, ``same_query``, ``run_crag`` / ``resume_crag`` ...) in
@@ -35,12 +35,35 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.core.contract import check_limit
 from ragkit.defaults import GRAPHS
-from ragkit.graphs.crag_helpers import (REFUSALS, VERDICTS, Refusal, merge_clarification, paused_question, resume_crag,
-                                        run_crag, same_query, supporting_documents, thread, tidy, valid_judgement)
-from ragkit.graphs.crag_nodes import (CragState, clarify, correct_node, finish, judge_node, refine_node, refuse,
-                                      retrieve_node, revise_node, verify_node, write_node)
-from ragkit.graphs.policy import check_limit
+from ragkit.graphs.crag_helpers import (
+    REFUSALS,
+    VERDICTS,
+    Refusal,
+    merge_clarification,
+    paused_question,
+    resume_crag,
+    run_crag,
+    same_query,
+    supporting_documents,
+    thread,
+    tidy,
+    valid_judgement,
+)
+from ragkit.graphs.crag_nodes import (
+    CragState,
+    clarify,
+    correct_node,
+    finish,
+    judge_node,
+    refine_node,
+    refuse,
+    retrieve_node,
+    revise_node,
+    verify_node,
+    write_node,
+)
 from ragkit.graphs.search_sources import source
 from ragkit.roles.base import HallucinationGrader, Judge, QuestionRewriter, Writer
 from ragkit.roles.factory import make_roles

@@ -15,9 +15,8 @@ from typing import Any, Literal, Sequence
 from langchain_core.documents import Document
 from langgraph.types import Command
 
+from ragkit.core.nlp import cited_numbers, clean_query, split_sentences, strip_citations
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Judgement
-from ragkit.roles.features import cited_numbers, strip_citations
-from ragkit.text import clean_query, split_sentences
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
 Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "search_failed", "language"]

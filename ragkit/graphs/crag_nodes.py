@@ -16,12 +16,20 @@ from langchain_core.documents import Document
 from langgraph.types import interrupt
 from typing_extensions import Annotated
 
+from ragkit.core import contract as policy
+from ragkit.core.contract import add_path, traced
+from ragkit.core.search import ScoredSearch, with_score
 from ragkit.defaults import GRAPHS
-from ragkit.graphs.crag_helpers import (REFUSALS, Refusal, check_clarification, merge_clarification, same_query,
-                                        supporting_documents, tidy, valid_judgement)
-from ragkit.graphs import policy
-from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch, with_score
+from ragkit.graphs.crag_helpers import (
+    REFUSALS,
+    Refusal,
+    check_clarification,
+    merge_clarification,
+    same_query,
+    supporting_documents,
+    tidy,
+    valid_judgement,
+)
 from ragkit.roles.base import HallucinationGrader, Judge, QuestionRewriter, Verdict, Writer
 from ragkit.roles.judge import fail_soft
 

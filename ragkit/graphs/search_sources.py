@@ -1,6 +1,6 @@
 """Search sources for the graphs: what a graph searches, in ragkit's one retrieval protocol.
 
-Every graph searches through :class:`ragkit.retrieval.base.ScoredSearch` (``search_with_scores(query,
+Every graph searches through :class:`ragkit.core.search.ScoredSearch` (``search_with_scores(query,
 k)``, higher is better). :func:`source` turns what a user passes into one: a ragkit retriever, a LangChain
 ``VectorStore`` or retriever, a function, or the *name* of a bundled corpus ("menu", "wine", "web",
 "handbook", "statute"), which becomes that corpus's default retriever, or ``"collection:NAME"``, a
@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ragkit.core.search import Scored, ScoredSearch, as_scored_search
 from ragkit.defaults import GRAPHS
-from ragkit.retrieval.adapters import as_scored_search
-from ragkit.retrieval.base import Scored, ScoredSearch
 
 CORPORA = ("menu", "wine", "web", "handbook", "statute")
 COLLECTION_PREFIX = "collection:"
@@ -56,13 +55,13 @@ def corpus_search(corpus: str, k: int = GRAPHS.k) -> LazySearch:
         raise ValueError(f"unknown corpus {corpus!r}; the bundled corpora are {list(CORPORA)}, "
                          f"or name an ingested collection as '{COLLECTION_PREFIX}NAME'")
     if corpus == "web":
-        from ragkit.web_search import OfflineWebSearch
+        from ragkit.domains.web.search import OfflineWebSearch
 
         return LazySearch(OfflineWebSearch, k, name=corpus)
 
     def build() -> Any:
-        from ragkit.data import load_corpus
-        from ragkit.retrieval.presets import default_retriever
+        from ragkit.core.hybrid import default_retriever
+        from ragkit.domains.corpora import load_corpus
 
         return default_retriever(load_corpus(corpus), k=k)
 

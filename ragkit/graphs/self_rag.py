@@ -25,7 +25,7 @@ article was removed from the index from 2% to 18%: quoted, grounded sentences fr
 document that answer a different question pass both local checks. Turn it on with graders that can
 tell those apart (an LLM answer grader), or on a corpus where off-topic questions are truly off topic.
 
-Errors follow :mod:`ragkit.graphs.policy`: the entry node ``check_question`` rejects an empty or
+Errors follow :mod:`ragkit.core.contract`: the entry node ``check_question`` rejects an empty or
 oversized question (``max_question_chars=`` raises the limit) and a ``max_attempts`` the run's
 ``recursion_limit`` could not finish (see :func:`worst_case_steps`), with a ``ValueError``, before
 anything is retrieved; a search that raises gives no documents and a ``retrieval_note`` saying so.
@@ -44,8 +44,8 @@ from typing import Any, Literal
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.core.contract import check_limit
 from ragkit.defaults import GRAPHS
-from ragkit.graphs.policy import check_limit
 from ragkit.graphs.search_sources import source
 from ragkit.graphs.self_rag_nodes import (
     DEFAULT_FALLBACK_DOCUMENTS,

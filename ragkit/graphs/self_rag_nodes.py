@@ -9,16 +9,16 @@ are one document when the graph remembers what the grader rejected).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Callable, TypedDict
+from typing import Annotated, Callable, TypedDict
 
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
+from ragkit.core import contract as policy
+from ragkit.core.contract import add_path, traced
+from ragkit.core.search import ScoredSearch
 from ragkit.defaults import GRAPHS
-from ragkit.graphs import policy
 from ragkit.graphs.crag_helpers import same_query
-from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch
 from ragkit.roles.base import Answer, AnswerGrader, DocumentGrader, Grade, HallucinationGrader, QuestionRewriter, Writer
 
 DEFAULT_MAX_ATTEMPTS = GRAPHS.self_rag_max_attempts
@@ -36,7 +36,7 @@ class Candidate(TypedDict):
 
 
 class SelfRAGState(TypedDict, total=False):
-    """State of the Self-RAG graph (``path``/``timings`` are filled by :func:`ragkit.graphs.trace.traced`)."""
+    """State of the Self-RAG graph (``path``/``timings`` are filled by :func:`ragkit.core.contract.traced`)."""
 
     question: str  # the user's question, answered and graded against
     language_note: str | None  # set when the local roles cannot read the question's language

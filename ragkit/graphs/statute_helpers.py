@@ -28,10 +28,10 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, LLMResult
 from langchain_core.tracers.context import register_configure_hook
 
-from ragkit.retrieval.base import Scored, doc_key, with_score
+from ragkit.core.search import Scored, doc_key, with_score
+from ragkit.domains.statute.citations import Citation, check_citations, parse_citations
+from ragkit.domains.statute.paragraphs import answer_citations, split_paragraphs
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, HallucinationGrader
-from ragkit.statute.citations import Citation, check_citations, parse_citations
-from ragkit.statute.paragraphs import answer_citations, split_paragraphs
 
 Refusal = Literal["unanswerable", "no_such_article", "low_confidence", "unsupported", "search_failed", "language"]
 REFUSALS: dict[str, str] = {
@@ -211,7 +211,7 @@ def record_usage() -> Iterator[Usage]:
     """Count every chat-model call (and its ``usage_metadata`` tokens) made inside the block.
 
     >>> from langchain_core.messages import AIMessage
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> model = scripted(AIMessage("hi", usage_metadata={"input_tokens": 7, "output_tokens": 2, "total_tokens": 9}))
     >>> with record_usage() as usage:
     ...     _ = model.invoke("hello")

@@ -19,16 +19,25 @@ from typing import Any, TypedDict
 from langchain_core.documents import Document
 from typing_extensions import Annotated
 
-from ragkit.graphs import policy
+from ragkit.core import contract as policy
+from ragkit.core.contract import add_path, traced
+from ragkit.core.search import ScoredSearch, doc_key
+from ragkit.domains.statute.paragraphs import bracket_citations, cite_paragraphs, paragraphs_of, remove_citations
 from ragkit.graphs.crag_helpers import same_query, tidy
-from ragkit.graphs.statute_helpers import (REFUSALS, Refusal, Usage, check_answer_citations, is_refusal_text, pin, pinned_articles,
-                                           record_usage, with_titles)
-from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch, doc_key
+from ragkit.graphs.statute_helpers import (
+    REFUSALS,
+    Refusal,
+    Usage,
+    check_answer_citations,
+    is_refusal_text,
+    pin,
+    pinned_articles,
+    record_usage,
+    with_titles,
+)
 from ragkit.roles.base import HallucinationGrader, QuestionRewriter, Writer
 from ragkit.roles.evidence import EvidenceGrade, EvidenceGrader
 from ragkit.roles.question_classifier import QuestionClassifier, QuestionKind
-from ragkit.statute.paragraphs import bracket_citations, cite_paragraphs, paragraphs_of, remove_citations
 
 
 class StatuteQAState(TypedDict, total=False):

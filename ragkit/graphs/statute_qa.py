@@ -47,17 +47,38 @@ from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.core.contract import check_limit
+from ragkit.core.search import doc_key
 from ragkit.defaults import GRAPHS, STATUTE_QA
-from ragkit.graphs.policy import check_limit
+from ragkit.domains.statute.strategies import STRATEGIES, strategy_searches
 from ragkit.graphs.search_sources import source
-from ragkit.graphs.statute_helpers import (REFUSALS, CitationReport, Refusal, Usage, check_answer_citations, is_refusal_text, pin,
-                                           pinned_articles, record_usage, usage_totals)
-from ragkit.graphs.statute_nodes import (StatuteQAState, check_question_node, citation_labels, classify_node, generate_node,
-                                         grade_evidence_node, refuse, refuse_low_confidence, retrieve_node, rewrite_repeats,
-                                         unsupported_language, verify_node)
-from ragkit.retrieval.base import doc_key
+from ragkit.graphs.statute_helpers import (
+    REFUSALS,
+    CitationReport,
+    Refusal,
+    Usage,
+    check_answer_citations,
+    is_refusal_text,
+    pin,
+    pinned_articles,
+    record_usage,
+    usage_totals,
+)
+from ragkit.graphs.statute_nodes import (
+    StatuteQAState,
+    check_question_node,
+    citation_labels,
+    classify_node,
+    generate_node,
+    grade_evidence_node,
+    refuse,
+    refuse_low_confidence,
+    retrieve_node,
+    rewrite_repeats,
+    unsupported_language,
+    verify_node,
+)
 from ragkit.roles.factory import make_roles
-from ragkit.statute.strategies import STRATEGIES, strategy_searches
 
 # The original system's table, the starting point the issue gives.
 STARTING_TABLE: dict[str, str] = {"single": "hybrid", "definition": "vector", "multihop": "graph", "citation": "hybrid"}
@@ -157,7 +178,7 @@ def build_statute_qa_graph(
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
     check_limit(max_question_chars)
     if articles is None:
-        from ragkit.data import load_statute
+        from ragkit.domains.statute.corpus import load_statute
 
         articles = load_statute()
     articles = list(articles)

@@ -26,7 +26,7 @@ Unlike a supervisor that loops back to itself after every worker (and is stopped
 recursion limit), the plan is made once and the hops are counted in the state, so a run takes at most
 ``worst_case_steps(max_hops)`` steps whatever the supervisor proposes.
 
-Errors follow :mod:`ragkit.graphs.policy`: an empty or oversized question, a bad ``max_hops`` or one the
+Errors follow :mod:`ragkit.core.contract`: an empty or oversized question, a bad ``max_hops`` or one the
 run's ``recursion_limit`` could not finish raises before any agent runs; an agent that raises becomes an
 answer saying so. Simplifications: the plan is not revised after a hop (no "replanning"); the nodes are in
 :mod:`ragkit.graphs.supervisor_nodes`.
@@ -42,13 +42,28 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
+from ragkit.core.contract import check_limit
 from ragkit.defaults import GRAPHS, SUPERVISOR
-from ragkit.graphs.policy import check_limit
 from ragkit.graphs.search_sources import source
-from ragkit.graphs.supervisor_nodes import (AgentNode, HopRecord, SupervisorState, agent_node, aggregator_node,
-                                            analysis_work, check_question_node, chitchat_work, code_work, next_hop,
-                                            rag_result, rag_work, route_after_agent, route_to_agent, supervisor_node,
-                                            unsupported_language, worst_case_steps)
+from ragkit.graphs.supervisor_nodes import (
+    AgentNode,
+    HopRecord,
+    SupervisorState,
+    agent_node,
+    aggregator_node,
+    analysis_work,
+    check_question_node,
+    chitchat_work,
+    code_work,
+    next_hop,
+    rag_result,
+    rag_work,
+    route_after_agent,
+    route_to_agent,
+    supervisor_node,
+    unsupported_language,
+    worst_case_steps,
+)
 from ragkit.roles.base import RouteSpec
 from ragkit.roles.factory import make_roles
 from ragkit.sandbox import run_python

@@ -20,9 +20,9 @@ from typing import Annotated, Any, Callable, Literal, Mapping, TypedDict
 from langchain_core.documents import Document
 from langchain_core.runnables import RunnableConfig
 
-from ragkit.graphs import policy
-from ragkit.graphs.trace import add_path, traced
-from ragkit.retrieval.base import ScoredSearch
+from ragkit.core import contract as policy
+from ragkit.core.contract import add_path, traced
+from ragkit.core.search import ScoredSearch
 from ragkit.roles.aggregator import Aggregator
 from ragkit.roles.analysis import Analyst
 from ragkit.roles.coder import Coder

@@ -28,13 +28,22 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.types import Command, interrupt
 
+from ragkit.core import contract as policy
+from ragkit.core.contract import check_limit
 from ragkit.defaults import GRAPHS
-from ragkit.graphs import policy
-from ragkit.graphs.policy import check_limit
 from ragkit.roles.factory import make_roles
 from ragkit.tools.guards import (
-    APPROVAL_SHAPE, LOGIN_SHAPE, OTP_SHAPE, GuardDecision, ResumePayloadError, SeededCodeSource,
-    call_digest, check_call, parse_approval, parse_login, parse_otp,
+    APPROVAL_SHAPE,
+    LOGIN_SHAPE,
+    OTP_SHAPE,
+    GuardDecision,
+    ResumePayloadError,
+    SeededCodeSource,
+    call_digest,
+    check_call,
+    parse_approval,
+    parse_login,
+    parse_otp,
 )
 from ragkit.tools.orders import OrderStore, load_order_store
 from ragkit.tools.specs import ORDER_TOOL_SPECS, ToolSpec
@@ -346,7 +355,7 @@ def build_tool_agent_graph(
     check before every mutating call (codes from ``code_source``, default ``SeededCodeSource()``).
     ``grounded`` refuses a user argument (a spec's ``user_args``: order ids, a new address) that is not
     in what the user wrote. A user message that is empty or longer than
-    ``max_message_chars`` raises a ``ValueError`` before the planner runs (:mod:`ragkit.graphs.policy`).
+    ``max_message_chars`` raises a ``ValueError`` before the planner runs (:mod:`ragkit.core.contract`).
 
     >>> graph = build_tool_agent_graph()
     >>> config = {"configurable": {"thread_id": "doc"}}

@@ -3,7 +3,7 @@
 The steps, each in its own module: find the files (:mod:`ragkit.ingest.files`), decide from the
 manifest which ones changed (:mod:`ragkit.ingest.manifest`), read the new and changed ones
 (:mod:`ragkit.ingest.readers`), cut them into chunks with the shared settings
-(:func:`ragkit.retrieval.chunking.split_documents`, sizes from :data:`ragkit.defaults.RETRIEVAL`), build
+(:func:`ragkit.core.chunking.split_documents`, sizes from :data:`ragkit.defaults.RETRIEVAL`), build
 the BM25 and dense indexes over all chunks (vectors through the embedding cache, so the chunks of
 unchanged files cost a cache look-up), and save the collection atomically (:mod:`ragkit.ingest.store`).
 
@@ -34,13 +34,13 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
+from ragkit.core.chunking import split_documents
+from ragkit.core.embeddings import load_embedder, progress_bar
 from ragkit.defaults import GRAPHS, RETRIEVAL
-from ragkit.embeddings import load_embedder, progress_bar
 from ragkit.ingest.files import MAX_FILE_BYTES, FileEntry, Skipped, discover
 from ragkit.ingest.manifest import FileRecord, Manifest, SkipRecord, removed_keys, same_stat, sha256_bytes
 from ragkit.ingest.readers import READER_VERSION, ReadError, ReadResult, read_file
 from ragkit.ingest.store import collection_path, locked, save_collection, source_names, stored_chunks
-from ragkit.retrieval.chunking import split_documents
 
 PROGRESS_MIN_FILES = 50  # fewer files than this: no progress bar over files
 
@@ -91,7 +91,7 @@ def join_small_chunks(chunks: list[Document], part_text: str, min_chars: int) ->
     chunk; on its own such a chunk matches little and answers nothing. The joined chunk is the exact span
     of the part's text from the short chunk's start to the next one's end.
 
-    >>> from ragkit.retrieval.chunking import split_documents
+    >>> from ragkit.core.chunking import split_documents
     >>> text = "Title\\n\\n" + "A sentence of the body. " * 8
     >>> chunks = split_documents([Document(text, metadata={"id": "f:0"})], chunk_size=120, chunk_overlap=20)
     >>> [len(c.page_content) for c in chunks], [len(c.page_content) for c in join_small_chunks(chunks, text, 12)]
@@ -119,7 +119,7 @@ def join_small_chunks(chunks: list[Document], part_text: str, min_chars: int) ->
 def chunk_file(key: str, result: ReadResult, chunk_size: int, chunk_overlap: int) -> list[Document]:
     """The chunks of one read file, with ``source``/``title``/``kind`` and ``heading`` or ``page``.
 
-    Each part is split with :func:`ragkit.retrieval.chunking.split_documents`; a piece under a tenth of
+    Each part is split with :func:`ragkit.core.chunking.split_documents`; a piece under a tenth of
     ``chunk_size`` is joined to the next (:func:`join_small_chunks`).
 
     >>> from ragkit.ingest.readers import Part
@@ -252,8 +252,8 @@ def ingest(path: str | Path | Sequence[str | Path], collection: str, *, root: st
                     manifest.save(folder / ".manifest.json.tmp")
                     (folder / ".manifest.json.tmp").replace(folder / "manifest.json")
         else:
-            from ragkit.retrieval.dense import DenseRetriever
-            from ragkit.retrieval.presets import bm25_retriever
+            from ragkit.core.dense import DenseRetriever
+            from ragkit.core.hybrid import bm25_retriever
 
             bm25 = bm25_retriever(chunks, k=GRAPHS.k)
             dense = DenseRetriever.from_documents(chunks, embeddings=embedder, k=GRAPHS.k)

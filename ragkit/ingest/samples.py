@@ -87,7 +87,7 @@ def write_sample_folder(folder: str | Path, sections: int = 8) -> Path:
     >>> sorted(p.suffix for p in folder.iterdir())
     ['.html', '.md', '.pdf', '.txt']
     """
-    from ragkit.data import load_handbook
+    from ragkit.domains.handbook.corpus import load_handbook
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

@@ -9,9 +9,9 @@ A collection is one folder under :func:`collections_dir` (``$RAGKIT_COLLECTIONS_
     <name>/dense/            DenseRetriever.save (FAISS flat index of the chunks' vectors)
 
 :func:`save_collection` writes all of it into a fresh folder and swaps it in with
-:func:`ragkit.retrieval.persist.atomic_directory`, so an ingest that fails or is interrupted leaves the
+:func:`ragkit.core.persist.atomic_directory`, so an ingest that fails or is interrupted leaves the
 previous collection as it was. A :class:`Collection` is a ragkit retriever: ``search_with_scores(query,
-k)`` is the tuned hybrid of its BM25 and dense indexes (:func:`ragkit.retrieval.presets.fused`), so any
+k)`` is the tuned hybrid of its BM25 and dense indexes (:func:`ragkit.core.hybrid.fused`), so any
 graph takes it, and ``source("collection:NAME")`` names it.
 
 Locks (``fcntl.flock`` on hidden files next to the collections): one ingest or delete at a time per
@@ -40,11 +40,11 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict
 
+from ragkit.core.embeddings import default_cache_dir, load_embedder
+from ragkit.core.persist import atomic_directory, read_documents
+from ragkit.core.search import Scored, ScoredRetriever
 from ragkit.defaults import GRAPHS
-from ragkit.embeddings import default_cache_dir, load_embedder
 from ragkit.ingest.manifest import Manifest
-from ragkit.retrieval.base import Scored, ScoredRetriever
-from ragkit.retrieval.persist import atomic_directory, read_documents
 
 COLLECTION_FORMAT = 1
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -207,9 +207,9 @@ class Collection(ScoredRetriever):
 def load_collection(name: str, root: str | Path | None = None, k: int = GRAPHS.k,
                     embeddings: Embeddings | None = None) -> Collection:
     """Open a saved collection as a retriever (default embedder: ``load_embedder()``, as at ingest)."""
-    from ragkit.retrieval.bm25 import BM25Retriever
-    from ragkit.retrieval.dense import DenseRetriever
-    from ragkit.retrieval.presets import fused
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.core.dense import DenseRetriever
+    from ragkit.core.hybrid import fused
 
     folder = collection_path(name, root)
     embedder = embeddings or load_embedder()

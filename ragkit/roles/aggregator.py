@@ -36,10 +36,9 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.roles.features import strip_citations
+from ragkit.core.nlp import split_sentences, strip_citations
 from ragkit.roles.llm import call_structured
 from ragkit.roles.supervisor_types import AGENT_TITLES, AgentAnswer, format_findings
-from ragkit.text import split_sentences
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -127,7 +126,7 @@ class CombinedAnswer(BaseModel):
 class LLMAggregator:
     """The chat model merges several answers; one answer passes through; a failure -> the local merge.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> agg = LLMAggregator(scripted('{"answer": "RRF fuses ranks; the code printed 0.03."}'))
     >>> agg.combine("q", [AgentAnswer("rag", "RRF fuses ranks."), AgentAnswer("code", "0.03")]).text
     'RRF fuses ranks; the code printed 0.03.'

@@ -32,11 +32,11 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.roles.features import default_embedder, embed, mentions, prose_sentences, strip_citations
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import QUESTION_STOPWORDS, clean_query, mentions, prose_sentences, split_sentences, strip_citations
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
 from ragkit.roles.supervisor_types import AgentAnswer, format_findings
-from ragkit.text import QUESTION_STOPWORDS, clean_query, split_sentences
 
 LIMITS = ("This lines up what was found; it is not a judgement: the offline analyst does not weigh options for "
           "your case (pass chat_model= for a reasoned comparison).")
@@ -139,7 +139,7 @@ class LocalAnalyst:
 
     def __init__(self, embedder: Embeddings | None = None, per_option: int = 2, max_points: int = 4,
                  duplicate_bar: float = 0.9):
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.per_option, self.max_points, self.duplicate_bar = per_option, max_points, duplicate_bar
 
     def analyse(self, question: str, findings: Sequence[AgentAnswer] = (),
@@ -208,7 +208,7 @@ class AnalysisText(BaseModel):
 class LLMAnalyst:
     """The chat model analyses; a failed or malformed call says so (``fallback=True``).
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMAnalyst(scripted('{"analysis": "BM25 fits exact ids better."}')).analyse("BM25 or dense?").text
     'BM25 fits exact ids better.'
     """

@@ -6,7 +6,7 @@
 2. the answer says something the question did not: at least one word (stopwords aside) or number
    that is not already in the question, unless the question is a yes/no question ("Is the soup vegan?" may be
    answered "The soup is vegan."). "HyDE." does not answer "What is HyDE?", however similar they are;
-3. the answer has what the question's type asks for, as :mod:`ragkit.roles.question_type` decides it
+3. the answer has what the question's type asks for, as :mod:`ragkit.core.nlp` decides it
    (the same module the CRAG judge uses): "how much / how many / what price ..." needs a number; "when /
    what year / what time" needs a date or time; "who" needs a capitalised name;
 4. the answer is about the question: ``relevance = similarity_weight * cosine + (1 - w) * coverage`` of
@@ -31,14 +31,14 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import check_answer
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import answer_type, clean_query, has_answer, numbers, strip_citations, term_coverage, tokenize
 from ragkit.defaults import VERIFIER
 from ragkit.roles.base import Usefulness
-from ragkit.roles.features import check_answer, default_embedder, embed, numbers, strip_citations, term_coverage
 from ragkit.roles.hallucination import is_refusal
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import ANSWER_GRADER_PROMPT
-from ragkit.roles.question_type import answer_type, has_answer
-from ragkit.text import clean_query, tokenize
 
 REFUSALS = re.compile(
     r"\b(not enough information|don't know|do not know|cannot answer|can't answer|no information|unable to answer)\b",
@@ -69,7 +69,7 @@ class LocalAnswerGrader:
 
     def __init__(self, embedder: Embeddings | None = None, bar: float = VERIFIER.answer_bar,
                  similarity_weight: float = VERIFIER.answer_similarity_weight):
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.bar = bar
         self.similarity_weight = similarity_weight
 
@@ -100,7 +100,7 @@ class UsefulnessVerdict(BaseModel):
 class LLMAnswerGrader:
     """A chat model judges usefulness; on failure: useful unless the answer is a refusal (see module doc).
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMAnswerGrader(scripted("not json")).grade("How much?", "12 euros.").useful
     True
     """

@@ -18,7 +18,7 @@ analysis understood is checked against the data, and only the rest against the w
    that says "not", "never", "no" ... (SQuAD 2.0 writes many unanswerable questions by adding a "not");
    a negation the analysis turned into a condition ("not vegetarian", "without nuts") is checked by 1;
 4. **answer type**: "who" needs a name, "when" a date, "how many / how much" a number, in the
-   supporting sentence, and one the question does not already contain (:mod:`ragkit.roles.question_type`).
+   supporting sentence, and one the question does not already contain (:mod:`ragkit.core.nlp`).
 
 The *supporting sentence* is the passage sentence that contains most of the question's key terms.
 
@@ -38,10 +38,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ragkit.core.nlp import QUESTION_STOPWORDS, answer_type, fold, has_answer, split_sentences, term_coverage
 from ragkit.defaults import QUERY_ANALYSIS
-from ragkit.roles.features import term_coverage
-from ragkit.roles.question_type import answer_type, has_answer
-from ragkit.text import QUESTION_STOPWORDS, fold, split_sentences
 
 _TERM = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F-]*|\d[\d,.]*\d|\d")
 _NEGATION = re.compile(r"\b(not|never|no|none|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
@@ -77,9 +75,9 @@ def mentions(text: str, term: str) -> bool:
 
 @lru_cache(maxsize=50_000)
 def _word_vector(word: str) -> np.ndarray:
-    from ragkit.roles.features import default_embedder, embed
+    from ragkit.core.embeddings import embed, load_embedder
 
-    return embed(default_embedder(), [word])[0]
+    return embed(load_embedder(), [word])[0]
 
 
 def related_in(text: str, term: str, bar: float | None) -> bool:

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from ragkit.text import QUESTION_STOPWORDS, fold, stem, words
+from ragkit.core.nlp import QUESTION_STOPWORDS, fold, stem, words
 
 # ------------------------------------------------------------------ the function words
 NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot non lack lacks lacking "

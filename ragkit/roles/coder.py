@@ -37,10 +37,10 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.nlp import clean_query, tokenize
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
 from ragkit.roles.supervisor_types import AgentAnswer, format_findings
-from ragkit.text import clean_query, tokenize
 
 CodeOrigin = Literal["model", "question", "documents", "answers", "none"]
 _FENCED = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
@@ -194,7 +194,7 @@ class Program(BaseModel):
 class LLMCoder:
     """The chat model writes the program; a failed or malformed reply gives no code (``fallback=True``).
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMCoder(scripted('{"code": "print(2 ** 20)", "explanation": "Powers of two."}')).draft("2^20?").code
     'print(2 ** 20)'
     """

@@ -18,7 +18,7 @@ checks of :mod:`ragkit.roles.answerability`, adapted to questions about rules:
    article, ``metadata["pinned"]``: relevant on the user's own account);
 3. **answer type** (per document): in the document's sentence with most of the question's key terms, a
    who/when/how-many question finds a name, a date or a number it does not already contain
-   (:func:`ragkit.roles.question_type.has_answer`). The polarity check of ``answerability_gap`` is left
+   (:func:`ragkit.core.nlp.has_answer`). The polarity check of ``answerability_gap`` is left
    out: in a case described to a statute ("a ferry has no garbage record book", "without a licence")
    the negation states the facts, it does not ask what is not the case.
 
@@ -50,16 +50,14 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import check_documents
+from ragkit.core.nlp import answer_type, clean_query, has_answer, names, split_sentences
 from ragkit.defaults import STATUTE_QA
+from ragkit.domains.statute.citations import parse_citations
 from ragkit.roles.answerability import mentions, supporting_sentence
-from ragkit.roles.features import names
-from ragkit.roles.question_type import answer_type, has_answer
-from ragkit.statute.citations import parse_citations
 from ragkit.roles.base import DocumentGrader
-from ragkit.roles.features import check_documents
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
-from ragkit.text import clean_query, split_sentences
 
 EvidenceVerdict = Literal["sufficient", "short"]
 def missing_names(question: str, documents: Sequence[Document]) -> list[str]:
@@ -183,7 +181,7 @@ EVIDENCE_PROMPT = ChatPromptTemplate.from_messages(
 class LLMEvidenceGrader:
     """A chat model grades the evidence; on failure: ``sufficient`` with every document (fail-soft).
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> docs = [Document("Wine list."), Document("Six oysters cost 14 euros.")]
     >>> LLMEvidenceGrader(scripted('{"verdict": "sufficient", "supporting": [2, 9]}')).grade("Oyster price?", docs).supporting
     (1,)

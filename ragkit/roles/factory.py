@@ -17,7 +17,7 @@ Roles are built on first use and then kept, so a graph that never grades builds 
 >>> roles = make_roles()
 >>> type(roles.rewriter).__name__
 'LocalRewriter'
->>> from ragkit.fake_chat import scripted
+>>> from ragkit.core.chat_models import scripted
 >>> type(make_roles(scripted("{}")).rewriter).__name__
 'LLMRewriter'
 

@@ -22,12 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from ragkit.embeddings import embed  # re-exported: the roles embed through this one helper
-from ragkit.text import LUCENE_STOPWORDS, QUESTION_STOPWORDS, key_terms, split_sentences, tokenize
+from ragkit.core.nlp import LUCENE_STOPWORDS, QUESTION_STOPWORDS, key_terms, split_sentences, tokenize
 
 MAX_ANSWER_CHARS = 20_000  # an answer longer than this is not an answer to check sentence by sentence
 MAX_DOCUMENT_CHARS = 100_000  # one Document above this is an unsplit corpus, not a retrieved passage
@@ -37,9 +35,9 @@ _CITATION = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
 _TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F][\w'\u00C0-\u024F-]*|\d[\d,.:/-]*\d|\d")
 
 
-def default_embedder() -> Embeddings:
+def load_embedder() -> Embeddings:
     """The packaged MiniLM (imported lazily so building a role with your own embedder loads no model)."""
-    from ragkit.embeddings import load_embedder
+    from ragkit.core.embeddings import load_embedder
 
     return load_embedder()
 

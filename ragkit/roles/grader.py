@@ -30,12 +30,13 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import check_documents
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import clean_query, split_sentences, term_coverage
 from ragkit.defaults import GRADER
 from ragkit.roles.base import Grade
-from ragkit.roles.features import check_documents, default_embedder, embed, term_coverage
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import GRADER_PROMPT, MAX_PROMPT_DOCUMENT_CHARS
-from ragkit.text import clean_query, split_sentences
 
 FEATURES = ("cosine", "best_sentence", "coverage")
 # The grader's job in the graphs is "to filter out erroneous retrievals" (the Adaptive RAG prompt), so the
@@ -91,7 +92,7 @@ class LocalGrader:
     ):
         if len(weights) != len(FEATURES):
             raise ValueError(f"weights must have {len(FEATURES)} values ({', '.join(FEATURES)}), got {len(weights)}")
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.weights = np.asarray(weights, dtype=np.float64)
         self.bias = float(bias)
         self.threshold = float(threshold)
@@ -182,7 +183,7 @@ class LLMGrader:
     graph to a rewrite or web search; keeping it lets the writer use it, and the hallucination grader
     (which fails closed) still checks the answer.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMGrader(scripted('{"relevant": false}')).grade("Is the soup vegan?", Document(page_content="Wine list."))
     Grade(relevant=False, score=0.0, note='', fallback=False)
     """

@@ -59,23 +59,14 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import check_answer, check_documents
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import names, numbers, source_sentences, split_sentences, stem, strip_citations, word_set, words
 from ragkit.defaults import VERIFIER
 from ragkit.roles import claims as C
 from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Groundedness
-from ragkit.roles.features import (
-    check_answer,
-    check_documents,
-    default_embedder,
-    embed,
-    names,
-    numbers,
-    source_sentences,
-    strip_citations,
-    word_set,
-)
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import HALLUCINATION_PROMPT, format_documents
-from ragkit.text import split_sentences, stem, words
 
 
 def is_refusal(answer: str) -> bool:
@@ -142,7 +133,7 @@ class LocalHallucinationGrader:
         unknown = set(checks) - set(CLAIM_CHECKS)
         if unknown:
             raise ValueError(f"unknown claim checks {sorted(unknown)}; choose from {list(CLAIM_CHECKS)}")
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.support_bar = support_bar
         self.check_claims = check_claims
         self.claim_bar = claim_bar
@@ -313,7 +304,7 @@ class GroundednessVerdict(BaseModel):
 class LLMHallucinationGrader:
     """A chat model checks groundedness claim by claim; on failure the answer counts as NOT grounded.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMHallucinationGrader(scripted(RuntimeError("quota"))).check([Document(page_content="x")], "y").grounded
     False
     """

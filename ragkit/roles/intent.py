@@ -42,12 +42,12 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED, ROUTER
 from ragkit.roles.base import RouteSpec
-from ragkit.roles.features import default_embedder, embed
 from ragkit.roles.llm import call_structured, choice_schema
 from ragkit.roles.router import LocalRouter
-from ragkit.text import clean_query
 
 IntentRoute = Literal["rag", "chitchat"]
 INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
@@ -176,7 +176,7 @@ class LocalIntentClassifier:
                  k: int = ROUTER.k):
         if not rag_examples or not any(chitchat_examples.values()):
             raise ValueError("LocalIntentClassifier needs examples for both rag and chitchat")
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.router = LocalRouter(intent_routes(rag_examples, chitchat_examples), fallback="rag",
                                   embedder=self.embedder, margin=margin, min_similarity=min_similarity, k=k)
         self._kinds = [kind for kind, texts in chitchat_examples.items() for _ in texts]
@@ -211,7 +211,7 @@ SMALL_TALK_PROMPT = ("You are a document question-answering assistant. The user 
 class LLMIntentClassifier:
     """A chat model picks rag or chitchat (a ``Literal`` field); on any failure: rag, with ``fallback=True``.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMIntentClassifier(scripted('{"route": "chitchat"}')).classify("Hi!")
     Intent(route='chitchat', confidence=1.0, kind=None, note='', fallback=False)
     >>> LLMIntentClassifier(scripted("hello?")).classify("Hi!").route

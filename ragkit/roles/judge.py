@@ -41,12 +41,12 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.nlp import clean_query, key_terms, words
 from ragkit.defaults import JUDGE, QUERY_ANALYSIS
 from ragkit.roles.answerability import answerability_gap, carries
 from ragkit.roles.base import DocumentGrader, Judgement
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import format_documents
-from ragkit.text import clean_query, key_terms, words
 
 # Tuned on SQuAD 2.0 articles 0-7 for the default LocalGrader (benchmarks/crag/squad2_eval.py --mode tune; the
 # grid, every row and the rule are in benchmarks/results/crag_squad2_tuning.json). The mean of the three rates
@@ -275,7 +275,7 @@ class JudgeVerdict(BaseModel):
 class LLMJudge:
     """A chat model judges the documents; malformed output or a failed call -> fail-soft ``sufficient``.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> judge = LLMJudge(scripted({"verdict": "sufficient", "keep": [2]}))
     >>> judge.judge("Who built it?", [Document("a"), Document("b")]).keep
     (1,)

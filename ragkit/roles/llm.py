@@ -47,7 +47,7 @@ def _short(err: object, limit: int = 160) -> str:
 def call_structured(model: BaseChatModel, prompt: ChatPromptTemplate, schema: type[S], inputs: dict[str, Any]) -> StructuredCall[S]:
     """Run ``prompt | model.with_structured_output(schema, include_raw=True)``; never raise for model failures.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> from ragkit.roles.prompts import GRADER_PROMPT
     >>> class Relevance(BaseModel):
     ...     relevant: bool

@@ -2,7 +2,7 @@
 
 "I'm allergic to nuts, which desserts can I eat?" is not a request for the passages most similar to it
 (those are the desserts with nuts); it is a filter: ``course = dessert AND NOT allergens contain tree
-nuts``. The analyser *proposes* such a query; code *disposes* (:mod:`ragkit.retrieval.structured`
+nuts``. The analyser *proposes* such a query; code *disposes* (:mod:`ragkit.offline.structured`
 applies it exactly). Results are :class:`QueryAnalysis` values built on LangChain's query-construction
 types (``langchain_core.structured_query``): ``StructuredQuery(query, filter, limit)`` holds the search
 text, the filter (``Comparison`` / ``Operation`` with ``Comparator`` / ``Operator``) and the limit of a
@@ -59,14 +59,21 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.structured_query import Comparator, Comparison, FilterDirective, Operation, Operator, StructuredQuery
+from langchain_core.structured_query import (
+    Comparator,
+    Comparison,
+    FilterDirective,
+    Operation,
+    Operator,
+    StructuredQuery,
+)
 from pydantic import BaseModel, Field
 
-from ragkit.retrieval.structured import attributes, describe, matches
+from ragkit.core.nlp import clean_query
+from ragkit.offline.structured import attributes, describe, matches
 from ragkit.roles.llm import call_structured
 from ragkit.roles.query_patterns import Parse, parse_question
 from ragkit.roles.query_vocabulary import Vocabulary
-from ragkit.text import clean_query
 
 Kind = Literal["lookup", "set", "single", "yes_no", "comparison"]
 
@@ -259,7 +266,7 @@ def analysis_from_parse(question: str, parse: Parse, vocabulary: Vocabulary, fal
 
 
 def _bundled_documents() -> list[Document]:
-    from ragkit.data import load_menu, load_wines
+    from ragkit.domains.menu.corpus import load_menu, load_wines
 
     return load_menu() + load_wines()
 
@@ -341,7 +348,7 @@ QUERY_ANALYSIS_PROMPT = ChatPromptTemplate.from_messages([
 class LLMQueryAnalyzer:
     """A chat model proposes the structured query; code keeps only fields, values and items the data has.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> docs = [Document("x", metadata={"id": "a", "title": "Tart", "course": "dessert", "price": 8.0}),
     ...         Document("y", metadata={"id": "b", "title": "Soup", "course": "starter", "price": 9.0})]
     >>> llm = LLMQueryAnalyzer(scripted({"conditions": [{"attribute": "course", "op": "eq", "value": "dessert"},

@@ -34,9 +34,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ragkit.core.nlp import POLAR_OPENERS, QUESTION_STOPWORDS, fold, stem
 from ragkit.roles.query_vocabulary import Tok, Vocabulary, normalise, tokens
-from ragkit.roles.question_type import POLAR_OPENERS
-from ragkit.text import QUESTION_STOPWORDS, fold, stem
 
 # English function words the patterns use (the data's values are never listed here).
 WH_WORDS = frozenset("which what who whom whose where when how".split())

@@ -44,12 +44,13 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import check_documents
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
-from ragkit.roles.features import check_documents, default_embedder
 from ragkit.roles.llm import call_structured
 from ragkit.roles.rewriter import LocalRewriter
 from ragkit.roles.writer import LocalWriter
-from ragkit.text import clean_query
 
 MAX_QUERY_CHARS = 500  # an alternative query longer than this is not a query
 MAX_HYPOTHETICAL_CHARS = 2_000
@@ -124,7 +125,7 @@ class LocalQueryTransformer:
         if self.hypothetical_sentences == 0 or not documents:
             return ""
         if self._writer is None:  # no bar: the best sentences, whatever their score
-            self._writer = LocalWriter(self.embedder if self.embedder is not None else default_embedder(),
+            self._writer = LocalWriter(self.embedder if self.embedder is not None else load_embedder(),
                                        max_sentences=self.hypothetical_sentences, support_bar=-1.0, relative_bar=2.0)
         units, relevance, vectors = self._writer.score_units(question, documents)
         return " ".join(units[i].text for i in self._writer.select(relevance, vectors))[:MAX_HYPOTHETICAL_CHARS]
@@ -165,7 +166,7 @@ QUERY_TRANSFORM_PROMPT = ChatPromptTemplate.from_messages(
 class LLMQueryTransformer:
     """A chat model writes the alternative queries and the hypothetical answer; unparsable output: none of them.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> reply = '{"queries": ["bm25 ranking function", "okapi bm25 formula", "bm25 term weighting"], '
     >>> reply += '"hypothetical_answer": "BM25 scores a document by term frequency and idf."}'
     >>> LLMQueryTransformer(scripted(reply)).transform("What is BM25?").queries

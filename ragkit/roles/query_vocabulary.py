@@ -23,8 +23,8 @@ import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
+from ragkit.core.nlp import QUESTION_STOPWORDS, fold, stem
 from ragkit.defaults import QUERY_ANALYSIS
-from ragkit.text import QUESTION_STOPWORDS, fold, stem
 
 NOT_FIELDS = frozenset({"id", "source", "title", "score"})
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)?|[a-z]+(?:'[a-z]+)?|[,.;:?!]")
@@ -161,9 +161,9 @@ class Vocabulary:
         if self._embedder is False:
             return None
         if self._embedder is None:
-            from ragkit.roles.features import default_embedder
+            from ragkit.core.embeddings import load_embedder
 
-            self._embedder = default_embedder()
+            self._embedder = load_embedder()
         return self._embedder  # type: ignore[return-value]
 
     @property
@@ -199,7 +199,7 @@ class Vocabulary:
         pairs = [(f, v) for f, vs in self.values.items() for v in vs if v[:1].isupper()]
         if embedder is None or not pairs:
             return None
-        from ragkit.roles.features import embed
+        from ragkit.core.embeddings import embed
 
         return pairs, embed(embedder, [v for _, v in pairs])
 
@@ -210,7 +210,7 @@ class Vocabulary:
         table = self._value_vectors
         if table is None:
             return None
-        from ragkit.roles.features import embed
+        from ragkit.core.embeddings import embed
 
         pairs, vectors = table
         sims = vectors @ embed(self.embedder, [word.capitalize()])[0]  # type: ignore[arg-type]

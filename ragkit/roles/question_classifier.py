@@ -16,7 +16,7 @@ kind but ``citation`` is a route described by a sentence and example questions w
 (:data:`QUESTION_TYPES`, NOT taken from the gold set: a test checks they are not near-duplicates of it),
 and the statute's own passages are corpus evidence for every answerable kind, so a question whose terms
 the statute never uses leans towards ``unanswerable``. ``citation`` is not guessed from similarity: a
-question is a citation exactly when :func:`ragkit.statute.citations.parse_citations` finds one. Two
+question is a citation exactly when :func:`ragkit.domains.statute.citations.parse_citations` finds one. Two
 decisions are asymmetric, because their mistakes cost differently: ``unanswerable`` (a refusal without
 searching) must beat the best answerable kind by ``refuse_margin``; otherwise the best answerable kind
 wins, and a tie goes to ``single`` (hybrid search, the safest strategy).
@@ -44,12 +44,12 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 
+from ragkit.core.nlp import clean_query
 from ragkit.defaults import STATUTE_QA
+from ragkit.domains.statute.citations import parse_citations
 from ragkit.roles.base import RouteSpec
 from ragkit.roles.llm import call_structured, choice_schema
 from ragkit.roles.prompts import format_routes
-from ragkit.statute.citations import parse_citations
-from ragkit.text import clean_query
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
 QUESTION_KINDS: tuple[str, ...] = get_args(QuestionKind)
@@ -213,7 +213,7 @@ class LocalQuestionClassifier:
 
             docs = self.documents
             if docs is None:
-                from ragkit.data import load_statute
+                from ragkit.domains.statute.corpus import load_statute
 
                 docs = load_statute()
             routes = [s for s in self.types if s.name != "citation"]
@@ -265,7 +265,7 @@ CLASSIFIER_PROMPT = ChatPromptTemplate.from_messages(
 class LLMQuestionClassifier:
     """A chat model picks the kind (a ``Literal`` field); on any failure: ``single`` with ``fallback=True``.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMQuestionClassifier(scripted('{"kind": "multihop", "reason": "duty and fine"}')).classify("A ship dumps oil: fine?")
     QuestionType(kind='multihop', confidence=1.0, note='duty and fine', fallback=False)
     >>> LLMQuestionClassifier(scripted('{"kind": "poem"}')).classify("Who?").kind

@@ -35,10 +35,10 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.roles.features import check_documents
+from ragkit.core.contract import check_documents
+from ragkit.core.nlp import QUESTION_STOPWORDS, clean_query, key_terms, stem, words
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import REWRITER_PROMPT, format_documents
-from ragkit.text import QUESTION_STOPWORDS, clean_query, key_terms, stem, words
 
 
 def _content_words(text: str) -> list[str]:
@@ -120,7 +120,7 @@ class LLMRewriter:
     Why: the original question is always a valid query; a failed rewrite should cost one wasted retrieval
     at most, never an exception in the middle of a graph.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMRewriter(scripted('{"query": "oyster wine pairing"}')).rewrite("What goes with oysters?")
     'oyster wine pairing'
     """

@@ -52,12 +52,12 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import clean_query, key_terms, split_sentences, tokenize
 from ragkit.defaults import ROUTER
 from ragkit.roles.base import RouteDecision, RouteSpec
-from ragkit.roles.features import default_embedder, embed
 from ragkit.roles.llm import call_structured, choice_schema
 from ragkit.roles.prompts import ROUTER_PROMPT, format_routes
-from ragkit.text import clean_query, key_terms, split_sentences, tokenize
 
 
 def check_routes(routes: Sequence[RouteSpec], fallback: str | None) -> tuple[tuple[RouteSpec, ...], str]:
@@ -163,7 +163,7 @@ class LocalRouter:
         self.routes, self.fallback = check_routes(routes, fallback)
         if k < 1:
             raise ValueError(f"k must be at least 1, got {k}")
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.margin, self.min_similarity, self.k = margin, min_similarity, k
         self.passage_weight, self.passage_bar, self.term_weight = passage_weight, passage_bar, term_weight
         names = [spec.name for spec in self.routes]
@@ -230,7 +230,7 @@ class LocalRouter:
 class LLMRouter:
     """A chat model picks the route (a ``Literal`` of the route names); on any failure: the fallback route.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> router = LLMRouter(scripted('{"route": "wine"}'), [RouteSpec("wine", "the wine list"),
     ...                    RouteSpec("web", "anything else")], fallback="web")
     >>> router.route("A red for lamb?")

@@ -36,9 +36,9 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ragkit.retrieval.structured import describe
+from ragkit.core.nlp import fold, split_sentences
+from ragkit.offline.structured import describe
 from ragkit.roles.base import Answer
-from ragkit.text import fold, split_sentences
 
 
 def name_forms(title: str) -> list[str]:
@@ -118,7 +118,7 @@ def evidence(doc: Document, fields: Sequence[str], max_sentences: int = 2) -> li
     >>> evidence(d, ["price_glass"])
     ['Sancerre (Loire, France), 2022, white wine.', 'Sancerre: Price: 10.00 EUR a glass.']
     """
-    from ragkit.roles.features import mentions
+    from ragkit.core.nlp import mentions
 
     sentences = split_sentences(doc.page_content) or [doc.page_content]
     chosen = [0]

@@ -50,15 +50,15 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.embeddings import embed
+from ragkit.core.nlp import clean_query, tokenize
 from ragkit.defaults import SUPERVISOR
 from ragkit.roles.base import RouteSpec
 from ragkit.roles.clauses import Clause, merge, reorder, split_clauses
 from ragkit.roles.llm import call_structured
-from ragkit.roles.features import embed
 from ragkit.roles.router import LocalRouter, term_shares
 from ragkit.roles.supervisor_routes import SUPERVISOR_ROUTES
 from ragkit.roles.supervisor_types import AGENT_DESCRIPTIONS, AGENTS, DEFAULT_AGENT, AgentName
-from ragkit.text import clean_query, tokenize
 
 
 @dataclass(frozen=True)
@@ -304,7 +304,7 @@ def _text_of(message: Any) -> str:
 class LLMSupervisor:
     """The chat model replies with comma-separated agent names; code parses and normalises them.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMSupervisor(scripted("rag_agent, code_agent, code_agent, oracle")).plan("Find it, then code it.")
     Plan(sequence=('rag', 'code'), tasks=(), note='rag_agent, code_agent, code_agent, oracle', dropped=('oracle',), fallback=False)
     """
@@ -345,7 +345,7 @@ STRUCTURED_SUPERVISOR_PROMPT = ChatPromptTemplate.from_messages([
 class LLMStructuredSupervisor:
     """The same decision as structured output (a list of ``Literal`` names); a malformed reply -> default.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> LLMStructuredSupervisor(scripted('{"agents": ["code_agent", "analysis_agent"]}')).plan("Time it and judge.").sequence
     ('code', 'analysis')
     """

@@ -45,13 +45,23 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr
 
-from ragkit.chat_models import local_ls_params
-from ragkit.text import tokenize, words
+from ragkit.core.chat_models import local_ls_params
+from ragkit.core.nlp import tokenize, words
 from ragkit.tools.clauses import Clause, opens_request, request_core, split_requests
 from ragkit.tools.guards import ASK_USER_REASONS
-from ragkit.tools.plan import (IGNORED_WORDS, Plan, Read, ToolHints, action_words, attach_orphans, calls_for, fill,
-                               placeholders)
+from ragkit.tools.plan import (
+    IGNORED_WORDS,
+    Plan,
+    Read,
+    ToolHints,
+    action_words,
+    attach_orphans,
+    calls_for,
+    fill,
+    placeholders,
+)
 from ragkit.tools.specs import ToolSpec
+
 AWAITING = "awaiting_argument_for"  # response_metadata: the tool the planner asked an argument for
 AWAITING_CLAUSE = "awaiting_clause"  # response_metadata: the words of that request, to complete next turn
 
@@ -127,7 +137,7 @@ class LocalToolPlanner(BaseChatModel):
         return {name: round(sum(weight(s) for s in query & stems), 4) for name, stems in vocab.items()}
 
     def _example_vectors(self, h: ToolHints) -> np.ndarray:
-        from ragkit.embeddings import embed, load_embedder
+        from ragkit.core.embeddings import embed, load_embedder
 
         key = ("vectors", h.name, h.examples)
         if key not in self._cache:
@@ -138,7 +148,7 @@ class LocalToolPlanner(BaseChatModel):
 
     def embedding_scores(self, text: str, hints: Sequence[ToolHints]) -> dict[str, float]:
         """Best cosine between the text and each tool's example phrases (examples embedded once)."""
-        from ragkit.embeddings import embed_query
+        from ragkit.core.embeddings import embed_query
 
         vectors = {h.name: self._example_vectors(h) for h in hints}
         query = embed_query(self.embedder or self._cache["embedder"], text)[0]

@@ -2,7 +2,7 @@
 
 ``LocalWriter`` is extractive: it writes nothing of its own, it quotes. Every document is cut into
 sentences; headings, table rows, code blocks and short unpunctuated labels are not sentences and are
-never quoted (:func:`ragkit.roles.features.prose_sentences`). A very short sentence, like "12 euros.",
+never quoted (:func:`ragkit.core.nlp.prose_sentences`). A very short sentence, like "12 euros.",
 is glued to the one before it so it keeps its context. Each sentence is scored by
 
     relevance = similarity_weight * cosine(question, sentence) + (1 - similarity_weight) * key-term coverage
@@ -48,23 +48,22 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.defaults import WRITER
-from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Answer
-from ragkit.roles.features import (
+from ragkit.core.contract import check_documents
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import (
     SourceSentence,
-    check_documents,
     cited_numbers,
-    default_embedder,
+    clean_query,
     document_subject,
-    embed,
     mentions,
     prose_sentences,
     term_coverage,
 )
+from ragkit.defaults import WRITER
+from ragkit.roles.base import NOT_ENOUGH_INFORMATION, Answer
 from ragkit.roles.llm import call_structured
 from ragkit.roles.prompts import WRITER_PROMPT, format_documents
 from ragkit.roles.structured_answers import drop_excluded, split_by_filter, structured_answer, title_of
-from ragkit.text import clean_query
 
 MIN_UNIT_WORDS = 5
 
@@ -106,7 +105,7 @@ def with_subject(unit: SourceSentence, document: Document) -> str:
     A later sentence of a document often leans on the first one ("Dietary: vegan." says nothing about
     WHICH dish). When the unit is not its document's first sentence and does not mention the document's
     title, the title goes in front, "<title>: <sentence>". Only a title that occurs in the document's
-    own text is used (:func:`ragkit.roles.features.document_subject`), so the answer stays a quote.
+    own text is used (:func:`ragkit.core.nlp.document_subject`), so the answer stays a quote.
 
     >>> doc = Document(page_content="Panna cotta with figs (dessert, 8.00 EUR). Figs are roasted in honey. "
     ...                "Dietary: gluten-free, vegetarian, no nuts.", metadata={"title": "Panna cotta with figs"})
@@ -150,7 +149,7 @@ class LocalWriter:
         diversity: float = WRITER.diversity,
         query_analyzer: Any | None = None,
     ):
-        self.embedder = embedder if embedder is not None else default_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder()
         self.query_analyzer = query_analyzer  # None: the question's structure is only used when passed in
         self.max_sentences = max_sentences
         self.support_bar = support_bar
@@ -269,7 +268,7 @@ class LLMWriter:
     Why refuse: an answer the model did not produce cannot be checked; "not enough information" is honest
     and makes the graph try again or stop, never shows a made-up answer.
 
-    >>> from ragkit.fake_chat import scripted
+    >>> from ragkit.core.chat_models import scripted
     >>> w = LLMWriter(scripted('{"answer": "Six cost 14 euros [1] [7].", "answered": true}'))
     >>> w.write("How much are the oysters?", [Document(page_content="Six oysters cost 14 euros.")])
     Answer(text='Six cost 14 euros [1].', citations=(1,), answered=True, fallback=False)

@@ -47,7 +47,7 @@ from fastapi.responses import JSONResponse, PlainTextResponse, Response, Streami
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
 
-from ragkit.retrieval.base import with_score
+from ragkit.core.search import with_score
 from ragkit.server.checkpoints import open_checkpointer
 from ragkit.server.metrics import Metrics
 from ragkit.server.registry import GraphSpec, ResumeError
@@ -163,7 +163,7 @@ class Runtime:
 
     def warm_up(self) -> None:
         """Load the embedding model (the slow part of the first request), then mark the server ready."""
-        from ragkit.embeddings import load_embedder
+        from ragkit.core.embeddings import load_embedder
 
         load_embedder().embed_query("warm up")
         self.ready.set()

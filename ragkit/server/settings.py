@@ -37,7 +37,7 @@ class ServerSettings:
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> ServerSettings:
         env = os.environ if env is None else env
-        from ragkit.embeddings import default_cache_dir
+        from ragkit.core.embeddings import default_cache_dir
 
         state = env.get("RAGKIT_STATE_DIR") or str(default_cache_dir() / "server")
         limit = env.get("RAGKIT_MAX_BODY_BYTES", "65536")
@@ -72,7 +72,7 @@ class ServerSettings:
         """Gemini when a key is set (and allowed), else None: the graphs then use their local roles."""
         if not self.use_chat_model:
             return None
-        from ragkit.chat_models import load_chat_model
+        from ragkit.core.chat_models import load_chat_model
 
         return load_chat_model("strong")
 

@@ -34,7 +34,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from ragkit.text import stem
+from ragkit.core.nlp import stem
 
 _APOSTROPHE = "['\u2019]"
 NEGATION_CUE = re.compile(

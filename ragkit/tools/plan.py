@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from ragkit.text import QUESTION_STOPWORDS, stem, words
+from ragkit.core.nlp import QUESTION_STOPWORDS, stem, words
 from ragkit.tools.clauses import Clause, request_core, rules_out
 from ragkit.tools.specs import ToolSpec, UserArg
 

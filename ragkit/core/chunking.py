@@ -1,0 +1,93 @@
+"""Cut documents into overlapping chunks small enough to embed and to quote.
+
+Embedding models read a limited window (MiniLM: 256 word pieces, roughly 1,000 characters), and a
+generator quotes better from short passages. LangChain's ``RecursiveCharacterTextSplitter`` cuts at the
+largest natural boundary that fits (its default separators: paragraph break, then line break, then
+space, then any character), and repeats ``chunk_overlap`` characters between neighbours so a sentence cut
+in two still appears whole once.
+
+Every chunk gets ``metadata["id"] = "<doc id>#<n>"`` (n counts from 0 within its document),
+``metadata["parent_id"]`` (the source document's id) and ``metadata["start_index"]`` (its character offset).
+
+Simplifications: sizes are in characters, not model tokens, so a chunk of dense notation can still
+overflow the embedder's window a little (the model then truncates it); there is no sentence-end
+separator, so a long paragraph can be cut mid-sentence (the overlap keeps most such sentences whole in
+one of the two chunks). Adding ``". "`` to the separators would change the chunks every MaxP figure in
+the README was measured on, so it is left as measured.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_core.documents import Document
+from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+
+def source_id(doc: Document, position: int) -> str:
+    """A document's id: ``metadata["id"]``, else ``Document.id``, else its position in the input list."""
+    key = doc.metadata.get("id") or doc.id
+    return str(key) if key is not None else str(position)
+
+
+def split_documents(docs: Sequence[Document], chunk_size: int = 1000, chunk_overlap: int = 150) -> list[Document]:
+    """Split documents into chunks with ids ``<doc id>#<n>`` and the parent id kept in metadata.
+
+    >>> doc = Document("One sentence here. " * 10, metadata={"id": "doc7", "title": "T"})
+    >>> chunks = split_documents([doc], chunk_size=80, chunk_overlap=20)
+    >>> [c.metadata["id"] for c in chunks]
+    ['doc7#0', 'doc7#1', 'doc7#2']
+    >>> chunks[1].metadata["parent_id"], chunks[1].metadata["title"]
+    ('doc7', 'T')
+    """
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1 character, got {chunk_size}")
+    if not 0 <= chunk_overlap < chunk_size:
+        raise ValueError(f"chunk_overlap must be >= 0 and smaller than chunk_size ({chunk_size}), got {chunk_overlap}")
+    splitter = RecursiveCharacterTextSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap, add_start_index=True)
+    chunks: list[Document] = []
+    for position, doc in enumerate(docs):
+        parent = source_id(doc, position)
+        pieces = splitter.split_documents([Document(page_content=doc.page_content)])
+        for n, piece in enumerate(pieces):
+            start = piece.metadata["start_index"]  # found by the splitter, correct even for repeated text
+            metadata = {**doc.metadata, "id": f"{parent}#{n}", "parent_id": parent, "chunk": n, "start_index": start}
+            chunks.append(Document(page_content=piece.page_content, metadata=metadata, id=f"{parent}#{n}"))
+    return chunks
+
+
+# ---------------------------------------------------------------- Markdown sections
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:
+    """Split Markdown at level-2 headings, skipping fenced code: ``(line, heading, body, last level-1 heading)``.
+
+    >>> markdown_sections("# Act\\n# Part I. Basics\\n## Article 1. Scope\\n(1) Text.\\n")
+    [(3, 'Article 1. Scope', '(1) Text.', 'Part I. Basics')]
+    """
+    sections: list[tuple[int, str, str, str | None]] = []
+    level1: str | None = None
+    current: tuple[int, str, str | None] | None = None
+    body: list[str] = []
+    fence: str | None = None
+
+    def close() -> None:
+        if current is not None:
+            sections.append((current[0], current[1], "\n".join(body).strip(), current[2]))
+
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        marker = FENCE.match(line)
+        if marker and (fence is None or marker.group(1) == fence):
+            fence = marker.group(1) if fence is None else None
+        elif fence is None and line.startswith("## "):
+            close()
+            current, body = (number, line[3:].strip(), level1), []
+            continue
+        elif fence is None and line.startswith("# "):
+            level1 = line[2:].strip()
+            continue
+        body.append(line)
+    close()
+    return sections

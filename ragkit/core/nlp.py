@@ -1,0 +1,535 @@
+"""The one text module of ragkit: tokens, stems, sentences, languages, question forms, numbers and names.
+
+Every retriever and local role reads text through these functions, so they all cut it the same way:
+
+- **tokens**: the classic IR analyzer (:func:`tokenize`): lower-case, strip accents, split on word
+  characters, drop Lucene's 33 English stopwords, Porter-stem (Snowball's C implementation, PyStemmer);
+  :func:`key_terms` keeps a question's content words;
+- **sentences**: a regular expression (:func:`split_sentences`) that knows decimals and common
+  abbreviations; :func:`prose_sentences` keeps only the ones worth quoting (no headings, code, labels);
+- **language**: by Unicode script, plus function words for French, Spanish and German
+  (:func:`detect_language`), so the offline roles can say they read English only;
+- **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
+  :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
+- **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations.
+
+What it cannot do: it is English only (French, Spanish and German are recognised, not read); the
+sentence splitter and the "name" finder are regular expressions, not trained models, so unusual text
+is sometimes split or joined wrongly, a name that opens a sentence is missed, and "twelve" is not "12".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal, Sequence
+
+import Stemmer
+from langchain_core.documents import Document
+
+# Lucene's EnglishAnalyzer default stop set (33 words).
+LUCENE_STOPWORDS = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such that the their then there "
+    "these they this to was will with".split()
+)
+
+# A wider list for picking "key terms" out of questions (never used for BM25 scoring).
+QUESTION_STOPWORDS = LUCENE_STOPWORDS | frozenset(
+    "what which who whom whose when where why how do does did can could should would may might must "
+    "i me my we our you your he she him her his its them about from have has had been being were am "
+    "any some all more most other than too very just also so up down out over under again only own same "
+    "tell give show list please know want like get got one ones s t much many".split()
+)
+
+# The hard cap on one query or question handed to a retriever or a role (a safety limit on the library
+# API). The graphs enforce their own, lower, user-facing limit (ragkit.core.contract), adjustable up to this.
+MAX_QUERY_CHARS = 20_000
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_stemmer = Stemmer.Stemmer("porter")
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Porter-stem one lower-case word.
+
+    >>> stem("running"), stem("studies")
+    ('run', 'studi')
+    """
+    return _stemmer.stemWord(word)
+
+
+def strip_accents(text: str) -> str:
+    """Drop accents, keep everything else (case included).
+
+    >>> strip_accents("Café rosé, Xarel·lo")
+    'Cafe rose, Xarel·lo'
+    """
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip accents, so "Café" and "cafe" match.
+
+    >>> fold("Crème Brûlée")
+    'creme brulee'
+    """
+    return strip_accents(text.lower())
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased word tokens, nothing removed.
+
+    >>> words("Hello, World-2!")
+    ['hello', 'world', '2']
+    """
+    return _WORD.findall(fold(text))
+
+
+def tokenize(text: str, stopwords: frozenset[str] = LUCENE_STOPWORDS) -> list[str]:
+    """The BM25 analyzer: lower-case, split, drop stopwords, Porter-stem.
+
+    >>> tokenize("The wines are pairing well with oysters")
+    ['wine', 'pair', 'well', 'oyster']
+    """
+    return [stem(w) for w in _WORD.findall(fold(text)) if w not in stopwords]
+
+
+def key_terms(text: str) -> list[str]:
+    """Stemmed content words of a question, in order, without repeats.
+
+    >>> key_terms("Which wine goes with the grilled fish?")
+    ['wine', 'goe', 'grill', 'fish']
+    """
+    seen: dict[str, None] = {}
+    for w in _WORD.findall(fold(text)):
+        if w not in QUESTION_STOPWORDS and len(w) > 1:
+            seen.setdefault(stem(w), None)
+    return list(seen)
+
+
+_ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx".split())
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentences with a regular expression (keeps decimals and common abbreviations).
+
+    >>> split_sentences("It costs 12.50 euros. See Art. 4 for details! Is it ok? Yes.")
+    ['It costs 12.50 euros.', 'See Art. 4 for details!', 'Is it ok?', 'Yes.']
+    """
+    sentences: list[str] = []
+    for block in re.split(r"\n\s*\n|\n(?=\s*[-*#|]|\s*\d+\.\s)", text):
+        block = " ".join(block.split())
+        if not block:
+            continue
+        pieces: list[str] = []
+        for piece in _SENTENCE_END.split(block):
+            piece = piece.strip()
+            if not piece:
+                continue
+            last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lower() if pieces else ""
+            if pieces and last in _ABBREVIATIONS:
+                pieces[-1] = f"{pieces[-1]} {piece}"
+            else:
+                pieces.append(piece)
+        sentences.extend(pieces)
+    return sentences
+
+
+def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "query", hint: str = "Shorten it.") -> str:
+    """Check a user query and return it stripped; reject empty or oversized input with a clear message.
+
+    ``hint`` ends the message for oversized input (a graph says which argument raises its limit).
+
+    >>> clean_query("  red wine  ")
+    'red wine'
+    >>> clean_query("x" * 30, max_chars=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: query is 30 characters long; the limit is 10. Shorten it.
+    """
+    if not isinstance(query, str):
+        raise TypeError(f"{what} must be a string, got {type(query).__name__}")
+    query = query.strip()
+    if not query:
+        raise ValueError(f"{what} is empty: type a question or search words")
+    if len(query) > max_chars:
+        raise ValueError(f"{what} is {len(query):,} characters long; the limit is {max_chars:,}. {hint}")
+    return query
+
+
+# ---------------------------------------------------------------- language
+
+# Unicode character-name prefixes -> script. Kana before Han: Japanese text mixes both.
+_SCRIPTS = (("HANGUL", "hangul"), ("HIRAGANA", "kana"), ("KATAKANA", "kana"), ("CJK", "han"), ("CYRILLIC", "cyrillic"),
+            ("ARABIC", "arabic"), ("GREEK", "greek"), ("HEBREW", "hebrew"), ("DEVANAGARI", "devanagari"),
+            ("THAI", "thai"), ("LATIN", "latin"))
+SCRIPT_LANGUAGE = {"hangul": "ko", "kana": "ja", "han": "zh", "cyrillic": "ru", "arabic": "ar", "greek": "el",
+                   "hebrew": "he", "devanagari": "hi", "thai": "th", "latin": "en"}
+LANGUAGE_NAMES = {"en": "English", "ko": "Korean", "ja": "Japanese", "zh": "Chinese", "ru": "Russian", "ar": "Arabic",
+                  "el": "Greek", "he": "Hebrew", "hi": "Hindi", "th": "Thai", "fr": "French", "es": "Spanish",
+                  "de": "German"}
+# Function words of the Latin-script languages told apart from English (none is also an English word).
+FUNCTION_WORDS = {
+    "fr": frozenset("le les des du une est sont pas ne avec sans pour qui que quel quels quelle quelles où combien "
+                    "vous nous je il elle ce cette ces mon ma mes votre vos leur au aux".split()),
+    "es": frozenset("el los las del una es son con sin para que qué cuál cuáles cuánto dónde usted nosotros yo este "
+                    "esta estos mi mis su sus hay tiene tienen".split()),
+    "de": frozenset("der die das den dem des ein eine einen ist sind nicht kein keine keinen mit ohne für welche "
+                    "welcher welches wie wo ich wir sie es gibt haben hat und oder".split()),
+}
+ENGLISH_FUNCTION_WORDS = frozenset("the is are a an of to in for with without which what who how do does not no and or "
+                                   "you your i my we our there any can".split())
+OFFLINE_LANGUAGES = frozenset({"en"})  # what the packaged MiniLM and the local roles read
+
+
+def script_of(char: str) -> str | None:
+    """The script of one letter, or None for a digit, a mark or punctuation.
+
+    >>> script_of("a"), script_of("한"), script_of("7")
+    ('latin', 'hangul', None)
+    """
+    if not char.isalpha():
+        return None
+    name = unicodedata.name(char, "")
+    return next((script for prefix, script in _SCRIPTS if name.startswith(prefix)), "other")
+
+
+def detect_language(text: str) -> str:
+    """A language code for the script most of the text's letters are written in ("en" for Latin script).
+
+    >>> detect_language("Какие десерты без орехов?"), detect_language("デザートは何ですか")
+    ('ru', 'ja')
+    """
+    scripts = Counter(s for s in map(script_of, text) if s)
+    if not scripts:
+        return "en"  # digits and punctuation only: nothing to detect
+    if scripts["kana"] and scripts["han"]:
+        scripts["kana"] += scripts.pop("han")
+    script = scripts.most_common(1)[0][0]
+    if script == "latin":
+        return latin_language(text)
+    return SCRIPT_LANGUAGE.get(script, "und")
+
+
+def latin_language(text: str) -> str:
+    """"fr", "es" or "de" when the text has at least two of that language's function words and more of them
+    than English ones; else "en".
+
+    >>> latin_language("¿Cuál es el vino más caro?"), latin_language("Gibt es ein veganes Dessert?"), latin_language("Hello!")
+    ('es', 'de', 'en')
+    """
+    tokens = re.findall(r"[^\W\d_]+", text.lower())
+    english = sum(t in ENGLISH_FUNCTION_WORDS for t in tokens)
+    counts = {lang: sum(t in words for t in tokens) for lang, words in FUNCTION_WORDS.items()}
+    lang, n = max(counts.items(), key=lambda kv: kv[1])
+    return lang if n >= 2 and n > english else "en"
+
+
+def offline_language_note(question: str, chat_model_set: bool = False) -> str | None:
+    """None when the graph can read the question; else the message to give instead of an answer.
+
+    >>> print(offline_language_note("디저트 중에 견과류가 없는 것은?"))
+    This question is in Korean, but the offline models read English only. Set GOOGLE_API_KEY (or pass chat_model=) to ask in Korean, or ask in English.
+    >>> offline_language_note("디저트 중에 견과류가 없는 것은?", chat_model_set=True) is None
+    True
+    """
+    if chat_model_set:
+        return None
+    language = detect_language(question)
+    if language in OFFLINE_LANGUAGES:
+        return None
+    name = LANGUAGE_NAMES.get(language, "a language other than English")
+    return (f"This question is in {name}, but the offline models read English only. Set GOOGLE_API_KEY "
+            f"(or pass chat_model=) to ask in {name}, or ask in English.")
+
+
+# ---------------------------------------------------------------- question form and answer type
+
+AnswerType = Literal["person", "time", "quantity", "yes/no", "other"]
+ANSWER_TYPES: tuple[str, ...] = ("person", "time", "quantity", "yes/no", "other")
+
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    "time": re.compile(r"\b(when|what (year|date|time|century|decade|month|day)|which (year|century|decade|month|day|date)|"
+                       r"how long ago|since when|until when)\b"),
+    "quantity": re.compile(r"\b(how (much|many|long|old|far|big|large|often|tall|high|wide|deep|fast|expensive|cheap)|"
+                           r"what (is the )?(price|cost|percentage|percent|number|amount|proportion|population))\b"),
+    "person": re.compile(r"^(who|whom|whose)\b|\b(who|whom|whose) (is|was|were|did|does|had|has)\b"),
+}
+# English auxiliaries that open a yes/no question ("Does X cause Y?").
+POLAR_OPENERS = frozenset("is are was were am do does did can could should would will shall may might must has have had".split())
+QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
+                  **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
+QUESTION_FORMS = ("what", "how", "why", "wh_other", "yes_no")
+NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
+                         "hundred hundreds thousand thousands million millions billion dozen half several".split())
+TIME_WORDS = frozenset(
+    "january february march april may june july august september october november december jan feb mar apr jun "
+    "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
+    "morning afternoon evening night noon midnight daily weekly weekend weekends week month year century centuries "
+    "decade decades spring summer autumn fall winter am pm".split()
+)
+_NOT_A_NAME = frozenset({"the", "a", "an", "in", "on", "at", "after", "before", "during", "this", "these", "there"})
+
+
+def answer_type(question: str) -> AnswerType:
+    """The kind of answer a question asks for; the earliest wh-phrase decides.
+
+    >>> [answer_type(q) for q in ["Who founded it?", "When does it open?", "How many rooms?", "Is it vegan?", "Why?"]]
+    ['person', 'time', 'quantity', 'yes/no', 'other']
+    >>> answer_type("How much did the ticket cost when the terrace opened?")
+    'quantity'
+    """
+    text = " ".join(words(question))
+    found = [(m.start(), kind) for kind, pattern in _PATTERNS.items() if (m := pattern.search(text))]
+    if found:
+        return min(found)[1]  # type: ignore[return-value]
+    first = text.split(" ", 1)[0]
+    return "yes/no" if first in POLAR_OPENERS else "other"
+
+
+def question_form(question: str) -> str | None:
+    """The question's form from its first word (or any wh-word of a question), or None for a statement.
+
+    Forms: "what", "how", "why", "wh_other" (who, which, where, when ...) and "yes_no" (an auxiliary verb
+    first and a question mark). A contextual bandit uses it as a feature known before retrieval.
+
+    >>> question_form("Why do cells divide?"), question_form("Does aspirin thin blood?"), question_form("Aspirin thins blood.")
+    ('why', 'yes_no', None)
+    """
+    tokens = words(question)
+    asks = question.rstrip().endswith("?")
+    if not tokens:
+        return None
+    if tokens[0] in QUESTION_WORDS:
+        return QUESTION_WORDS[tokens[0]]
+    if tokens[0] in POLAR_OPENERS and asks:
+        return "yes_no"
+    return next((QUESTION_WORDS[t] for t in tokens if t in QUESTION_WORDS), None) if asks else None
+
+
+def has_answer(kind: str, text: str, question: str = "") -> bool:
+    """Whether ``text`` holds an answer of this kind that ``question`` does not already contain.
+
+    >>> has_answer("time", "The abbey was founded in 1066.", "When was the abbey founded?")
+    True
+    >>> has_answer("time", "It was rebuilt after 1066.", "When was it rebuilt after 1066?")  # only the question's year
+    False
+    >>> has_answer("quantity", "Six oysters cost 14 euros.", "How much are the oysters?")
+    True
+    >>> has_answer("person", "Marie Curie discovered it.", "Who discovered radium?")
+    True
+    """
+    if kind not in ANSWER_TYPES:
+        raise ValueError(f"unknown answer type {kind!r}; one of {ANSWER_TYPES}")
+    asked, said = set(words(question)), set(words(text))
+    new_number = any(n not in asked for n in numbers(text))
+    if kind == "quantity":
+        return new_number or bool((NUMBER_WORDS & said) - asked)
+    if kind == "time":
+        return new_number or bool((TIME_WORDS & said) - asked)
+    if kind == "person":
+        return any(n not in asked for n in names(text)) or _opens_with_name(text, asked)
+    return True
+
+
+def _opens_with_name(text: str, asked: set[str]) -> bool:
+    first = text.split()[0].strip("\"'(.,;:!?") if text.split() else ""
+    lower = first.lower()
+    return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
+
+
+# ---------------------------------------------------------------- facts in a sentence, quotable sentences
+
+_CITATION = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
+_TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F][\w'\u00C0-\u024F-]*|\d[\d,.:/-]*\d|\d")
+
+
+def strip_citations(text: str) -> str:
+    """Remove ``[n]`` / ``[1, 2]`` citation markers.
+
+    >>> strip_citations("It costs 12 euros [2]. Served hot [1, 3].")
+    'It costs 12 euros. Served hot.'
+    """
+    return _CITATION.sub("", text).strip()
+
+
+def cited_numbers(text: str) -> list[int]:
+    """The document numbers cited with ``[n]`` markers, in order of first appearance.
+
+    >>> cited_numbers("A [2]. B [1, 2]. C [3-4].")
+    [2, 1, 3, 4]
+    """
+    found: dict[int, None] = {}
+    for group in _CITATION.findall(text):
+        for part in re.split(r"\s*[,;]\s*", group):
+            if "-" in part:
+                lo, hi = (int(x) for x in part.split("-", 1))
+                for n in range(lo, min(hi, lo + 50) + 1):
+                    found.setdefault(n, None)
+            else:
+                found.setdefault(int(part), None)
+    return list(found)
+
+
+@dataclass(frozen=True)
+class SourceSentence:
+    """One sentence of one document: ``doc`` is the 0-based index of the document it came from."""
+
+    doc: int
+    position: int
+    text: str
+
+
+def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
+    """Every sentence of every document, tagged with its document index and position."""
+    out: list[SourceSentence] = []
+    for d, doc in enumerate(documents):
+        for p, sentence in enumerate(split_sentences(doc.page_content)):
+            out.append(SourceSentence(d, p, sentence))
+    return out
+
+
+_TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
+_ELLIPSIS = re.compile(r"(\.\.\.|\u2026)[\"'\u201d\u2019)\]]*$")
+_FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
+MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label, not a sentence
+
+
+def is_fragment(sentence: str, title: str | None = None) -> bool:
+    """True for a piece of text that is not a sentence to quote: a heading, a table row, code, a short label.
+
+    The rules: it starts with a Markdown heading or table mark (``#``, ``|``) or holds a code fence; or it
+    repeats the document's ``title``; or it is at most ``MAX_FRAGMENT_WORDS`` words long and does not end
+    like a sentence (``.``, ``!``, ``?``; an ellipsis does not count).
+
+    >>> is_fragment("Thompson sampling bandits"), is_fragment("## Setup"), is_fragment("It costs 12 euros.")
+    (True, True, False)
+    >>> is_fragment("Harbour fish soup (starter, 11.50 EUR)."), is_fragment("See Command(resume=...)")
+    (False, True)
+    """
+    text = " ".join(sentence.split())
+    if not text or text.startswith(("#", "|")) or "```" in text or "~~~" in text:
+        return True
+    if title and text.lower().rstrip(".:") == " ".join(title.split()).lower().rstrip(".:"):
+        return True
+    ends_like_a_sentence = bool(_TERMINAL.search(text)) and not _ELLIPSIS.search(text)
+    return not ends_like_a_sentence and len(text.split()) <= MAX_FRAGMENT_WORDS
+
+
+def prose_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
+    """The sentences of every document that are worth quoting: code blocks removed, fragments dropped.
+
+    ``position`` is the sentence's place among its document's kept sentences.
+
+    >>> doc = Document(page_content="Oysters\\n\\nSix oysters cost 14 euros.\\n\\n```\\nprint(14)\\n```",
+    ...                metadata={"title": "Oysters"})
+    >>> [s.text for s in prose_sentences([doc])]
+    ['Six oysters cost 14 euros.']
+    """
+    out: list[SourceSentence] = []
+    for d, doc in enumerate(documents):
+        title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
+        text = _FENCE.sub("\n\n", doc.page_content)
+        kept = [s for s in split_sentences(text) if not is_fragment(s, title if isinstance(title, str) else None)]
+        out.extend(SourceSentence(d, p, s) for p, s in enumerate(kept))
+    return out
+
+
+MAX_SUBJECT_WORDS = 12  # a longer "title" is a sentence, not a name to put in front of a quote
+
+
+def document_subject(doc: Document) -> str | None:
+    """The document's title (metadata ``title``) as written in its own text, or None.
+
+    Only a title that occurs in ``page_content`` counts (case and spacing ignored), so a writer that
+    puts it in front of a quoted sentence still uses only words of the source. The text's own spelling
+    is returned.
+
+    >>> document_subject(Document(page_content="Panna cotta with figs (dessert). Dietary: gluten-free.",
+    ...                           metadata={"title": "panna cotta  with figs"}))
+    'Panna cotta with figs'
+    >>> document_subject(Document(page_content="A mousse.", metadata={"title": "Chocolate_mousse"})) is None
+    True
+    """
+    title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
+    if not isinstance(title, str) or not title.split() or len(title.split()) > MAX_SUBJECT_WORDS:
+        return None
+    pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in title.split()) + r"(?!\w)"
+    match = re.search(pattern, doc.page_content, flags=re.IGNORECASE)
+    return match.group(0) if match else None
+
+
+def mentions(sentence: str, subject: str) -> bool:
+    """True when the sentence contains at least half of the subject's key terms (stemmed).
+
+    Half, not all: "A dark chocolate mousse ..." is clearly about "Chocolate and olive oil mousse".
+
+    >>> mentions("The gelatine means it is not vegetarian.", "Panna cotta with figs")
+    False
+    >>> mentions("A dark chocolate mousse whipped with aquafaba.", "Chocolate and olive oil mousse")
+    True
+    """
+    terms = set(tokenize(subject))
+    present = terms & set(tokenize(sentence))
+    return bool(terms) and 2 * len(present) >= len(terms)
+
+
+def _normalise_number(token: str) -> str:
+    token = token.replace(",", "")
+    if re.fullmatch(r"\d+\.\d+", token):
+        token = token.rstrip("0").rstrip(".")
+    return token
+
+
+def numbers(text: str) -> set[str]:
+    """Digit tokens in a text, normalised.
+
+    >>> sorted(numbers("Costs 12.50 euros for 1,000 g, since 2019."))
+    ['1000', '12.5', '2019']
+    """
+    return {_normalise_number(t.lower()) for t in _TOKEN.findall(strip_citations(text)) if any(c.isdigit() for c in t)}
+
+
+def names(sentence: str) -> set[str]:
+    """Capitalised words that are not the sentence's first word (lower-cased), a cheap named-entity finder.
+
+    >>> sorted(names("The Chablis comes from Burgundy, says Marie."))
+    ['burgundy', 'chablis', 'marie']
+    """
+    tokens = [t for t in _TOKEN.findall(strip_citations(sentence)) if not t[0].isdigit()]
+    found = set()
+    for i, token in enumerate(tokens):
+        if i == 0 or not token[0].isupper():
+            continue
+        if token.lower() in LUCENE_STOPWORDS or token.lower() in QUESTION_STOPWORDS:
+            continue
+        found.add(token.lower())
+    return found
+
+
+def word_set(text: str) -> set[str]:
+    """Lower-cased word and number tokens of a text, for checking that a name or number occurs in it."""
+    return {_normalise_number(t.lower()) for t in _TOKEN.findall(text)}
+
+
+def term_coverage(question: str, text: str) -> float:
+    """Share of the question's key terms (stemmed) that occur in the text, 0..1 (1 when the question has none).
+
+    >>> term_coverage("Which wine goes with grilled fish?", "A white wine for fish.")
+    0.5
+    """
+    terms = key_terms(question)
+    if not terms:
+        return 1.0
+    present = set(tokenize(text))
+    return sum(t in present for t in terms) / len(terms)
+
+
+__all__ = ['ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']

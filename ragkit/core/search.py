@@ -1,0 +1,232 @@
+"""The one retrieval protocol of ragkit: scored search, ``search_with_scores(query, k)``, higher is better.
+
+LangChain's ``BaseRetriever.invoke(query)`` returns documents only. Fusion, reranking and the graphs also
+need each document's score, so everything that searches in ragkit speaks one protocol,
+:class:`ScoredSearch`: ``search_with_scores(query, k) -> list[(Document, score)]``, best first, where a
+higher score is always better. Every ragkit retriever subclasses :class:`ScoredRetriever`, which adds
+LangChain's ``invoke`` on top (``retriever.invoke(query, k=2)`` works too); the returned documents are
+copies carrying their score in ``metadata["score"]``. Anything else (a LangChain ``VectorStore``, its
+``as_retriever()``, any ``BaseRetriever``, a plain function) becomes a ``ScoredSearch`` through the one
+adapter, :func:`ragkit.core.search.as_scored_search`.
+
+Simplification: documents are identified by ``metadata["id"]`` (falling back to ``Document.id`` and then
+to the text itself), so two different documents with the same id count as one in fusion and reranking.
+"""
+
+from __future__ import annotations
+
+import warnings
+from abc import abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.vectorstores import VectorStore, VectorStoreRetriever
+from pydantic import ConfigDict, Field
+
+from ragkit.core.nlp import clean_query
+
+Scored = list[tuple[Document, float]]
+
+
+def doc_key(doc: Document) -> str:
+    """The identity of a document: ``metadata["id"]``, else ``Document.id``, else its text.
+
+    >>> doc_key(Document("some text", metadata={"id": "d1#0"}))
+    'd1#0'
+    >>> doc_key(Document("no id here"))
+    'no id here'
+    """
+    key = doc.metadata.get("id") or doc.id
+    return str(key) if key is not None else doc.page_content
+
+
+def with_score(doc: Document, score: float, field: str = "score") -> Document:
+    """A copy of ``doc`` with ``metadata[field] = score`` (the stored document is never mutated).
+
+    >>> with_score(Document("x", metadata={"id": "a"}), 0.5).metadata
+    {'id': 'a', 'score': 0.5}
+    """
+    return Document(page_content=doc.page_content, metadata={**doc.metadata, field: float(score)}, id=doc.id)
+
+
+def check_corpus(docs: Sequence[Document], who: str) -> list[Document]:
+    """Return ``docs`` as a list, or raise a clear ValueError when there is nothing to index."""
+    docs = list(docs)
+    if not docs:
+        raise ValueError(f"{who} needs at least one document: the corpus (documents list) is empty")
+    for i, doc in enumerate(docs):
+        if not isinstance(doc, Document):
+            raise TypeError(f"{who}: item {i} of the corpus is a {type(doc).__name__}, not a langchain Document")
+    return docs
+
+
+def check_k(k: int, what: str = "k") -> int:
+    """Return ``k`` if it is a positive int, else raise a ValueError naming it."""
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"{what} must be a positive integer, got {k!r}")
+    return k
+
+
+@runtime_checkable
+class ScoredSearch(Protocol):
+    """The retrieval protocol every graph, fusion and reranker accepts: scored search, best first.
+
+    Scores only need to be comparable within one result list (higher is better); fusion rescales them.
+    """
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored: ...
+
+
+class ScoredRetriever(BaseRetriever):
+    """Base class: subclasses implement ``search_with_scores``; ``invoke(query, k=...)`` returns the top ``k``."""
+
+    k: int = 4
+
+    @abstractmethod
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        """The top ``k`` (default ``self.k``) documents for ``query`` with scores, best first."""
+
+    def _prepare(self, query: str, k: int | None) -> tuple[str, int]:
+        """Validate the query and k (shared by every subclass)."""
+        return clean_query(query), check_k(self.k if k is None else k)
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun, k: int | None = None
+    ) -> list[Document]:
+        return [with_score(doc, score) for doc, score in self.search_with_scores(query, self.k if k is None else k)]
+
+
+# ---------------------------------------------------------------------- adapters
+# The one adapter: anything that searches becomes ragkit's scored-search protocol (higher is better).
+#
+# Graphs, fusion and reranking accept a :class:`ragkit.core.search.ScoredSearch`. :func:`as_scored_search`
+# turns whatever a user has into one:
+#
+# - an object that already has ``search_with_scores(query, k)`` (every ragkit retriever,
+#   ``OfflineWebSearch``, a ``GraphRetriever``...) is used as it is;
+# - a LangChain ``VectorStore`` becomes a :class:`VectorStoreSearch`, which calls
+#   ``similarity_search_with_relevance_scores``. That matters: LangChain's FAISS returns *L2 distances*
+#   from ``similarity_search_with_score`` (lower is better), which would turn min-max fusion upside down;
+#   relevance scores are always "higher is better";
+# - ``store.as_retriever(...)`` (a ``VectorStoreRetriever``) is unwrapped to its store, keeping its
+#   ``search_type`` ("similarity", "mmr" or "similarity_score_threshold") and ``search_kwargs``;
+# - any other LangChain ``BaseRetriever`` becomes a :class:`RetrieverSearch`;
+# - any other object with ``invoke(query) -> list[Document]`` (a LangChain ``Runnable`` chain) and a plain
+#   function ``query -> list[Document]`` become a :class:`FunctionSearch`.
+#
+# Simplifications: a retriever or function that returns documents without scores, and a vector store
+# without a relevance function (whose raw scores may be distances or similarities), get *rank scores*,
+# ``1 - i / n`` for the i-th of n results (best 1.0): fusion then sees its order, not how much better the
+# first result was than the second. A generic retriever that does not accept ``k`` in ``invoke`` returns
+# its own number of results, which are cut to ``k``; it cannot be asked for more.
+
+
+def rank_scores(docs: Sequence[Document]) -> Scored:
+    """Give documents that came without scores a score from their rank: ``1 - i / n`` (best first).
+
+    >>> [s for _, s in rank_scores([Document("a"), Document("b"), Document("c"), Document("d")])]
+    [1.0, 0.75, 0.5, 0.25]
+    """
+    n = len(docs)
+    return [(doc, 1.0 - i / n) for i, doc in enumerate(docs)]
+
+
+class VectorStoreSearch(ScoredRetriever):
+    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better).
+
+    ``search_type="mmr"`` uses ``max_marginal_relevance_search`` (which returns no scores: rank scores);
+    ``"similarity_score_threshold"`` keeps results whose relevance reaches ``search_kwargs["score_threshold"]``.
+    ``search_kwargs`` (``filter``, ...) are passed to the store.
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    store: VectorStore
+    search_type: Literal["similarity", "mmr", "similarity_score_threshold"] = "similarity"
+    search_kwargs: dict[str, Any] = Field(default_factory=dict)
+    fetch_k: int = 20
+    lambda_mult: float = 0.5
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        query, k = self._prepare(query, k)
+        kwargs = {key: v for key, v in self.search_kwargs.items() if key not in ("k", "fetch_k", "lambda_mult")}
+        if self.search_type == "mmr":
+            docs = self.store.max_marginal_relevance_search(
+                query, k=k, fetch_k=max(k, int(self.search_kwargs.get("fetch_k", self.fetch_k))),
+                lambda_mult=float(self.search_kwargs.get("lambda_mult", self.lambda_mult)), **kwargs)
+            return rank_scores(docs)
+        with warnings.catch_warnings():
+            # LangChain warns when a store's relevance function leaves [0, 1] (FAISS's default L2 one does
+            # for dissimilar texts). Only the order and the spacing matter here, so the warning is noise.
+            warnings.filterwarnings("ignore", message="Relevance scores must be between")
+            try:
+                hits = self.store.similarity_search_with_relevance_scores(query, k=k, **kwargs)
+            except NotImplementedError:  # a store with no relevance function (InMemoryVectorStore): its order
+                kwargs.pop("score_threshold", None)
+                return rank_scores(self.store.similarity_search(query, k=k, **kwargs))
+        return [(doc, float(score)) for doc, score in hits]
+
+
+class RetrieverSearch(ScoredRetriever):
+    """Any LangChain ``BaseRetriever`` as scored search: ``invoke`` (with ``k`` when it takes it), rank scores."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    retriever: BaseRetriever
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        query, k = self._prepare(query, k)
+        kwargs = {"k": k} if type(self.retriever)._expects_other_args else {}
+        return rank_scores(list(self.retriever.invoke(query, **kwargs))[:k])
+
+
+class FunctionSearch(ScoredRetriever):
+    """A plain function ``query -> list[Document]`` as scored search (rank scores, cut to ``k``)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    fn: Callable[[str], Sequence[Document]]
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        query, k = self._prepare(query, k)
+        docs = list(self.fn(query))
+        bad = [type(d).__name__ for d in docs if not isinstance(d, Document)]
+        if bad:
+            raise TypeError(f"a search function must return langchain Documents; got {bad[0]}")
+        return rank_scores(docs[:k])
+
+
+def as_scored_search(source: Any, k: int = 4) -> ScoredSearch:
+    """Turn a ragkit retriever, a LangChain vector store or retriever, or a function into scored search.
+
+    ``k`` becomes the adapter's default number of results (a ragkit retriever keeps its own).
+
+    >>> search = as_scored_search(lambda q: [Document(q.upper()), Document(q)])
+    >>> [(d.page_content, s) for d, s in search.search_with_scores("hi", 2)]
+    [('HI', 1.0), ('hi', 0.5)]
+    """
+    if isinstance(source, ScoredSearch) and not isinstance(source, VectorStore):
+        return source
+    if isinstance(source, VectorStore):
+        return VectorStoreSearch(store=source, k=k)
+    if isinstance(source, VectorStoreRetriever):
+        kwargs = dict(source.search_kwargs)
+        return VectorStoreSearch(store=source.vectorstore, search_type=source.search_type,  # type: ignore[arg-type]
+                                 search_kwargs=kwargs, k=int(kwargs.get("k", k)))
+    if isinstance(source, BaseRetriever):
+        return RetrieverSearch(retriever=source, k=k)
+    if callable(getattr(source, "invoke", None)):
+        return FunctionSearch(fn=source.invoke, k=k)
+    if callable(source):
+        return FunctionSearch(fn=source, k=k)
+    raise TypeError(
+        f"cannot search with a {type(source).__name__}: give a ragkit retriever, a LangChain VectorStore or "
+        "BaseRetriever, an object with search_with_scores(query, k) or invoke(query), or a function "
+        "query -> list[Document]"
+    )
+
+
+__all__ = ['FunctionSearch', 'RetrieverSearch', 'VectorStoreSearch', 'as_scored_search', 'rank_scores']

@@ -1,0 +1,1 @@
+"""The handbook domain (see :mod:`ragkit.domains`)."""

@@ -1,0 +1,40 @@
+"""The handbook: ``data/handbook.md``, one Document per ``## HB-NN Title`` section.
+
+Simplification: the parser knows exactly this heading format (see :func:`ragkit.core.chunking.markdown_sections`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from langchain_core.documents import Document
+
+from ragkit.core.chunking import FENCE, markdown_sections
+from ragkit.core.data import DataError, locate, read_text, unique_ids
+
+_HB_HEADING = re.compile(r"^(HB-\d{2,})\s*[.:\-\u2013\u2014]?\s+(\S.*)$")
+
+
+def load_handbook(path: str | Path | None = None) -> list[Document]:
+    """One Document per ``## HB-NN Title`` section of ``handbook.md``; metadata adds has_code."""
+    path = locate(path, "handbook.md", "Markdown with sections headed '## HB-01 Title'")
+    sections = markdown_sections(read_text(path))
+    if not sections:
+        raise DataError(f"{path}: no sections found; each section starts with a line like '## HB-01 Title'")
+    docs = []
+    for line, heading, body, _ in sections:
+        match = _HB_HEADING.match(heading)
+        if not match:
+            raise DataError(f"{path}: line {line}: heading {heading!r} should look like '## HB-01 Title'")
+        if not body:
+            raise DataError(f"{path}: line {line}: section {match.group(1)} has no text")
+        section_id, title = match.group(1), match.group(2).strip()
+        docs.append(Document(page_content=f"{title}\n\n{body}", metadata={
+            "source": path.name, "id": section_id, "title": title,
+            "has_code": any(FENCE.match(row) for row in body.splitlines()), "line": line,
+        }))
+    return unique_ids(path, docs)
+
+
+__all__ = ["load_handbook"]

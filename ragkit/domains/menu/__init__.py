@@ -1,0 +1,1 @@
+"""The menu domain (see :mod:`ragkit.domains`)."""

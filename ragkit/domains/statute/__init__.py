@@ -1,0 +1,1 @@
+"""The statute domain (see :mod:`ragkit.domains`)."""

@@ -1,0 +1,246 @@
+"""The article graph of a statute: who cites whom, and who uses whose defined terms.
+
+Nodes are articles (the Documents of :func:`ragkit.domains.statute.corpus.load_statute`, keyed ``art-N``). Two kinds of
+directed edge, from the article that needs the other to the article it needs:
+
+- ``"reference"``: the article cites another ("under Article 9", "Article 30(1)"), as parsed by
+  :func:`ragkit.domains.statute.corpus.article_references` (``metadata["references"]`` when present);
+- ``"defined_term"``: the article uses a term that another article defines. Terms are read from the
+  text: every quoted phrase followed by "means" (``"Vessel" means any craft ...``), wherever it stands,
+  so a new statute works unchanged. An article "uses" a term when the phrase appears in it, in any case,
+  with an optional plural ``s``/``es`` and hyphens or spaces between its words.
+
+Edge attributes: ``kinds`` (a tuple of the kinds above), ``terms`` (the defined terms behind a
+``defined_term`` edge) and ``weight``: ``kind_weights["reference"]`` for a reference, plus
+``kind_weights["defined_term"]`` times the highest :func:`term_specificity` (an idf scaled to [0, 1])
+of the edge's terms, so "Authority", which nearly every article uses, adds little, and "Gross tonnage",
+used by two, adds almost as much as a citation. This damps, but does not remove, the pull of the
+definitions article, which nearly every article links to (see ``STATUTE_GRAPH_DEFAULTS``). References
+to articles the statute does not have are listed in ``graph.graph["unresolved_references"]``.
+
+:class:`GraphRetriever` (from :mod:`ragkit.core.graph_retriever`) ranks articles by personalized
+PageRank over this graph; :func:`statute_graph_retriever` wires the two together.
+
+Simplifications: a term matches by its surface form, so "master" in "master plan" counts as a use and an
+irregular plural ("fishermen") does not; when a term is defined twice, the first definition wins; a
+definition's own cross-references ("an area designated under Article 28") attach to the defining
+article, not to the term; a definition without quotes ("a period expressed in days means calendar
+days") is not read.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import networkx as nx
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+from ragkit.core.graph_retriever import GraphRetriever, document_graph
+from ragkit.core.search import doc_key
+from ragkit.defaults import STATUTE_QA
+from ragkit.domains.statute.corpus import article_references
+
+# Bounded term length and no nested quantifiers: one attempt reads at most ~90 characters.
+_DEFINITION = re.compile(r"[\"“](?P<term>[^\"“”\n]{1,80})[\"”][ \t]{0,3}means\b")
+EDGE_KINDS = ("reference", "defined_term")
+# Chosen on the DEV split of data/eval/statute_qa.json (benchmarks/statute/statute_qa.py; grid and rule in
+# benchmarks/results/statute_qa_tuning.json) and kept in ragkit.defaults.STATUTE_QA. The MuSiQue-tuned
+# GraphRetriever defaults (forward, damping 0.95, pure PageRank) walk every query into Article 3, which
+# nearly every article links to; a walk mixed with the seed scores keeps the seeds on top.
+STATUTE_GRAPH_DEFAULTS: dict[str, Any] = {"direction": STATUTE_QA.graph_direction, "damping": STATUTE_QA.graph_damping,
+                                          "mix": STATUTE_QA.graph_mix, "seed_k": STATUTE_QA.graph_seed_k}
+KIND_WEIGHTS = {"reference": 1.0, "defined_term": STATUTE_QA.graph_defined_term_weight}
+
+
+def defined_terms(docs: Sequence[Document]) -> dict[str, str]:
+    """Every quoted term followed by "means", mapped to the id of the first document defining it.
+
+    >>> defined_terms([Document('(1) "Vessel" means any craft.', metadata={"id": "art-3"})])
+    {'Vessel': 'art-3'}
+    """
+    terms: dict[str, str] = {}
+    seen: set[str] = set()
+    for doc in docs:
+        for match in _DEFINITION.finditer(doc.page_content):
+            term = " ".join(match.group("term").split())
+            if term and term.lower() not in seen:
+                seen.add(term.lower())
+                terms[term] = doc_key(doc)
+    return terms
+
+
+@lru_cache(maxsize=4096)
+def term_pattern(term: str) -> re.Pattern[str]:
+    """A case-insensitive pattern for a term: words joined by spaces or hyphens, optional plural at the end.
+
+    >>> bool(term_pattern("No-take zone").search("two no-take zones")), bool(term_pattern("Master").search("masterful"))
+    (True, False)
+    """
+    words = [re.escape(w) for w in re.split(r"[\s\-]+", term.strip()) if w]
+    if not words:
+        raise ValueError("a defined term needs at least one word")
+    return re.compile(r"(?<!\w)" + r"[\s\-]{1,3}".join(words) + r"(?:s|es)?(?!\w)", re.IGNORECASE)
+
+
+def terms_used(text: str, terms: Sequence[str]) -> list[str]:
+    """The terms (from ``terms``) that ``text`` uses, in the order given.
+
+    >>> terms_used("The master of each vessel shall ...", ["Vessel", "Master", "Operator"])
+    ['Vessel', 'Master']
+    """
+    return [term for term in terms if term_pattern(term).search(text)]
+
+
+def term_specificity(df: int, n_docs: int) -> float:
+    """How much using a term says about an article: ``log(N / df) / log(N)``, 1 for a term one article uses.
+
+    >>> round(term_specificity(1, 40), 2), round(term_specificity(35, 40), 2)
+    (1.0, 0.04)
+    """
+    if n_docs < 2:
+        return 1.0
+    return math.log(n_docs / max(df, 1)) / math.log(n_docs)
+
+
+def _article_number(doc: Document) -> int:
+    number = doc.metadata.get("article")
+    if number is None:
+        raise ValueError(f"document {doc_key(doc)!r} has no metadata 'article': load it with ragkit.domains.statute.corpus.load_statute")
+    return int(number)
+
+
+def build_article_graph(docs: Sequence[Document], kind_weights: Mapping[str, float] = KIND_WEIGHTS) -> nx.DiGraph:
+    """The directed article graph of a statute (see the module docstring for nodes, edges and attributes)."""
+    docs = list(docs)
+    if not docs:
+        raise ValueError("build_article_graph needs the statute's articles: the documents list is empty")
+    graph = document_graph(docs)
+    by_number = {_article_number(d): doc_key(d) for d in docs}
+    for doc in docs:
+        graph.nodes[doc_key(doc)].update(article=_article_number(doc), title=doc.metadata.get("title", ""), part=doc.metadata.get("part"))
+    edges: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def add(source: str, target: str, kind: str, term: str | None = None) -> None:
+        data = edges.setdefault((source, target), {"kinds": [], "terms": []})
+        if kind not in data["kinds"]:
+            data["kinds"].append(kind)
+        if term:
+            data["terms"].append(term)
+
+    unresolved: dict[str, list[int]] = {}
+    terms = defined_terms(docs)
+    uses = {key: terms_used(doc.page_content, list(terms)) for doc in docs for key in [doc_key(doc)]}
+    term_df = {term: sum(term in used for used in uses.values()) for term in terms}
+    for doc in docs:
+        source, number = doc_key(doc), _article_number(doc)
+        refs = doc.metadata.get("references")
+        if refs is None:
+            refs = article_references(doc.page_content, exclude=number)
+        for ref in refs:
+            if ref in by_number and by_number[ref] != source:
+                add(source, by_number[ref], "reference")
+            elif ref not in by_number:
+                unresolved.setdefault(source, []).append(int(ref))
+        for term in uses[source]:
+            if terms[term] != source:
+                add(source, terms[term], "defined_term", term)
+    n = len(docs)
+    for (source, target), data in edges.items():
+        kinds = tuple(k for k in EDGE_KINDS if k in data["kinds"])
+        weight = kind_weights["reference"] if "reference" in kinds else 0.0
+        weight += kind_weights["defined_term"] * max((term_specificity(term_df[t], n) for t in data["terms"]), default=0.0)
+        graph.add_edge(source, target, kinds=kinds, terms=tuple(data["terms"]), weight=weight)
+    graph.graph["defined_terms"] = terms
+    graph.graph["unresolved_references"] = unresolved
+    return graph
+
+
+def graph_elements(graph: nx.DiGraph) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Plain node and edge lists (JSON-ready) for a table, a widget or a custom drawing.
+
+    >>> g = build_article_graph([Document("Article 1. A\\n\\nSee Article 2.", metadata={"id": "art-1", "article": 1}),
+    ...                          Document("Article 2. B\\n\\nText.", metadata={"id": "art-2", "article": 2})])
+    >>> graph_elements(g)[1]
+    [{'source': 'art-1', 'target': 'art-2', 'kinds': ['reference'], 'terms': [], 'weight': 1.0}]
+    """
+    nodes = [{"id": n, "article": d.get("article"), "title": d.get("title", ""), "part": d.get("part")} for n, d in graph.nodes(data=True)]
+    edges = [{"source": u, "target": v, "kinds": list(d.get("kinds", ())), "terms": list(d.get("terms", ())), "weight": d.get("weight", 1.0)}
+             for u, v, d in graph.edges(data=True)]
+    return nodes, edges
+
+
+def graph_layout(graph: nx.DiGraph, seed: int = 0) -> dict[str, tuple[float, float]]:
+    """Node positions from networkx's spring layout with a fixed ``seed`` (same seed, same picture)."""
+    pos = nx.spring_layout(graph, seed=seed, k=1.2 / max(graph.number_of_nodes(), 1) ** 0.5)
+    return {node: (float(x), float(y)) for node, (x, y) in pos.items()}
+
+
+def draw_article_graph(graph: nx.DiGraph, seed: int = 0, highlight: Sequence[str] = (), kinds: Sequence[str] = EDGE_KINDS,
+                       figsize: tuple[float, float] = (10.0, 8.0)) -> Any:
+    """A matplotlib Figure of the graph (:func:`graph_layout`): references solid grey, term uses dashed green.
+
+    ``highlight`` lists node ids to draw in orange (say, what a retriever returned). Nothing is shown,
+    saved or fetched; in a notebook the returned figure displays itself.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    fig = Figure(figsize=figsize)
+    ax = fig.add_subplot()
+    pos = graph_layout(graph, seed)
+    marked = set(highlight)
+    nx.draw_networkx_nodes(graph, pos, ax=ax, node_color=["tab:orange" if n in marked else "tab:blue" for n in graph.nodes],
+                           node_size=260, alpha=0.9)
+    labels = {n: str(d.get("article", n)) for n, d in graph.nodes(data=True)}
+    nx.draw_networkx_labels(graph, pos, labels=labels, ax=ax, font_size=7, font_color="white")
+    handles = []
+    for kind, style, color in (("reference", "solid", "tab:gray"), ("defined_term", "dashed", "tab:green")):
+        if kind in kinds:
+            edgelist = [(u, v) for u, v, d in graph.edges(data=True) if kind in d.get("kinds", ())]
+            nx.draw_networkx_edges(graph, pos, edgelist=edgelist, ax=ax, style=style, alpha=0.4, arrowsize=8, edge_color=color)
+            handles.append(Line2D([], [], linestyle=style, color=color, label=kind))
+    ax.legend(handles=handles, loc="lower left", fontsize=8)
+    ax.set_axis_off()
+    return fig
+
+
+def articles_within(graph: nx.DiGraph, start: str, hops: int) -> dict[str, int]:
+    """Every article ``start`` reaches in at most ``hops`` steps along the edges (what it needs, what those
+    need, ...), with its distance in steps; ``start`` itself is at 0.
+
+    The crude cousin of personalized PageRank: a k-hop neighbourhood treats every reachable article alike,
+    so with the definitions article one step from nearly everything, two hops reach most of the statute.
+
+    >>> g = nx.DiGraph([("art-1", "art-2"), ("art-2", "art-3"), ("art-4", "art-1")])
+    >>> articles_within(g, "art-1", 1)
+    {'art-1': 0, 'art-2': 1}
+    >>> articles_within(g, "art-1", 5)
+    {'art-1': 0, 'art-2': 1, 'art-3': 2}
+    """
+    if start not in graph:
+        raise KeyError(f"{start!r} is not an article of the graph")
+    if isinstance(hops, bool) or not isinstance(hops, int) or hops < 0:
+        raise ValueError(f"hops must be a non-negative integer, got {hops!r}")
+    return dict(sorted(nx.single_source_shortest_path_length(graph, start, cutoff=hops).items(), key=lambda kv: (kv[1], kv[0])))
+
+
+def statute_graph_retriever(docs: Sequence[Document] | None = None, base: Any = None, embeddings: Embeddings | None = None,
+                            kind_weights: Mapping[str, float] = KIND_WEIGHTS, **kwargs: Any) -> GraphRetriever:
+    """A :class:`GraphRetriever` over the article graph (default: ``load_statute()``, hybrid seeds,
+    :data:`KIND_WEIGHTS` and :data:`STATUTE_GRAPH_DEFAULTS`, which keywords override)."""
+    if docs is None:
+        from ragkit.domains.statute.corpus import load_statute
+
+        docs = load_statute()
+    graph = build_article_graph(docs, kind_weights)
+    return GraphRetriever.from_graph(graph, base=base, embeddings=embeddings, **{**STATUTE_GRAPH_DEFAULTS, **kwargs})
+
+
+__all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "GraphRetriever", "articles_within", "build_article_graph",
+           "defined_terms", "draw_article_graph",
+           "graph_elements", "graph_layout", "statute_graph_retriever", "term_pattern", "term_specificity", "terms_used"]

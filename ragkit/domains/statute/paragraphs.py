@@ -1,0 +1,140 @@
+"""Articles cut into paragraph Documents, and answers that cite them as "[Article 12(3)]".
+
+A statute answer should say *which paragraph* supports each sentence, in the statute's own form. The
+writers of :mod:`ragkit.roles.writer` cite the documents they were given as ``[n]``; give them one
+Document per numbered paragraph (:func:`split_paragraphs`) and :func:`cite_paragraphs` turns each ``[n]``
+into the paragraph's label, ``[Article 12(3)]``. :func:`answer_citations` reads those bracketed labels
+back (with :func:`ragkit.domains.statute.citations.parse_citations`), sentence by sentence, so a verifier can check
+each one against the paragraph it names.
+
+A paragraph Document holds the paragraph's text without its ``(3)`` marker (lettered points stay inside
+it); metadata: ``id`` (``art-12(3)``), ``article``, ``paragraph`` (None for text before the first numbered
+paragraph, such as "In this Act:"), ``title`` (the label, ``Article 12(3)``, which a prompt shows next to
+the text), ``article_title`` and ``article_id`` (``art-12``, the article's own id).
+
+Simplifications: only ``(n)`` at the start of a line opens a paragraph (the format of ``data/statute.md``
+and of :func:`ragkit.domains.statute.corpus.load_statute`); a citation counts only inside square brackets, so the text a
+writer quotes ("may be appealed under Article 38") is never mistaken for a citation; a bracket that names
+several articles ("[Articles 35 and 36]") yields one citation per article.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_core.documents import Document
+
+from ragkit.core.nlp import cited_numbers, split_sentences
+from ragkit.core.search import doc_key
+from ragkit.domains.statute.citations import Citation, parse_citations
+
+_PARAGRAPH = re.compile(r"^\((\d{1,4})\)[ \t]*", re.MULTILINE)
+_BRACKET = re.compile(r"\s*\[([^\[\]\n]{1,120})\]")
+_NUMBER_MARKER = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
+
+
+def paragraph_label(article: int, paragraph: int | None) -> str:
+    """The statute's own name for a paragraph.
+
+    >>> paragraph_label(12, 3), paragraph_label(3, None)
+    ('Article 12(3)', 'Article 3')
+    """
+    return f"Article {article}" + (f"({paragraph})" if paragraph is not None else "")
+
+
+def split_paragraphs(article: Document) -> list[Document]:
+    """One Document per numbered paragraph of an article (its heading dropped; see the module docstring).
+
+    >>> doc = Document("Article 9. Assessment\\n\\n(1) It is needed for:\\n(a) a pier.\\n\\n(2) It is paid for.",
+    ...                metadata={"id": "art-9", "article": 9, "title": "Assessment"})
+    >>> [(d.metadata["title"], d.page_content) for d in split_paragraphs(doc)]
+    [('Article 9(1)', 'It is needed for:\\n(a) a pier.'), ('Article 9(2)', 'It is paid for.')]
+    """
+    number = int(article.metadata["article"])
+    body = article.page_content.split("\n\n", 1)[1] if article.page_content.startswith("Article ") and "\n\n" in article.page_content else article.page_content
+    marks = list(_PARAGRAPH.finditer(body))
+    pieces: list[tuple[int | None, str]] = []
+    preface = body[: marks[0].start()] if marks else body
+    if preface.strip():
+        pieces.append((None, preface.strip()))
+    for i, mark in enumerate(marks):
+        end = marks[i + 1].start() if i + 1 < len(marks) else len(body)
+        pieces.append((int(mark.group(1)), body[mark.end():end].strip()))
+    out = []
+    for paragraph, text in pieces:
+        label = paragraph_label(number, paragraph)
+        key = f"art-{number}" + (f"({paragraph})" if paragraph is not None else "")
+        out.append(Document(text, metadata={"id": key, "article": number, "paragraph": paragraph, "title": label,
+                                            "article_title": article.metadata.get("title", ""), "article_id": doc_key(article)}))
+    return out
+
+
+def paragraphs_of(articles: Sequence[Document]) -> list[Document]:
+    """The paragraph Documents of several articles, in the articles' order."""
+    return [p for article in articles for p in split_paragraphs(article)]
+
+
+def cite_paragraphs(text: str, paragraphs: Sequence[Document]) -> str:
+    """Replace each ``[n]`` marker (1-based, into ``paragraphs``) by the paragraph's ``[Article N(p)]``.
+
+    Markers that point at no paragraph are dropped.
+
+    >>> paras = [Document("x", metadata={"title": "Article 12(3)"}), Document("y", metadata={"title": "Article 38(1)"})]
+    >>> cite_paragraphs("Notice is needed [1]. Appeal [2, 7].", paras)
+    'Notice is needed [Article 12(3)]. Appeal [Article 38(1)].'
+    """
+
+    def label(match: re.Match[str]) -> str:
+        kept = [paragraphs[n - 1].metadata["title"] for n in cited_numbers(match.group(0)) if 1 <= n <= len(paragraphs)]
+        return " " + " ".join(f"[{k}]" for k in kept) if kept else ""
+
+    return _NUMBER_MARKER.sub(label, text)
+
+
+def bracket_citations(sentence: str) -> list[Citation]:
+    """The citations written in square brackets in a sentence (text outside brackets is ignored).
+
+    >>> [c.label() for c in bracket_citations("Appeal under Article 38 within 30 days [Article 38(1)].")]
+    ['Article 38(1)']
+    """
+    found: list[Citation] = []
+    for match in _BRACKET.finditer(sentence):
+        found.extend(parse_citations(match.group(1)))
+    return found
+
+
+def strip_brackets(sentence: str) -> str:
+    """The sentence without its bracketed citations.
+
+    >>> strip_brackets("Notice of 14 days is needed [Article 12(3)].")
+    'Notice of 14 days is needed.'
+    """
+    return _BRACKET.sub("", sentence).strip()
+
+
+def answer_citations(text: str) -> list[tuple[str, list[Citation]]]:
+    """Each sentence of an answer (brackets removed) with the citations it carries.
+
+    >>> [(s, [c.label() for c in cs]) for s, cs in answer_citations("A holds [Article 1(1)]. B holds.")]
+    [('A holds.', ['Article 1(1)']), ('B holds.', [])]
+    """
+    return [(strip_brackets(s), bracket_citations(s)) for s in split_sentences(text)]
+
+
+def remove_citations(text: str, labels: set[str]) -> str:
+    """The answer with the bracketed citations named in ``labels`` removed (others kept).
+
+    >>> remove_citations("A [Article 1(1)] [Article 9(2)]. B [Article 9(2)].", {"Article 9(2)"})
+    'A [Article 1(1)]. B.'
+    """
+
+    def keep(match: re.Match[str]) -> str:
+        cites = parse_citations(match.group(1))
+        return "" if cites and all(c.label() in labels for c in cites) else match.group(0)
+
+    return _BRACKET.sub(keep, text)
+
+
+__all__ = ["answer_citations", "bracket_citations", "cite_paragraphs", "paragraph_label", "paragraphs_of", "remove_citations",
+           "split_paragraphs", "strip_brackets"]

@@ -1,0 +1,1 @@
+"""The web domain (see :mod:`ragkit.domains`)."""

@@ -1,0 +1,156 @@
+"""Grid searches that chose ragkit's retrieval defaults, run on a *train* split so test stays unseen.
+
+Each search computes the expensive part once (term frequencies, top-100 lists, reranker signals) and
+then scores every grid point with cheap array arithmetic, picking the point with the best mean nDCG@10.
+
+- ``tune_bm25``: k1 and b. Query-term frequencies do not depend on k1 or b, so they are gathered once
+  (``BM25Retriever.term_matrix``) and the BM25 formula (``ragkit.core.bm25.bm25_scores``, tested
+  equal to ``BM25Retriever.scores``) is re-evaluated with numpy for each pair.
+- ``tune_fusion``: RRF's k and the BM25 weight alpha, and weighted score fusion's alpha, scored with
+  ``ragkit.core.hybrid.fuse``, the same function ``HybridRetriever`` runs.
+- ``tune_reranker``: LocalReranker's four weights (a 0.1-step grid on the simplex) and how many hybrid
+  results it reorders.
+- ``tune_on_split(..., dense="maxp")`` does the same with ``MaxChunkDenseRetriever`` as the dense side,
+  after choosing whether the whole text joins the chunks as one more passage (``include_whole``). The
+  chunk size stays at 1,000 characters (150 overlap): each other size would mean embedding ~10,000 to
+  20,000 new chunks.
+
+The chosen values are recorded in :mod:`ragkit.defaults` by hand, with a note of where they came from.
+
+Simplification: plain grid search, one split, no cross-validation; ties go to the first grid point.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+from langchain_core.documents import Document
+
+from ragkit.core.bm25 import BM25Retriever, bm25_scores
+from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
+from ragkit.core.maxp import MaxChunkDenseRetriever
+from ragkit.core.rerank import FEATURES, LocalReranker, scale_columns
+from ragkit.core.search import doc_key
+from ragkit.defaults import RETRIEVAL
+from ragkit.evaluation.ir_metrics import evaluate
+
+Ranked = dict[str, list[tuple[str, float]]]  # query id -> [(doc id, score)] best first
+
+
+def ndcg10(run: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> float:
+    return evaluate(run, qrels, ks=(10,))["ndcg@10"]
+
+
+def tune_bm25(retriever: BM25Retriever, queries: dict[str, str], qrels: dict[str, dict[str, int]],
+              k1s: Sequence[float] = (0.5, 0.7, 0.9, 1.2, 1.5, 2.0), bs: Sequence[float] = (0.3, 0.5, 0.6, 0.75, 0.9, 1.0)) -> dict:
+    """nDCG@10 for each (k1, b); returns ``{"best": {"k1", "b", "ndcg@10"}, "grid": [...]}``."""
+    doc_len, avgdl = retriever.doc_lengths, retriever.average_length
+    ids = [doc_key(d) for d in retriever.docs]
+    per_query = {qid: retriever.term_matrix(text) for qid, text in queries.items()}
+    grid = []
+    for k1, b in itertools.product(k1s, bs):
+        run = {}
+        for qid, (idf, tf) in per_query.items():
+            scores = bm25_scores(idf, tf, doc_len, avgdl, k1, b)
+            top = np.argsort(-scores, kind="stable")[:10]
+            run[qid] = [ids[i] for i in top if scores[i] > 0]
+        grid.append({"k1": k1, "b": b, "ndcg@10": round(ndcg10(run, qrels), 4)})
+    return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
+
+
+def tune_fusion(bm25: Ranked, dense: Ranked, qrels: dict[str, dict[str, int]],
+                rrf_ks: Sequence[int] = (1, 5, 10, 20, 30, 60, 100), alphas: Sequence[float] = tuple(np.round(np.arange(0.1, 0.95, 0.1), 2))) -> dict:
+    """nDCG@10 of RRF (k, alpha) and weighted fusion (alpha) from fixed top-100 lists of both retrievers."""
+    grid = []
+    for method, k, alpha in [("rrf", k, a) for k in rrf_ks for a in alphas] + [("weighted", None, a) for a in alphas]:
+        run = {}
+        for qid in qrels:
+            ranking = fuse([bm25[qid], dense[qid]], method, [alpha, 1 - alpha], k or DEFAULT_RRF_K)
+            run[qid] = [key for key, _ in ranking[:10]]
+        grid.append({"method": method, "rrf_k": k, "alpha": float(alpha), "ndcg@10": round(ndcg10(run, qrels), 4)})
+    return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
+
+
+def simplex(n: int, step: float = 0.1) -> list[tuple[float, ...]]:
+    """All weight vectors of length n on a grid of ``step`` that sum to 1.
+
+    >>> simplex(2, 0.5)
+    [(0.0, 1.0), (0.5, 0.5), (1.0, 0.0)]
+    """
+    units = round(1 / step)
+    return [tuple(round(c * step, 4) for c in combo) for combo in itertools.product(range(units + 1), repeat=n) if sum(combo) == units]
+
+
+def tune_reranker(reranker: LocalReranker, queries: dict[str, str], candidates: dict[str, list[Document]],
+                  qrels: dict[str, dict[str, int]], depths: Sequence[int] = (10, 20, 30, 50),
+                  features: Sequence[str] = ("passage", "bm25", "first_stage")) -> dict:
+    """Best LocalReranker weights over ``features`` (others get 0) and rerank depth, on fixed candidate lists.
+
+    The sentence signal is computed only if ``reranker`` gives it a weight, so add it to ``features`` then.
+    Signals are computed afresh for each depth, exactly as the reranker sees that list: its BM25 statistics
+    come from the candidates it is given, so the top 30 of a 50-document list would score differently.
+    """
+    ids = {qid: [doc_key(d) for d in candidates[qid]] for qid in qrels}
+    grid = []
+    for depth in depths:
+        scaled = {qid: scale_columns(reranker.raw_features(queries[qid], candidates[qid][:depth])) for qid in qrels}
+        for point in simplex(len(features)):
+            weights = tuple(dict(zip(features, point)).get(name, 0.0) for name in FEATURES)
+            w = np.array(weights)
+            run = {}
+            for qid in qrels:
+                order = np.argsort(-(scaled[qid] @ w), kind="stable")
+                run[qid] = [ids[qid][i] for i in order] + ids[qid][depth:]
+            grid.append({"depth": depth, "weights": dict(zip(FEATURES, weights)), "ndcg@10": round(ndcg10(run, qrels), 4)})
+    return {"best": max(grid, key=lambda row: row["ndcg@10"]), "grid": grid}
+
+
+def tune_maxp(docs: Sequence[Document], embeddings, queries: dict[str, str], qrels: dict[str, dict[str, int]],
+               chunk_size: int = RETRIEVAL.chunk_size, chunk_overlap: int = RETRIEVAL.chunk_overlap) -> tuple[dict, MaxChunkDenseRetriever]:
+    """Dense-only nDCG@10 of MaxP over chunks alone and over chunks plus the whole text; returns the best retriever too."""
+    grid, built = [], {}
+    for include_whole in (False, True):
+        built[include_whole] = MaxChunkDenseRetriever.from_documents(docs, embeddings, chunk_size, chunk_overlap, include_whole=include_whole)
+        run = {q: [doc_key(d) for d, _ in built[include_whole].search_with_scores(queries[q], 10)] for q in qrels}
+        grid.append({"chunk_size": chunk_size, "chunk_overlap": chunk_overlap, "include_whole": include_whole, "ndcg@10": round(ndcg10(run, qrels), 4)})
+    best = max(grid, key=lambda row: row["ndcg@10"])
+    return {"best": best, "grid": grid}, built[best["include_whole"]]
+
+
+def tune_on_split(data_dir: str, split: str = "train", embeddings=None, rerank: bool = True, dense: str = "whole") -> dict:
+    """Run the searches in order: BM25, (MaxP passages,) fusion on tuned BM25, then the reranker on tuned fusion.
+
+    ``dense="whole"`` embeds each document once (``DenseRetriever``); ``dense="maxp"`` scores documents by
+    their best chunk (``MaxChunkDenseRetriever``) and adds a ``"maxp"`` stage to the record.
+    """
+    from ragkit.core.dense import DenseRetriever
+    from ragkit.core.embeddings import load_embedder
+    from ragkit.core.hybrid import HybridRetriever
+    from ragkit.evaluation.beir import load_beir
+
+    if dense not in ("whole", "maxp"):
+        raise ValueError(f"dense must be 'whole' or 'maxp', got {dense!r}")
+    embeddings = embeddings or load_embedder()
+    data = load_beir(data_dir, split)
+    docs = data.documents()
+    record: dict = {"dataset": str(data_dir), "split": split, "queries": len(data.queries), "dense": dense}
+    record["bm25"] = tune_bm25(BM25Retriever.from_documents(docs), data.queries, data.qrels)
+    best = record["bm25"]["best"]
+    bm25 = BM25Retriever.from_documents(docs, k1=best["k1"], b=best["b"])
+    if dense == "maxp":
+        record["maxp"], dense_retriever = tune_maxp(docs, embeddings, data.queries, data.qrels)
+    else:
+        dense_retriever = DenseRetriever.from_documents(docs, embeddings=embeddings)
+
+    def top100(retriever) -> Ranked:
+        return {q: [(doc_key(d), s) for d, s in retriever.search_with_scores(text, 100)] for q, text in data.queries.items()}
+
+    record["fusion"] = tune_fusion(top100(bm25), top100(dense_retriever), data.qrels)
+    if rerank:
+        fusion = record["fusion"]["best"]
+        hybrid = HybridRetriever(retrievers=[bm25, dense_retriever], method=fusion["method"], rrf_k=fusion["rrf_k"] or DEFAULT_RRF_K, alpha=fusion["alpha"])
+        candidates = {q: [d for d, _ in hybrid.search_with_scores(text, 100)] for q, text in data.queries.items()}
+        record["reranker"] = tune_reranker(LocalReranker(embeddings=embeddings, weights={"sentence": 0.0}), data.queries, candidates, data.qrels)
+    return record
