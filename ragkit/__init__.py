@@ -1,7 +1,7 @@
 """ragkit: the nodes, roles and graphs of the ragkit workbook (RAG and agents with LangGraph, offline by default)."""
 
 from ragkit.core.chat_models import describe_backend, load_chat_model
-from ragkit.core.data import DataError, data_dir
+from ragkit.core.files import DataError, data_dir
 from ragkit.domains.corpora import load_corpus
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
@@ -25,8 +25,8 @@ from ragkit.core.hybrid import HybridRetriever
 from ragkit.core.maxp import MaxChunkDenseRetriever
 from ragkit.evaluation.beir import load_beir
 from ragkit.core.chunking import split_documents
-from ragkit.roles import (
-    NOT_ENOUGH_INFORMATION,
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
+from ragkit.roles.llm import (
     LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
@@ -34,16 +34,13 @@ from ragkit.roles import (
     LLMRewriter,
     LLMRouter,
     LLMWriter,
-    LocalAnswerGrader,
-    LocalGrader,
-    LocalHallucinationGrader,
-    LocalJudge,
-    LocalRewriter,
-    LocalRouter,
-    LocalToolPlanner,
-    LocalWriter,
-    RouteSpec,
 )
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.judge import LocalJudge
+from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.offline.router import LocalRouter
+from ragkit.roles.tool_planner import LocalToolPlanner
 from ragkit.sandbox import run_python
 from ragkit.core.nlp import clean_query, split_sentences, tokenize
 from ragkit.tools import OrderStore, load_order_store

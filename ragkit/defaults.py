@@ -147,7 +147,7 @@ class QueryAnalysisDefaults:
     adjective_bar: float = 0.6
     adjective_margin: float = 0.1
     max_results: int = 50
-    # The answerability checks on plain text (ragkit.roles.answerability). On documents with fields the query
+    # The answerability checks on plain text (ragkit.offline.judge). On documents with fields the query
     # analysis decides instead. ``related_bar`` (a rare term found in a word this close to it, "France" ~
     # "French"): ``benchmarks/crag/squad2_eval.py --mode tune --grid wording`` (SQuAD articles 0-7, thresholds
     # at their defaults; benchmarks/results/crag_squad2_tuning_wording.json) picks 0.6 by its rule, but the

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from ragkit.core.data import DataError, data_dir, read_json
+from ragkit.core.files import DataError, data_dir, read_json
 
 
 def eval_dir() -> Path:

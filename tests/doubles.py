@@ -6,7 +6,7 @@ from typing import Any, Sequence
 
 from langchain_core.documents import Document
 
-from ragkit.roles.base import Grade, Groundedness
+from ragkit.roles.protocols import Grade, Groundedness
 
 
 class Script:

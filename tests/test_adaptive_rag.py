@@ -20,7 +20,7 @@ from ragkit.graphs.adaptive_rag import (
     build_adaptive_rag_graph,
     route_after_search,
 )
-from ragkit.roles.base import Answer, RouteDecision, RouteSpec
+from ragkit.roles.protocols import Answer, RouteDecision, RouteSpec
 from tests.conftest import assert_snapshot
 
 

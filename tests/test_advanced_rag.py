@@ -15,7 +15,7 @@ from langchain_core.documents import Document
 from ragkit.bandit import LinUCB, SharedBandit, ThompsonSampling
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
-from ragkit.roles.base import Answer
+from ragkit.roles.protocols import Answer
 from ragkit.roles.intent import Intent
 from ragkit.roles.query_transform import QueryTransform
 from tests.conftest import assert_snapshot

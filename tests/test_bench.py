@@ -61,10 +61,11 @@ def test_benchmark_subset_of_systems_and_queries(tmp_path, private_cache):
 
 
 def test_maxp_systems_use_their_own_knobs_and_share_the_bm25_index(tmp_path, private_cache, monkeypatch):
-    import ragkit.core.hybrid as presets
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.core.maxp import MaxChunkDenseRetriever
 
     calls = {"maxp": [], "bm25": 0}
-    real_maxp, real_bm25 = presets.MaxChunkDenseRetriever.from_documents, presets.BM25Retriever.from_documents
+    real_maxp, real_bm25 = MaxChunkDenseRetriever.from_documents, BM25Retriever.from_documents
 
     def spy_maxp(docs, embeddings, chunk_size, chunk_overlap, include_whole, **kwargs):
         calls["maxp"].append((chunk_size, chunk_overlap, include_whole))
@@ -74,8 +75,8 @@ def test_maxp_systems_use_their_own_knobs_and_share_the_bm25_index(tmp_path, pri
         calls["bm25"] += 1
         return real_bm25(docs, **kwargs)
 
-    monkeypatch.setattr(presets.MaxChunkDenseRetriever, "from_documents", spy_maxp)
-    monkeypatch.setattr(presets.BM25Retriever, "from_documents", spy_bm25)
+    monkeypatch.setattr(MaxChunkDenseRetriever, "from_documents", spy_maxp)
+    monkeypatch.setattr(BM25Retriever, "from_documents", spy_bm25)
     config = RetrievalDefaults(chunk_size=40, chunk_overlap=10, include_whole=False, maxp_alpha=0.3, maxp_rerank_depth=2)
     names = ["bm25", "dense-maxp", "hybrid-maxp", "hybrid-maxp+rerank"]
     results = run_retrieval_benchmark(make_beir(tmp_path / "beir"), "test", systems=names, config=config)

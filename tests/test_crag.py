@@ -16,11 +16,11 @@ from ragkit.graphs.crag import (
     paused_question,
     resume_crag,
     run_crag,
-    same_query,
     supporting_documents,
     thread,
 )
-from ragkit.roles.base import Answer, Groundedness, Judgement
+from ragkit.core.nlp import same_query
+from ragkit.roles.protocols import Answer, Groundedness, Judgement
 from tests.conftest import assert_snapshot
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "crag.mmd"

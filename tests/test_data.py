@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.core.chunking import markdown_sections
-from ragkit.core.data import DataError, data_dir
+from ragkit.core.files import markdown_sections
+from ragkit.core.files import DataError, data_dir
 from ragkit.domains.corpora import load_corpus
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu import corpus as data

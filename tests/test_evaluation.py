@@ -19,7 +19,7 @@ def test_metrics_follow_their_definitions():
 
 
 def test_answer_of_reads_every_graphs_state_shape():
-    from ragkit.roles.base import Answer
+    from ragkit.roles.protocols import Answer
 
     assert answer_of({"answer": "No.", "outcome": "refused"}) == ("No.", True)
     assert answer_of({"generation": "Six oysters.", "answer": Answer("Six oysters.")}) == ("Six oysters.", False)
@@ -51,7 +51,7 @@ def test_replay_scores_each_item_and_records_failures_without_stopping():
 
     class Grounded:
         def check(self, docs, answer):
-            from ragkit.roles.base import Groundedness
+            from ragkit.roles.protocols import Groundedness
             return Groundedness(True)
 
     rows = replay(items, ScriptedRunner(states), grader=Grounded(), progress=False)
@@ -79,7 +79,7 @@ def test_bad_golden_files_are_clear_errors(tmp_path):
 
 def test_the_frozen_golden_sets_load_with_their_hash():
     for name in ("handbook_golden.jsonl", "statute_golden.jsonl"):
-        from ragkit.core.data import data_dir
+        from ragkit.core.files import data_dir
 
         items, digest = load_golden(data_dir() / "eval" / name)
         assert len(items) >= 40 and len(digest) == 64

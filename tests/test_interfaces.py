@@ -35,10 +35,12 @@ from ragkit.core.search import (
 )
 from ragkit.defaults import GRAPHS, RETRIEVAL
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
-from ragkit.graphs.crag import build_crag_graph, run_crag
-from ragkit.graphs.self_rag import build_self_rag_graph
+from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
+from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph
-from ragkit.roles import LLMJudge, LLMWriter, LocalJudge, LocalWriter
+from ragkit.roles.llm import LLMJudge, LLMWriter
+from ragkit.offline.judge import LocalJudge
+from ragkit.offline.writing import LocalWriter
 from ragkit.roles.factory import make_roles
 
 DOCS = [
@@ -185,7 +187,7 @@ def test_make_roles_local_llm_judge_model_and_overrides():
         make_roles(judge_model=judge_model)
 
 
-@pytest.mark.parametrize("builder", [build_adaptive_rag_graph, build_self_rag_graph, build_crag_graph, build_tool_agent_graph])
+@pytest.mark.parametrize("builder", [build_adaptive_rag_graph, self_rag_graph, crag_graph, build_tool_agent_graph])
 def test_every_builder_takes_chat_model_and_the_input_limit(builder):
     params = inspect.signature(builder).parameters
     assert "chat_model" in params
@@ -217,7 +219,7 @@ def test_a_search_that_raises_is_a_recorded_outcome_in_every_graph():
     assert "index offline" in self_rag["retrieval_note"] and self_rag["documents"] == []
     class ToMenu:
         def route(self, question):
-            return ragkit.roles.RouteDecision("search_menu", 1.0)
+            return ragkit.roles.protocols.RouteDecision("search_menu", 1.0)
 
     adaptive = build_adaptive_rag_graph(router=ToMenu(), sources={"search_menu": Exploding(), "search_wine": Exploding(),
                                                                   "search_web": Exploding()})
@@ -273,7 +275,8 @@ def test_every_graph_says_plainly_that_the_offline_models_read_english():
     adaptive = build_adaptive_rag_graph().invoke({"question": KOREAN})
     assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["generation"]
     self_rag = build_self_rag_graph().invoke({"question": KOREAN})
-    assert self_rag["path"][-1] == "unsupported_language" and "GOOGLE_API_KEY" in self_rag["generation"]
+    assert self_rag["path"][-1] == "unsupported_language" and "GOOGLE_API_KEY" in self_rag["answer"]
+    assert self_rag["outcome"] == "refused" and self_rag["reason"] == "language"
     crag = run_crag(build_crag_graph(), KOREAN, "ko")
     assert crag["refusal"] == "language" and "English only" in crag["answer"] and "retrieve" not in crag["path"]
     tool = build_tool_agent_graph().invoke({"messages": [HumanMessage("A1002 주문은 어디에 있나요?")]},

@@ -6,8 +6,10 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import scripted
-from ragkit.roles.base import Grade, Judgement
-from ragkit.roles.judge import LLMJudge, LocalJudge, fail_soft, has_antecedent, title_split, underspecified
+from ragkit.roles.protocols import Grade, Judgement
+from ragkit.roles.llm import LLMJudge
+from ragkit.offline.judge import LocalJudge, has_antecedent, title_split, underspecified
+from ragkit.roles.protocols import fail_soft
 
 VERDICTS = {"sufficient", "insufficient", "ambiguous", "irrelevant"}
 
@@ -167,7 +169,7 @@ def test_every_judge_follows_the_contract(judge):
 
 
 # ---------------------------------------------------------------- answerability helpers
-@pytest.mark.parametrize("module", ["ragkit.roles.answerability", "ragkit.graphs.crag_helpers"])
+@pytest.mark.parametrize("module", ["ragkit.offline.judge", "ragkit.graphs.crag"])
 def test_worked_examples_in_docstrings_hold(module):
     import doctest
     import importlib
@@ -185,7 +187,7 @@ def test_worked_examples_in_docstrings_hold(module):
     ("What did the king never sign?", "The king never signed the charter.", None),
 ])
 def test_answerability_gap_cases(question, passage, gap):
-    from ragkit.roles.answerability import answerability_gap
+    from ragkit.offline.judge import answerability_gap
 
     found = answerability_gap(question, passage)
     assert found is None if gap is None else gap in found

@@ -5,7 +5,13 @@ import inspect
 import pytest
 
 import ragkit
-from ragkit import roles
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.judge import LocalJudge
+from ragkit.offline.router import LocalRouter
+from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.roles import llm
+from ragkit.roles import protocols as roles
 
 
 def test_every_exported_name_exists_and_is_documented():
@@ -18,19 +24,19 @@ def test_every_exported_name_exists_and_is_documented():
 @pytest.mark.parametrize(
     ("cls", "protocol"),
     [
-        (roles.LocalRouter, roles.Router),
-        (roles.LocalGrader, roles.DocumentGrader),
-        (roles.LocalRewriter, roles.QuestionRewriter),
-        (roles.LocalWriter, roles.Writer),
-        (roles.LocalHallucinationGrader, roles.HallucinationGrader),
-        (roles.LocalAnswerGrader, roles.AnswerGrader),
-        (roles.LocalJudge, roles.Judge),
-        (roles.LLMGrader, roles.DocumentGrader),
-        (roles.LLMRewriter, roles.QuestionRewriter),
-        (roles.LLMWriter, roles.Writer),
-        (roles.LLMHallucinationGrader, roles.HallucinationGrader),
-        (roles.LLMAnswerGrader, roles.AnswerGrader),
-        (roles.LLMJudge, roles.Judge),
+        (LocalRouter, roles.Router),
+        (LocalGrader, roles.DocumentGrader),
+        (LocalRewriter, roles.QuestionRewriter),
+        (LocalWriter, roles.Writer),
+        (LocalHallucinationGrader, roles.HallucinationGrader),
+        (LocalAnswerGrader, roles.AnswerGrader),
+        (LocalJudge, roles.Judge),
+        (llm.LLMGrader, roles.DocumentGrader),
+        (llm.LLMRewriter, roles.QuestionRewriter),
+        (llm.LLMWriter, roles.Writer),
+        (llm.LLMHallucinationGrader, roles.HallucinationGrader),
+        (llm.LLMAnswerGrader, roles.AnswerGrader),
+        (llm.LLMJudge, roles.Judge),
     ],
 )
 def test_role_classes_implement_their_contract(cls, protocol):

@@ -7,11 +7,12 @@ import os
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.domains.menu.corpus import load_menu
+from ragkit.domains.menu.corpus import load_menu, menu_and_wines, menu_search
+from ragkit.offline.structured_answers import StructuredWriter, structured_roles
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, run_crag
-from ragkit.roles.answerability import answerability_gap
-from ragkit.roles.judge import LocalJudge
+from ragkit.offline.judge import answerability_gap
+from ragkit.offline.judge import LocalJudge
 from ragkit.roles.query_analysis import LocalQueryAnalyzer
 
 NUT_DESSERTS = ("Orange and almond cake", "Panna cotta")
@@ -24,7 +25,7 @@ def adaptive():
 
 @pytest.fixture(scope="module")
 def crag_menu():
-    return build_crag_graph("menu")
+    return build_crag_graph(menu_search(), **structured_roles(menu_and_wines()))
 
 
 def test_allergy_never_lists_the_nut_desserts(adaptive) -> None:
@@ -131,7 +132,7 @@ class _ScoreByOverlap:
     """A grader that needs no model: the share of the question's words in the passage."""
 
     def grade_many(self, question, documents):
-        from ragkit.roles.base import Grade
+        from ragkit.roles.protocols import Grade
 
         q = set(question.lower().split())
         return [Grade(True, len(q & set(d.page_content.lower().split())) / max(len(q), 1)) for d in documents]
@@ -158,7 +159,7 @@ def test_on_plain_text_the_judge_is_the_judge_of_before(question) -> None:
 
 
 def test_on_plain_text_the_writer_is_the_writer_of_before() -> None:
-    from ragkit.roles.writer import LocalWriter
+    from ragkit.offline.writing import LocalWriter
 
     class Letters:
         def embed_documents(self, texts):
@@ -168,6 +169,6 @@ def test_on_plain_text_the_writer_is_the_writer_of_before() -> None:
             return self.embed_documents([text])[0]
 
     for q in ("When did the Normans settle in Normandy?", "Which desserts do not contain nuts?", "What is the cheapest wine?"):
-        new = LocalWriter(embedder=Letters(), query_analyzer=LocalQueryAnalyzer()).write(q, SQUAD_LIKE)
+        new = StructuredWriter(LocalWriter(embedder=Letters()), LocalQueryAnalyzer(menu_and_wines())).write(q, SQUAD_LIKE)
         old = LocalWriter(embedder=Letters()).write(q, SQUAD_LIKE)
         assert new == old

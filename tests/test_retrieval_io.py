@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.core import persist
+from ragkit.core import files as persist
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.chunking import split_documents
 from ragkit.core.dense import DenseRetriever

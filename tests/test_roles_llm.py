@@ -13,7 +13,7 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import scripted
-from ragkit.roles import (
+from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     Answer,
     AnswerGrader,
@@ -21,25 +21,18 @@ from ragkit.roles import (
     Grade,
     Groundedness,
     HallucinationGrader,
-    LLMAnswerGrader,
-    LLMGrader,
-    LLMHallucinationGrader,
-    LLMRewriter,
-    LLMRouter,
-    LLMWriter,
-    LocalAnswerGrader,
-    LocalGrader,
-    LocalHallucinationGrader,
-    LocalRewriter,
-    LocalRouter,
-    LocalWriter,
     QuestionRewriter,
     RouteDecision,
     Router,
     Usefulness,
     Writer,
 )
-from ragkit.roles.prompts import ROUTER_PROMPT, WRITER_PROMPT
+from ragkit.roles.llm import LLMAnswerGrader, LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMRouter, LLMWriter
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.offline.router import LocalRouter
+from ragkit.roles.llm import ROUTER_PROMPT, WRITER_PROMPT
 from tests.test_roles_local import DOCS, ROUTES
 
 FAILURES = {

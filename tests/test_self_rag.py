@@ -16,7 +16,7 @@ from ragkit.graphs.self_rag import (
     build_self_rag_graph,
     worst_case_steps,
 )
-from ragkit.roles.base import Answer, Grade, Usefulness
+from ragkit.roles.protocols import Answer, Grade, Usefulness
 from tests.conftest import assert_snapshot
 from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 
@@ -98,10 +98,13 @@ def test_mermaid_snapshot() -> None:
 def test_relevant_grounded_useful_ends_after_one_generation() -> None:
     graph, parts = make_graph()
     out = graph.invoke({"question": "How does BM25 score documents?"})
-    assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation"]
+    assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation", "finish"]
     assert out["generation"] == "answer 1 [1]" and out["gave_up"] is False
     assert (out["attempts"], out["generations"], out["rewrites"]) == (1, 1, 0)
     assert len(out["documents"]) == 2 and out["note"].startswith("checked:")
+    # the result fields every RAG graph ends with
+    assert (out["answer"], out["outcome"], out["citations"]) == ("answer 1 [1]", "answered", [1])
+    assert out["sources"] == out["documents"] and out["reason"].startswith("checked:")
 
 
 def test_irrelevant_documents_are_dropped_and_no_relevant_ones_trigger_a_rewrite() -> None:
@@ -119,7 +122,7 @@ def test_irrelevant_documents_are_dropped_and_no_relevant_ones_trigger_a_rewrite
 def test_not_grounded_generates_again() -> None:
     graph, parts = make_graph(grounded=[False])
     out = graph.invoke({"question": "q"})
-    assert out["path"][3:] == ["generate", "grade_generation", "generate", "grade_generation"]
+    assert out["path"][3:] == ["generate", "grade_generation", "generate", "grade_generation", "finish"]
     assert out["generation"] == "answer 2 [1]" and out["gave_up"] is False and out["attempts"] == 2
 
 
@@ -154,7 +157,7 @@ def test_grounded_but_not_useful_rewrites_the_query() -> None:
     graph, parts = make_graph(useful=[False])
     out = graph.invoke({"question": "q"})
     assert out["path"][3:] == ["generate", "grade_generation", "transform_query", "retrieve", "grade_documents",
-                               "generate", "grade_generation"]
+                               "generate", "grade_generation", "finish"]
     assert out["attempts"] == 3 and out["gave_up"] is False
 
 
@@ -172,15 +175,17 @@ def test_at_the_cap_it_gives_up_with_the_best_answer_and_says_so() -> None:
     assert out["path"][-1] == "give_up" and out["gave_up"] is True
     assert out["attempts"] == 3 and (out["generations"], out["rewrites"]) == (2, 1)
     assert out["generation"] == "answer 1 [1]"  # grounded beats ungrounded
-    assert "gave up checking after 3 attempts (2 generations, 1 rewrite)" in out["note"]
-    assert "not judged useful" in out["note"]
+    assert "gave up checking after 3 attempts (2 generations, 1 rewrite)" in out["reason"]
+    assert "not judged useful" in out["reason"]
+    assert (out["answer"], out["outcome"]) == ("answer 1 [1]", "answered")
+    assert out["sources"] == out["candidates"][0]["documents"]  # what answer 1 was written from
 
 
 def test_no_relevant_documents_and_no_budget_still_generates_once() -> None:
     graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1)  # no fallback: the default
     out = graph.invoke({"question": "q"})
     assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation", "give_up"]
-    assert parts["writer"].calls[0][1] == [] and "NOT grounded" in out["note"]
+    assert parts["writer"].calls[0][1] == [] and "NOT grounded" in out["reason"]
 
 
 # ---------------------------------------------------------------- the last chance: the best rejected documents
@@ -354,8 +359,8 @@ def test_malformed_llm_output_takes_each_roles_safe_default_and_the_cap_holds() 
     out = graph.invoke({"question": "What does RRF do?"})
     # grader keeps documents, writer refuses, refusal -> rewrite (rewriter keeps the question) -> ... -> give up
     assert out["gave_up"] is True and out["attempts"] == 3 and out["generations"] >= 1
-    assert out["generation"] == out["answer"].text and out["answer"].answered is False
-    assert "NOT" in out["note"] or "not judged useful" in out["note"]  # it says the answer was not verified
+    assert out["generation"] == out["answer"] and out["outcome"] == "refused"
+    assert "NOT" in out["reason"] or "not judged useful" in out["reason"]  # it says the answer was not verified
 
 
 def test_default_local_roles_answer_a_handbook_question_within_the_cap() -> None:

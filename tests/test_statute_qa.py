@@ -20,7 +20,7 @@ from ragkit.graphs.statute_qa import (
     route_after_verify,
     summarize,
 )
-from ragkit.roles.base import Answer, Groundedness
+from ragkit.roles.protocols import Answer, Groundedness
 from ragkit.roles.evidence import EvidenceGrade
 from ragkit.roles.question_classifier import QuestionType
 from tests.conftest import assert_snapshot

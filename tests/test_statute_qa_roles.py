@@ -30,7 +30,7 @@ from ragkit.graphs.statute_helpers import (
     usage_totals,
     with_titles,
 )
-from ragkit.roles.base import Grade, Groundedness
+from ragkit.roles.protocols import Grade, Groundedness
 from ragkit.roles.evidence import EvidenceGrade, LLMEvidenceGrader, LocalEvidenceGrader, answer_gap, missing_names
 from ragkit.roles.factory import make_roles
 from ragkit.roles.question_classifier import (

@@ -14,8 +14,9 @@ from ragkit.core.chat_models import scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.offline.structured import StructuredRetriever, describe, matches
 from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis
-from ragkit.roles.structured_answers import names_any, structured_answer
-from ragkit.roles.writer import LLMWriter, LocalWriter
+from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
+from ragkit.roles.llm import LLMWriter
+from ragkit.offline.writing import LocalWriter
 
 
 class Order:
@@ -104,10 +105,10 @@ def test_no_excluded_item_is_ever_named(case) -> None:
     excluded = [d.metadata["title"] for d in docs if banned in d.metadata["tags"]]
     allowed = [d.metadata["title"] for d in docs if banned not in d.metadata["tags"]]
     writer = LocalWriter(embedder=_ToyEmbedder(), support_bar=-1.0, relative_bar=10.0)
-    answer = writer.write(analysis.question, docs, query=analysis)
+    answer = StructuredWriter(writer, None).write(analysis.question, docs, query=analysis)
     assert not names_any(answer.text, excluded, allowed)
     llm = LLMWriter(scripted({"answer": " ".join(f"{t} is nice [1]." for t in excluded + allowed), "answered": True}))
-    assert not names_any(llm.write(analysis.question, docs, query=analysis).text, excluded, allowed)
+    assert not names_any(StructuredWriter(llm, None).write(analysis.question, docs, query=analysis).text, excluded, allowed)
 
 
 class _ToyEmbedder:
@@ -158,15 +159,17 @@ def test_yes_no_and_empty_answers(menu_docs) -> None:
 
 def test_writer_says_first_what_it_could_not_check(menu_docs) -> None:
     desserts = [d for d in menu_docs.values() if d.metadata["course"] == "dessert"]
-    a = LocalWriter(embedder=_ToyEmbedder()).write("I'm lactose intolerant - which desserts can I have?", desserts,
-                                                   query=analysed("I'm lactose intolerant - which desserts can I have?"))
+    a = StructuredWriter(LocalWriter(embedder=_ToyEmbedder()), None).write(
+        "I'm lactose intolerant - which desserts can I have?", desserts,
+        query=analysed("I'm lactose intolerant - which desserts can I have?"))
     assert a.text.startswith("I could not check 'lactose'")
 
 
 def test_llm_writer_gets_the_constraints_and_is_still_filtered(menu_docs) -> None:
     desserts = [d for d in menu_docs.values() if d.metadata["course"] == "dessert"]
     model = scripted({"answer": "Panna cotta with figs [2]. Chocolate and olive oil mousse [2]. Lemon tart [1].", "answered": True})
-    a = LLMWriter(model).write("Which desserts have no nuts?", desserts, query=analysed("Which desserts have no nuts?"))
+    a = StructuredWriter(LLMWriter(model), None).write("Which desserts have no nuts?", desserts,
+                                                      query=analysed("Which desserts have no nuts?"))
     assert "Panna cotta" not in a.text and "Lemon tart" in a.text
     shown = str(model.calls[0])
     assert "Never name these items" in shown and "Panna cotta with figs" in shown

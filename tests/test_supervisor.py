@@ -150,7 +150,7 @@ def test_a_failing_rag_graph_is_an_answer_and_the_run_goes_on() -> None:
 
 
 def test_rag_result_reads_every_ragkit_rag_graph() -> None:
-    from ragkit.roles.base import Answer
+    from ragkit.roles.protocols import Answer
 
     assert rag_result({"answer": "a", "outcome": "refused"})[3] is False
     assert rag_result({"generation": "g", "answer": Answer("g"), "documents": [HANDBOOK_DOC]})[:2] == ("g", [HANDBOOK_DOC])

@@ -8,7 +8,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import ScriptedChatModel
-from ragkit.core.data import DataError
+from ragkit.core.files import DataError
 from ragkit.tools import ORDER_TOOL_SPECS, OrderRuleError, load_order_store, load_orders, make_order_tools
 from ragkit.tools.orders import FIELDS, STATUSES
 

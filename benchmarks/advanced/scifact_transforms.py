@@ -94,7 +94,7 @@ class VectorLookup(ScoredRetriever):
 def build_retrievers(docs: list, embedder) -> tuple[dict, VectorLookup]:
     """The benchmark's systems, built as ``ragkit bench retrieval`` builds them (100 deep)."""
     bm25 = bm25_retriever(docs, DEPTH, RETRIEVAL)
-    dense = VectorLookup(dense=dense_retriever(docs, DEPTH, embedder, "whole", RETRIEVAL), k=DEPTH)
+    dense = VectorLookup(dense=dense_retriever(docs, DEPTH, embedder), k=DEPTH)
     return {"bm25": bm25, "dense": dense, "hybrid": fused(bm25, dense, k=DEPTH, settings=RETRIEVAL, fetch_k=DEPTH)}, dense
 
 

@@ -33,7 +33,7 @@ SETTINGS = {
                "retrievers": ["bm25 (k1=1.2, b=0.5)", "DenseRetriever(search_type='similarity')"]},
     "top_k": TOP_K,
     "split": "train",
-    "grader": "ragkit.roles.LocalGrader() defaults",
+    "grader": "ragkit.offline.graders.LocalGrader() defaults",
 }
 
 
@@ -55,7 +55,7 @@ def compute(data_dir: Path = DATA, out: Path = ARMS_PATH, limit: int | None = No
     from tqdm.auto import tqdm
 
     from ragkit.evaluation.beir import load_beir
-    from ragkit.roles import LocalGrader
+    from ragkit.offline.graders import LocalGrader
 
     data = load_beir(data_dir, "train")
     docs = data.documents()

@@ -43,8 +43,8 @@ from ragkit.core.embeddings import load_embedder
 from ragkit.core.hybrid import HybridRetriever, default_retriever
 from ragkit.core.rerank import LocalReranker
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
-from ragkit.roles import LocalGrader  # noqa: E402
-from ragkit.roles.judge import LocalJudge  # noqa: E402
+from ragkit.offline.graders import LocalGrader
+from ragkit.offline.judge import LocalJudge
 from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
 
 # The judge as the graphs build it: with the query analyser (the bundled data's vocabulary, restricted to

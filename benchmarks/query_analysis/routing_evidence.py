@@ -25,7 +25,7 @@ from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.adaptive_rag import ROUTES, SEARCH_ROUTES, load_route_documents, structured_evidence  # noqa: E402
 from ragkit.graphs.adaptive_routes import StructuredSearch, route_search  # noqa: E402
 from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
-from ragkit.roles.router import LocalRouter  # noqa: E402
+from ragkit.offline.router import LocalRouter
 
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_routing.json"
 

@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--show-errors is for the tune split only: the report split's mistakes are never shown")
 
     from ragkit.defaults import VERIFIER
-    from ragkit.roles.hallucination import LocalHallucinationGrader
+    from ragkit.offline.claims import LocalHallucinationGrader
 
     cases = load_claim_cases(args.split)
     bars = [float(b) for b in args.bars.split(",") if b.strip()] or [VERIFIER.support_bar]

@@ -20,7 +20,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import binary_metrics, scifact_hybrid, write_result  # noqa: E402
 
-from ragkit.roles.grader import FEATURES, RECALL_TARGET, LocalGrader, best_f1_threshold  # noqa: E402
+from ragkit.offline.graders import FEATURES, RECALL_TARGET, LocalGrader, best_f1_threshold
 
 
 def pairs(data, retriever, grader: LocalGrader, qids: list[str], k: int = 10) -> tuple[np.ndarray, np.ndarray]:

@@ -43,7 +43,7 @@ from common import DATASETS, write_result  # noqa: E402
 
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.nlp import numbers, split_sentences
-from ragkit.roles import LocalHallucinationGrader  # noqa: E402
+from ragkit.offline.claims import LocalHallucinationGrader
 
 CONNECTIVE = re.compile(r"^(However|Moreover|In addition|Furthermore|Thus|Therefore|Hence|In conclusion|Conclusions?|Results?|Methods?|Background|Objectives?|Interpretation|Findings|In contrast|Additionally|Finally)\s*[:,]\s*", re.I)
 BARS = [round(float(x), 3) for x in np.arange(0.30, 0.86, 0.025)]

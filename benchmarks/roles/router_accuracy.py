@@ -43,7 +43,8 @@ from common import ROOT, write_result  # noqa: E402
 from ragkit.domains.menu.corpus import load_routing_questions
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.adaptive_rag import ROUTES, load_route_documents  # noqa: E402
-from ragkit.roles import LocalRouter, RouteSpec  # noqa: E402
+from ragkit.offline.router import LocalRouter
+from ragkit.roles.protocols import RouteSpec
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py"
 FALLBACK = "llm_fallback"

@@ -27,7 +27,7 @@ from langchain_core.documents import Document
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import DATASETS, write_result  # noqa: E402
 
-from ragkit.roles import LocalWriter  # noqa: E402
+from ragkit.offline.writing import LocalWriter
 
 BARS = [round(x, 3) for x in np.arange(0.20, 0.701, 0.025)]
 

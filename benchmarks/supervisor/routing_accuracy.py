@@ -45,7 +45,7 @@ from check_near_duplicates import near_pairs, normalise  # noqa: E402
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.defaults import SUPERVISOR  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.roles.router import LocalRouter  # noqa: E402
+from ragkit.offline.router import LocalRouter
 from ragkit.roles.supervisor import AGENTS, LocalSupervisor, plan_from_steps, steps_from_evidence  # noqa: E402
 from ragkit.roles.supervisor_routes import SUPERVISOR_ROUTES  # noqa: E402
 

@@ -22,8 +22,7 @@ from langchain_core.documents import Document
 from pydantic import ConfigDict, PrivateAttr
 from rank_bm25 import BM25Okapi
 
-from ragkit.core.nlp import tokenize
-from ragkit.core.persist import (
+from ragkit.core.files import (
     FORMAT_VERSION,
     atomic_directory,
     read_config,
@@ -31,6 +30,7 @@ from ragkit.core.persist import (
     write_documents,
     write_json,
 )
+from ragkit.core.nlp import tokenize
 from ragkit.core.search import Scored, ScoredRetriever, check_corpus
 from ragkit.defaults import RETRIEVAL
 

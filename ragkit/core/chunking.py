@@ -18,7 +18,6 @@ the README was measured on, so it is left as measured.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from langchain_core.documents import Document
@@ -55,39 +54,3 @@ def split_documents(docs: Sequence[Document], chunk_size: int = 1000, chunk_over
             metadata = {**doc.metadata, "id": f"{parent}#{n}", "parent_id": parent, "chunk": n, "start_index": start}
             chunks.append(Document(page_content=piece.page_content, metadata=metadata, id=f"{parent}#{n}"))
     return chunks
-
-
-# ---------------------------------------------------------------- Markdown sections
-FENCE = re.compile(r"^\s*(```|~~~)")
-
-
-def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:
-    """Split Markdown at level-2 headings, skipping fenced code: ``(line, heading, body, last level-1 heading)``.
-
-    >>> markdown_sections("# Act\\n# Part I. Basics\\n## Article 1. Scope\\n(1) Text.\\n")
-    [(3, 'Article 1. Scope', '(1) Text.', 'Part I. Basics')]
-    """
-    sections: list[tuple[int, str, str, str | None]] = []
-    level1: str | None = None
-    current: tuple[int, str, str | None] | None = None
-    body: list[str] = []
-    fence: str | None = None
-
-    def close() -> None:
-        if current is not None:
-            sections.append((current[0], current[1], "\n".join(body).strip(), current[2]))
-
-    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
-        marker = FENCE.match(line)
-        if marker and (fence is None or marker.group(1) == fence):
-            fence = marker.group(1) if fence is None else None
-        elif fence is None and line.startswith("## "):
-            close()
-            current, body = (number, line[3:].strip(), level1), []
-            continue
-        elif fence is None and line.startswith("# "):
-            level1 = line[2:].strip()
-            continue
-        body.append(line)
-    close()
-    return sections

@@ -1,23 +1,27 @@
-"""The input and error policy of every ragkit graph, written once and applied by each of them.
+"""The contract every ragkit graph keeps: input checked first, failures as outcomes, every run traced, and
+every RAG graph ending with the same result fields.
 
-1. **Input is checked before any work.** A question (or, in the tool loop, the user's message) must be a
-   non-empty string of at most ``max_question_chars`` characters (default
-   :data:`ragkit.defaults.GRAPHS`.max_question_chars, 2,000). Each graph's first node calls
-   :func:`check_question`, so ``graph.invoke`` raises a ``ValueError`` (``TypeError`` for a non-string)
-   before any search, model or embedder is touched. Every builder takes ``max_question_chars=`` (up to the
-   library's hard cap :data:`ragkit.core.nlp.MAX_QUERY_CHARS`), and the error message names it.
-2. **A search or a tool that raises is an outcome, not a crash.** :func:`run_search` catches the error and
-   returns no documents with a note saying what failed; the node writes the note into the state
-   (``search_note``, and ``search_failed=True``) and the graph takes its "found nothing" path, which says
-   so to the user. A tool that raises becomes an error ``ToolMessage``, and the order store is rolled back.
-3. **A role that fails takes its documented safe default.** LLM roles turn a failed or malformed call into
-   a value with ``fallback=True``; a node whose role raises anyway records it (``route_note``,
-   ``judge_note``) and takes the safe branch. Programming errors in ragkit itself are not hidden.
+1. **Input is checked before any work.** A question must be a non-empty string of at most
+   ``max_question_chars`` characters (default :data:`ragkit.defaults.GRAPHS`.max_question_chars). Each
+   graph's entry node (:func:`check_question_node`) raises a ``ValueError`` (``TypeError`` for a
+   non-string) before any search, model or embedder is touched; the message names the builder argument
+   that raises the limit (up to the hard cap :data:`ragkit.core.nlp.MAX_QUERY_CHARS`).
+2. **A search that fails at run time is an outcome, not a crash** (:func:`run_search`): no documents and a
+   note saying what failed, and the graph's "found nothing" path says so. A **setup error** is different:
+   a missing data folder or index (``FileNotFoundError``), a broken data file (``DataError``) or a missing
+   package (``ImportError``) is raised with its fix, never turned into "I don't have enough information".
+3. **A role that fails takes its documented safe default** (``fallback=True``); programming errors in
+   ragkit itself are not hidden.
 4. **Every loop has a cap in the state**, and a test proves the run ends within it.
 5. **A question the models cannot read is told so.** With local roles, a question in a language they do
-   not read (:mod:`ragkit.core.nlp`) gets a plain message saying so, written by the graph's
-   ``unsupported_language`` node, instead of a route or a refusal as if it were out of scope; with a chat
-   model it goes through unchanged. The entry node writes ``language_note`` (None when readable).
+   not read gets :func:`unsupported_language`'s plain message instead of a route or a refusal.
+6. **One result.** Every RAG graph's final state has the :class:`RAGResult` fields: ``answer`` (text),
+   ``sources`` (the Documents it was written from), ``outcome`` (``answered`` / ``refused`` /
+   ``asked_back``), ``citations`` (1-based numbers into ``sources``) and ``reason``. Whoever consumes a
+   graph (the supervisor, the server, ``ragkit eval``, the notebooks) reads only these.
+7. **Every node is traced** (:func:`traced`): its name goes to ``path`` and its time to ``timings``, two
+   state keys with reducers, so loops and parallel branches add up. Timings vary from run to run, so
+   notebooks print ``path`` and only plot timings.
 
 >>> check_question("  Is the soup vegan? ", 2000, "build_self_rag_graph")
 'Is the soup vegan?'
@@ -31,89 +35,24 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import Annotated, Any, Literal, TypedDict, TypeVar
 
 from langchain_core.documents import Document
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph.state import CompiledStateGraph
 
+from ragkit.core.files import DataError
 from ragkit.core.nlp import MAX_QUERY_CHARS, clean_query, offline_language_note
 from ragkit.core.search import ScoredSearch, with_score
-from ragkit.defaults import GRAPHS
-
-DEFAULT_MAX_QUESTION_CHARS = GRAPHS.max_question_chars
-
-
-def check_limit(max_chars: object, name: str = "max_question_chars") -> int:
-    """A builder's character limit: a whole number from 1 to the library's hard cap."""
-    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not 1 <= max_chars <= MAX_QUERY_CHARS:
-        raise ValueError(f"{name} must be a whole number from 1 to {MAX_QUERY_CHARS:,}, got {max_chars!r}")
-    return max_chars
-
-
-def check_question(question: object, max_chars: int, builder: str, what: str = "question",
-                   arg: str = "max_question_chars") -> str:
-    """The question, stripped; a clear error for a non-string, an empty one, or one over ``max_chars``."""
-    if question is None:
-        raise ValueError(f"no {what} given: invoke the graph with {{{what!r}: '...'}}"
-                         + (" (to answer a pause, resume the paused thread instead)" if what == "question" else ""))
-    hint = f"Shorten it, or build the graph with {builder}({arg}=...) for longer {what}s."
-    return clean_query(question, max_chars=max_chars, what=what, hint=hint)
-
-
-@dataclass(frozen=True)
-class SearchOutcome:
-    """What one search gave: documents (copies with ``metadata["score"]``), a note, and whether it failed."""
-
-    documents: list[Document]
-    note: str
-    failed: bool = False
-
-
-def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -> SearchOutcome:
-    """Search ``source`` for ``query``; an exception becomes a failed outcome with the error in its note.
-
-    >>> class Broken:
-    ...     def search_with_scores(self, query, k=None): raise ConnectionError("index offline")
-    >>> run_search(Broken(), "q", 4, "menu search")
-    SearchOutcome(documents=[], note='menu search failed (ConnectionError: index offline)', failed=True)
-    """
-    try:
-        hits = source.search_with_scores(query, k)
-    except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
-        return SearchOutcome([], f"{what} failed ({type(err).__name__}: {err})", failed=True)
-    docs = [with_score(doc, score) for doc, score in hits]
-    if not docs:
-        return SearchOutcome([], f"{what} found nothing for this question")
-    return SearchOutcome(docs, f"{what} returned {len(docs)} documents")
-
-
-def language_note(question: str, chat_model_set: bool) -> str | None:
-    """Policy 5: None when the graph's roles can read the question, else the message to answer with."""
-    return offline_language_note(question, chat_model_set)
-
-
-# ---------------------------------------------------------------------- trace
-# Record which nodes a run visited, and how long each took, inside the graph state.
-#
-# Wrap a node with :func:`traced` and it appends its name to ``path`` and its wall-clock time to
-# ``timings``. Both are state keys with reducers, so parallel branches and loops add up correctly. Timings
-# change from run to run, so notebooks print ``path`` (deterministic) and only plot timings, never print them.
-#
-# >>> from typing import Annotated, TypedDict
-# >>> class S(TypedDict, total=False):
-# ...     x: int
-# ...     path: Annotated[list[str], add_path]
-# ...     timings: Annotated[list[tuple[str, float]], add_path]
-# >>> node = traced("double")(lambda state: {"x": state["x"] * 2})
-# >>> update = node({"x": 3})
-# >>> update["x"], update["path"]
-# (6, ['double'])
-
 
 F = TypeVar("F", bound=Callable[..., Any])
+Outcome = Literal["answered", "refused", "asked_back"]
+SETUP_ERRORS = (FileNotFoundError, DataError, ImportError)  # raised with their fix, never an "outcome"
 
 
+# ---------------------------------------------------------------- tracing
 def add_path(left: list | None, right: list | None) -> list:
     """Reducer for ``path`` and ``timings``: concatenate; ``None`` counts as empty.
 
@@ -124,7 +63,13 @@ def add_path(left: list | None, right: list | None) -> list:
 
 
 def traced(name: str) -> Callable[[F], F]:
-    """Decorator: the node's update also carries ``path: [name]`` and ``timings: [(name, seconds)]``."""
+    """Decorator: the node's update also carries ``path: [name]`` and ``timings: [(name, seconds)]``.
+
+    >>> node = traced("double")(lambda state: {"x": state["x"] * 2})
+    >>> update = node({"x": 3})
+    >>> update["x"], update["path"]
+    (6, ['double'])
+    """
 
     def wrap(node: F) -> F:
         @functools.wraps(node)
@@ -155,6 +100,175 @@ def timings_by_node(timings: list[tuple[str, float]]) -> dict[str, float]:
     return totals
 
 
+# ---------------------------------------------------------------- the result every RAG graph ends with
+class RAGResult(TypedDict, total=False):
+    """The fields every RAG graph's final state carries (a graph's own state extends this)."""
+
+    question: str
+    answer: str
+    sources: list[Document]
+    outcome: Outcome
+    citations: list[int]  # 1-based numbers into ``sources`` that the answer cites
+    reason: str  # why this outcome: the checks passed, the refusal's cause, what was asked back
+    language_note: str | None  # set by the entry node when the local roles cannot read the question
+    path: Annotated[list[str], add_path]
+    timings: Annotated[list[tuple[str, float]], add_path]
+
+
+def result(answer: str, outcome: Outcome, reason: str, sources: Sequence[Document] = (),
+           citations: Sequence[int] = ()) -> RAGResult:
+    """The result fields as a state update (citations outside ``sources`` are dropped).
+
+    >>> result("Six cost 14 euros [1].", "answered", "verified", [Document("Six oysters cost 14 euros.")], [1, 3])["citations"]
+    [1]
+    """
+    sources = list(sources)
+    cited = sorted({int(n) for n in citations if 1 <= int(n) <= len(sources)})
+    return {"answer": answer, "outcome": outcome, "reason": reason, "sources": sources, "citations": cited}
+
+
+# ---------------------------------------------------------------- input
+def check_limit(max_chars: object, name: str = "max_question_chars") -> int:
+    """A builder's character limit: a whole number from 1 to the library's hard cap."""
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not 1 <= max_chars <= MAX_QUERY_CHARS:
+        raise ValueError(f"{name} must be a whole number from 1 to {MAX_QUERY_CHARS:,}, got {max_chars!r}")
+    return max_chars
+
+
+def check_positive(**values: object) -> None:
+    """Every value a whole number of at least 1 (a builder's sizes), else a ``ValueError`` naming it.
+
+    >>> check_positive(k=4, fetch_k=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: fetch_k must be a positive integer, got 0
+    """
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+
+
+def check_cap(**values: object) -> None:
+    """Every value a whole number of at least 0 (a loop's cap), else a ``ValueError`` naming it."""
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+
+
+def check_question(question: object, max_chars: int, builder: str, what: str = "question",
+                   arg: str = "max_question_chars") -> str:
+    """The question, stripped; a clear error for a non-string, an empty one, or one over ``max_chars``."""
+    if question is None:
+        raise ValueError(f"no {what} given: invoke the graph with {{{what!r}: '...'}}"
+                         + (" (to answer a pause, resume the paused thread instead)" if what == "question" else ""))
+    hint = f"Shorten it, or build the graph with {builder}({arg}=...) for longer {what}s."
+    return clean_query(question, max_chars=max_chars, what=what, hint=hint)
+
+
+def language_note(question: str, chat_model_set: bool) -> str | None:
+    """Policy 5: None when the graph's roles can read the question, else the message to answer with."""
+    return offline_language_note(question, chat_model_set)
+
+
+Start = Callable[[dict, RunnableConfig, str], dict]
+
+
+def check_question_node(builder: str, max_chars: int, chat_model_set: bool, start: Start | None = None,
+                        name: str = "check_question") -> Callable[..., dict]:
+    """The entry node every graph starts with: check the question (policies 1 and 5), then ``start``.
+
+    ``start(state, config, question)`` returns the graph's own first update (its counters, its caps checked
+    against the run's ``recursion_limit``); it may raise a ``ValueError`` too.
+    """
+
+    @traced(name)
+    def check_question_(state: dict, config: RunnableConfig) -> dict:
+        """Check the question and the language it is written in; reset the run.
+
+        Reads: question. Writes: question, language_note, and what ``start`` returns.
+        """
+        question = check_question(state.get("question"), max_chars, builder)
+        update = {"question": question, "language_note": language_note(question, chat_model_set)}
+        if start is not None:
+            update.update(start(state, config, update["question"]))
+        return update
+
+    return check_question_
+
+
+@traced("unsupported_language")
+def unsupported_language(state: dict) -> RAGResult:
+    """Say plainly which language the offline models read (policy 5).
+
+    Reads: language_note. Writes: the result fields (refused, reason "language").
+    """
+    return result(state["language_note"], "refused", "language")
+
+
+# ---------------------------------------------------------------- searching
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What one search gave: documents (copies with ``metadata["score"]``), a note, and whether it failed."""
+
+    documents: list[Document]
+    note: str
+    failed: bool = False
+
+
+def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -> SearchOutcome:
+    """Search ``source`` for ``query``; a run-time error becomes a failed outcome, a setup error is raised.
+
+    >>> class Broken:
+    ...     def search_with_scores(self, query, k=None): raise ConnectionError("index offline")
+    >>> run_search(Broken(), "q", 4, "menu search")
+    SearchOutcome(documents=[], note='menu search failed (ConnectionError: index offline)', failed=True)
+    """
+    try:
+        hits = source.search_with_scores(query, k)
+    except SETUP_ERRORS:
+        raise
+    except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
+        return SearchOutcome([], f"{what} failed ({type(err).__name__}: {err})", failed=True)
+    docs = [with_score(doc, score) for doc, score in hits]
+    if not docs:
+        return SearchOutcome([], f"{what} found nothing for this question")
+    return SearchOutcome(docs, f"{what} returned {len(docs)} documents")
+
+
+# ---------------------------------------------------------------- threads
+def thread(thread_id: str) -> dict:
+    """The run config for one conversation thread.
+
+    >>> thread("q1")
+    {'configurable': {'thread_id': 'q1'}}
+    """
+    return {"configurable": {"thread_id": str(thread_id)}}
+
+
+class ThreadedGraph(CompiledStateGraph):
+    """A compiled graph with a checkpointer that says, in plain words, when a run has no thread id."""
+
+    def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        self._require_thread(config)
+        return super().stream(input, config, **kwargs)
+
+    def astream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        self._require_thread(config)
+        return super().astream(input, config, **kwargs)
+
+    def _require_thread(self, config: RunnableConfig | None) -> None:
+        configurable = (config or {}).get("configurable") or {}
+        if self.checkpointer not in (None, False) and not configurable.get("thread_id"):
+            raise ValueError(f"the {self.name} graph keeps each conversation on a thread (it can pause to ask "
+                             "back), so give it a thread id: graph.invoke(input, {'configurable': {'thread_id': "
+                             "'any-name'}}), or ragkit.core.contract.thread('any-name') as the config")
+
+
+def with_threads(graph: CompiledStateGraph) -> CompiledStateGraph:
+    """``graph``, turned into a :class:`ThreadedGraph` (same object, same behaviour, a clearer error)."""
+    graph.__class__ = ThreadedGraph
+    return graph
+
 
 # ---------------------------------------------------------------- documents and answers handed to a role
 MAX_ANSWER_CHARS = 20_000  # an answer longer than this is not an answer to check sentence by sentence
@@ -173,10 +287,8 @@ def check_documents(documents: Sequence[Document], what: str = "documents") -> l
         if not isinstance(doc, Document):
             raise TypeError(f"{what}[{i}] is a {type(doc).__name__}, not a langchain Document")
         if len(doc.page_content) > MAX_DOCUMENT_CHARS:
-            raise ValueError(
-                f"{what}[{i}] is {len(doc.page_content):,} characters long; the limit is {MAX_DOCUMENT_CHARS:,}. "
-                "Split long texts into passages before grading or writing from them."
-            )
+            raise ValueError(f"{what}[{i}] is {len(doc.page_content):,} characters long; the limit is "
+                             f"{MAX_DOCUMENT_CHARS:,}. Split long texts into passages before grading or writing from them.")
     return documents
 
 
@@ -188,4 +300,9 @@ def check_answer(answer: object, max_chars: int = MAX_ANSWER_CHARS) -> str:
         raise ValueError(f"answer is {len(answer):,} characters long; the limit is {max_chars:,}")
     return answer.strip()
 
-__all__ = ['MAX_ANSWER_CHARS', 'MAX_DOCUMENTS', 'MAX_DOCUMENT_CHARS', 'check_answer', 'check_documents', 'DEFAULT_MAX_QUESTION_CHARS', 'SearchOutcome', 'check_limit', 'check_question', 'language_note', 'run_search']
+
+__all__ = ["MAX_ANSWER_CHARS", "MAX_DOCUMENTS", "MAX_DOCUMENT_CHARS", "Outcome", "RAGResult", "SETUP_ERRORS",
+           "SearchOutcome", "ThreadedGraph", "add_path", "check_answer", "check_cap", "check_documents", "check_limit",
+           "check_positive", "check_question", "check_question_node", "language_note", "result",
+           "run_search", "thread", "timings_by_node", "traced", "unsupported_language",
+           "with_threads"]

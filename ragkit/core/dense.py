@@ -26,7 +26,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 
 from ragkit.core.embeddings import embed, embed_query, load_embedder
-from ragkit.core.persist import (
+from ragkit.core.files import (
     FORMAT_VERSION,
     atomic_directory,
     read_config,

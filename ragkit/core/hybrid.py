@@ -30,7 +30,6 @@ from pydantic import ConfigDict
 
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.dense import DenseRetriever
-from ragkit.core.maxp import MaxChunkDenseRetriever
 from ragkit.core.search import Scored, ScoredRetriever, as_scored_search, check_k, doc_key
 from ragkit.defaults import GRAPHS, RETRIEVAL, RetrievalDefaults
 
@@ -168,40 +167,15 @@ class HybridRetriever(ScoredRetriever):
 
 
 # ---------------------------------------------------------------------- presets
-# The retrievers ragkit builds for you: the benchmark's systems and the graphs' defaults, made one way.
-#
-# ``ragkit bench retrieval`` measures these systems, and the graphs use :func:`default_retriever` when you
-# pass no retriever, so the "hybrid" row of the README is exactly what a graph runs. All settings come
-# from :data:`ragkit.defaults.RETRIEVAL` (or a variant of it you pass as ``settings``).
-#
-# >>> from langchain_core.documents import Document
-# >>> docs = [Document("Red wine goes with steak", metadata={"id": "a"}), Document("White wine goes with fish", metadata={"id": "b"})]
-# >>> r = default_retriever(docs, k=1)  # doctest: +SKIP
-# >>> (r.method, r.alpha)  # doctest: +SKIP
-# ('weighted', 0.6)
-#
-# Simplification: the default dense side embeds each document once (``DenseRetriever``), the README's
-# "hybrid" row. For long documents, :func:`hybrid_retriever` with ``dense="maxp"`` scores each by its best
-# chunk instead (the "hybrid-maxp" row), at several times the embedding cost.
-
-
-Dense = Literal["whole", "maxp"]
-
-
+# ---------------------------------------------------------------- the retrievers ragkit builds for you
 def bm25_retriever(docs: Sequence[Document], k: int = GRAPHS.k, settings: RetrievalDefaults = RETRIEVAL) -> BM25Retriever:
     """BM25 with the tuned k1 and b."""
     return BM25Retriever.from_documents(docs, k1=settings.bm25_k1, b=settings.bm25_b, k=k)
 
 
-def dense_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None,
-                    dense: Dense = "whole", settings: RetrievalDefaults = RETRIEVAL) -> DenseRetriever | MaxChunkDenseRetriever:
-    """Whole-document dense retrieval, or best-chunk (MaxP) with the tuned chunking."""
-    if dense == "whole":
-        return DenseRetriever.from_documents(docs, embeddings=embeddings, k=k)
-    if dense == "maxp":
-        return MaxChunkDenseRetriever.from_documents(docs, embeddings, settings.chunk_size, settings.chunk_overlap,
-                                                     include_whole=settings.include_whole, k=k)
-    raise ValueError(f"dense must be 'whole' or 'maxp', got {dense!r}")
+def dense_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None) -> DenseRetriever:
+    """Whole-document dense retrieval (each document embedded once)."""
+    return DenseRetriever.from_documents(docs, embeddings=embeddings, k=k)
 
 
 def fused(bm25: object, dense: object, k: int = GRAPHS.k, maxp: bool = False,
@@ -215,10 +189,9 @@ def fused(bm25: object, dense: object, k: int = GRAPHS.k, maxp: bool = False,
 
 
 def hybrid_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None,
-                     dense: Dense = "whole", settings: RetrievalDefaults = RETRIEVAL) -> HybridRetriever:
-    """BM25 + dense over ``docs``, fused as tuned on SciFact train."""
-    return fused(bm25_retriever(docs, k, settings), dense_retriever(docs, k, embeddings, dense, settings), k,
-                 maxp=dense == "maxp", settings=settings)
+                     settings: RetrievalDefaults = RETRIEVAL) -> HybridRetriever:
+    """BM25 + whole-document dense over ``docs``, fused as tuned on SciFact train (the README's "hybrid" row)."""
+    return fused(bm25_retriever(docs, k, settings), dense_retriever(docs, k, embeddings), k, settings=settings)
 
 
 def default_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None) -> HybridRetriever:

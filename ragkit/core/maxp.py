@@ -31,7 +31,7 @@ from pydantic import ConfigDict, PrivateAttr
 
 from ragkit.core.chunking import source_id, split_documents
 from ragkit.core.dense import DenseRetriever, mmr_select
-from ragkit.core.persist import (
+from ragkit.core.files import (
     FORMAT_VERSION,
     atomic_directory,
     read_config,
@@ -39,7 +39,9 @@ from ragkit.core.persist import (
     write_documents,
     write_json,
 )
+from ragkit.core.hybrid import HybridRetriever, bm25_retriever, fused
 from ragkit.core.search import Scored, ScoredRetriever, check_corpus, check_k
+from ragkit.defaults import GRAPHS, RETRIEVAL, RetrievalDefaults
 
 WHOLE = "all"  # passage id suffix of a whole-document passage: "<doc id>#all"
 
@@ -165,3 +167,17 @@ class MaxChunkDenseRetriever(ScoredRetriever):
         keys = ("k", "chunk_size", "chunk_overlap", "include_whole", "search_type", "fetch_k", "lambda_mult")
         passages = DenseRetriever.load(Path(path) / "passages", embeddings=embeddings)
         return cls(docs=read_documents(Path(path) / "docs.jsonl"), passages=passages, **{**{key: config[key] for key in keys}, **overrides})
+
+
+def maxp_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None,
+                   settings: RetrievalDefaults = RETRIEVAL) -> MaxChunkDenseRetriever:
+    """Best-chunk dense retrieval with the tuned chunking (the README's "dense-maxp" row)."""
+    return MaxChunkDenseRetriever.from_documents(docs, embeddings, settings.chunk_size, settings.chunk_overlap,
+                                                 include_whole=settings.include_whole, k=k)
+
+
+def hybrid_maxp_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None,
+                          settings: RetrievalDefaults = RETRIEVAL) -> HybridRetriever:
+    """BM25 + best-chunk dense, fused with the max-chunk settings (the README's "hybrid-maxp" row)."""
+    return fused(bm25_retriever(docs, k, settings), maxp_retriever(docs, k, embeddings, settings), k, maxp=True,
+                 settings=settings)

@@ -142,6 +142,18 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+def same_query(a: str, b: str) -> bool:
+    """Queries that differ only in case, spacing or punctuation count as the same.
+
+    >>> same_query("Who built it?", "who  built it"), same_query("who built it", "who built the abbey")
+    (True, False)
+    """
+    def norm(q: str) -> str:
+        return " ".join("".join(c if c.isalnum() else " " for c in q.lower()).split())
+
+    return norm(a) == norm(b)
+
+
 def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "query", hint: str = "Shorten it.") -> str:
     """Check a user query and return it stripped; reject empty or oversized input with a clear message.
 
@@ -532,4 +544,4 @@ def term_coverage(question: str, text: str) -> float:
     return sum(t in present for t in terms) / len(terms)
 
 
-__all__ = ['ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+__all__ = ['same_query', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']

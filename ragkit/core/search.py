@@ -27,6 +27,7 @@ from langchain_core.vectorstores import VectorStore, VectorStoreRetriever
 from pydantic import ConfigDict, Field
 
 from ragkit.core.nlp import clean_query
+from ragkit.defaults import GRAPHS
 
 Scored = list[tuple[Document, float]]
 
@@ -222,6 +223,10 @@ def as_scored_search(source: Any, k: int = 4) -> ScoredSearch:
         return FunctionSearch(fn=source.invoke, k=k)
     if callable(source):
         return FunctionSearch(fn=source, k=k)
+    if isinstance(source, str):
+        raise TypeError(f"{source!r} is a name, not a retriever: pass a retriever, for example "
+                        f"ragkit.domains.corpora.corpus_search({source!r}) for a bundled corpus or "
+                        "ragkit.ingest.load_collection(NAME) for your own documents")
     raise TypeError(
         f"cannot search with a {type(source).__name__}: give a ragkit retriever, a LangChain VectorStore or "
         "BaseRetriever, an object with search_with_scores(query, k) or invoke(query), or a function "
@@ -229,4 +234,31 @@ def as_scored_search(source: Any, k: int = 4) -> ScoredSearch:
     )
 
 
-__all__ = ['FunctionSearch', 'RetrieverSearch', 'VectorStoreSearch', 'as_scored_search', 'rank_scores']
+class LazySearch:
+    """A search built on first use, so building the graph loads no corpus and no embedder.
+
+    >>> from langchain_core.documents import Document
+    >>> calls = []
+    >>> lazy = LazySearch(lambda: calls.append(1) or (lambda q: [Document(q)]))
+    >>> calls  # nothing built yet
+    []
+    >>> [d.page_content for d, _ in lazy.search_with_scores("hi", 1)], calls
+    (['hi'], [1])
+    """
+
+    def __init__(self, factory: Callable[[], Any], k: int = GRAPHS.k, name: str = "search") -> None:
+        self._factory, self._k, self._search, self.name = factory, k, None, name
+
+    def resolve(self) -> ScoredSearch:
+        """Build the source now (if it was not built yet) and return it."""
+        if self._search is None:
+            self._search = as_scored_search(self._factory(), self._k)
+        return self._search
+
+    def search_with_scores(self, query: str, k: int | None = None) -> Scored:
+        return self.resolve().search_with_scores(query, self._k if k is None else k)
+
+    def __repr__(self) -> str:
+        return f"LazySearch({self.name!r}, built={self._search is not None})"
+
+__all__ = ['LazySearch', 'FunctionSearch', 'RetrieverSearch', 'VectorStoreSearch', 'as_scored_search', 'rank_scores']

@@ -22,10 +22,14 @@ from typing import Callable
 
 from langchain_core.documents import Document
 
+from ragkit.core.hybrid import default_retriever
+from ragkit.core.search import LazySearch, ScoredSearch
+from ragkit.defaults import GRAPHS
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.web.corpus import load_web_snapshot
+from ragkit.domains.web.search import OfflineWebSearch
 
 LOADERS: dict[str, Callable[..., list[Document]]] = {
     "menu": load_menu, "wine": load_wines, "web": load_web_snapshot,
@@ -46,4 +50,18 @@ def load_corpus(name: str, path: str | Path | None = None) -> list[Document]:
     return LOADERS[key](path)
 
 
-__all__ = ["LOADERS", "load_corpus"]
+def corpus_search(name: str, k: int = GRAPHS.k) -> ScoredSearch:
+    """The default search over a bundled corpus by name (built on its first search); "web" is the offline web search.
+
+    >>> corpus_search("menu")  # nothing is loaded yet
+    LazySearch('menu', built=False)
+    """
+    key = {"wines": "wine", "menus": "menu"}.get(str(name).strip().lower(), str(name).strip().lower())
+    if key == "web":
+        return OfflineWebSearch()
+    if key not in LOADERS:
+        raise ValueError(f"unknown corpus {name!r}; the bundled corpora are {sorted(LOADERS)}")
+    return LazySearch(lambda: default_retriever(LOADERS[key](), k=k), k, name=key)
+
+
+__all__ = ["LOADERS", "corpus_search", "load_corpus"]

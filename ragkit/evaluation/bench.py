@@ -31,6 +31,7 @@ from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import load_embedder
 from ragkit.core.hybrid import bm25_retriever, dense_retriever, fused
+from ragkit.core.maxp import maxp_retriever
 from ragkit.core.rerank import LocalReranker, Reranker
 from ragkit.core.search import ScoredRetriever, doc_key
 from ragkit.defaults import RETRIEVAL, RetrievalDefaults
@@ -91,7 +92,8 @@ def build_systems(data: BeirData, names: Sequence[str], config: RetrievalDefault
             if name == "bm25":
                 retriever: ScoredRetriever = bm25_retriever(docs, DEPTH, config)
             else:
-                retriever = dense_retriever(docs, DEPTH, embeddings, "maxp" if name == "dense-maxp" else "whole", config)
+                retriever = (maxp_retriever(docs, DEPTH, embeddings, config) if name == "dense-maxp"
+                             else dense_retriever(docs, DEPTH, embeddings))
         built[name] = (retriever, t.seconds)
         return built[name]
 

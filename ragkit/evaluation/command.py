@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     grader = None
     if runner.full_contexts:
-        from ragkit.roles.hallucination import LocalHallucinationGrader
+        from ragkit.offline.claims import LocalHallucinationGrader
 
         grader = LocalHallucinationGrader()
     rows = replay(items, runner, grader)

@@ -78,7 +78,7 @@ def _attr(obj: Any, key: str) -> Any:
 
 def answer_of(state: Mapping[str, Any]) -> tuple[str, bool]:
     """The answer text of a final state (any ragkit graph, raw or as server JSON) and whether it refused."""
-    from ragkit.roles.hallucination import is_refusal
+    from ragkit.roles.protocols import is_refusal
 
     answer, refused = state.get("answer"), state.get("outcome") == "refused"
     if isinstance(answer, str):

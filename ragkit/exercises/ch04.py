@@ -17,8 +17,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
-from ragkit.graphs.self_rag_nodes import can_rewrite
-from ragkit.roles.grader import threshold_for_recall
+from ragkit.graphs.self_rag import can_rewrite
+from ragkit.offline.graders import threshold_for_recall
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Checkers for notebook 05 (CRAG): the verdict router after the judge, and ``same_query``.
 
->>> from ragkit.graphs.crag import route_after_judge, same_query
+>>> from ragkit.graphs.crag import route_after_judge
+>>> from ragkit.core.nlp import same_query
 >>> check_verdict_router(route_after_judge, quiet=True).passed, check_same_query(same_query, quiet=True).passed
 (True, True)
 """
@@ -14,7 +15,8 @@ from typing import Any, Callable
 from langchain_core.documents import Document
 
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.graphs.crag import route_after_judge, same_query
+from ragkit.graphs.crag import route_after_judge
+from ragkit.core.nlp import same_query
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
 
@@ -62,7 +64,7 @@ def _judge_variant(caps: bool = True, write_when_out: bool = True, irrelevant_fi
         if verdict == "insufficient" and (not caps or state.get("corrections", 0) < state["caps"]["corrections"]):
             return "correct"
         if verdict == "ambiguous" and (not caps or len(state.get("clarifications", [])) < state["caps"]["clarifications"]):
-            return "clarify"
+            return "ask_back"
         return "write" if (kept and write_when_out) else "refuse"
 
     return route
@@ -70,7 +72,7 @@ def _judge_variant(caps: bool = True, write_when_out: bool = True, irrelevant_fi
 
 JUDGE_VARIANTS = [
     Variant(_judge_variant(caps=False),
-            "you ignore the caps: 'insufficient' goes to 'correct' and 'ambiguous' to 'clarify' even when "
+            "you ignore the caps: 'insufficient' goes to 'correct' and 'ambiguous' to 'ask_back' even when "
             "state['corrections'] or len(state['clarifications']) has reached state['caps'][...], so the loop "
             "never ends"),
     Variant(_judge_variant(write_when_out=False),
@@ -81,7 +83,7 @@ JUDGE_VARIANTS = [
 
 
 def check_verdict_router(fn: Callable[[dict], str], seed: int = 0, quiet: bool = False) -> CheckResult:
-    """Check ``fn(state) -> "write" | "correct" | "clarify" | "refuse"`` against CRAG's ``route_after_judge``."""
+    """Check ``fn(state) -> "write" | "correct" | "ask_back" | "refuse"`` against CRAG's ``route_after_judge``."""
     cases = judge_cases(seed)
 
     def describe(case: JudgeCase, got: Any, expected: str) -> str:

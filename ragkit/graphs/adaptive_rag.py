@@ -55,11 +55,10 @@ from ragkit.graphs.adaptive_routes import (
     route_search,
     source_documents,
 )
-from ragkit.roles.base import Answer, Router, RouteSpec, Writer
+from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer
 from ragkit.roles.factory import make_roles
 from ragkit.roles.query_analysis import LocalQueryAnalyzer
-from ragkit.roles.structured_answers import structured_answer
-from ragkit.roles.writer import accepts_query
+from ragkit.offline.structured_answers import StructuredWriter, structured_answer
 
 OFFLINE_FALLBACK = (
     "I can only answer questions about the menu, the wine list and local news offline; this question is "
@@ -227,9 +226,8 @@ def route_after_search_to(fallback: str) -> Callable[[AdaptiveRAGState], str]:
 route_after_search = route_after_search_to("llm_fallback")
 
 
-def generate_node(writer: Writer) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the ``generate`` node around a writer (given the question's analysis when it takes one)."""
-    takes_query = accepts_query(writer)
+def generate_node(writer: StructuredWriter) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+    """Build the ``generate`` node around a structured writer (given the question's analysis)."""
 
     @traced("generate")
     def generate(state: AdaptiveRAGState) -> AdaptiveRAGState:
@@ -242,10 +240,8 @@ def generate_node(writer: Writer) -> Callable[[AdaptiveRAGState], AdaptiveRAGSta
         if not docs and analysis is not None:
             answer = structured_answer([], analysis) or Answer(
                 f"Nothing on the list matches ({analysis.describe()}).", (), answered=False)
-        elif analysis is not None and takes_query:
-            answer = writer.write(state["question"], docs, query=analysis)  # type: ignore[call-arg]
         else:
-            answer = writer.write(state["question"], docs)
+            answer = writer.write(state["question"], docs, query=analysis)
         return {"answer": answer, "generation": answer.text, "used_documents": bool(docs)}
 
     return generate
@@ -330,7 +326,7 @@ def build_adaptive_rag_graph(
     graph.add_node("route_question", route_question_node(router, names, fallback, evidence))
     for name in searches:
         graph.add_node(name, search_node(name, search_of[name], k))
-    graph.add_node("generate", generate_node(roles.writer))
+    graph.add_node("generate", generate_node(StructuredWriter(roles.writer, analyzer=None)))  # the searches analysed it
     graph.add_node(fallback, llm_fallback_node(chat_model, fallback))
 
     graph.add_edge(START, "check_question")

@@ -1,6 +1,6 @@
 """The four routes of the adaptive RAG graph, described for a router, and the documents behind each search.
 
-A route is a :class:`ragkit.roles.base.RouteSpec`: a name (also the name of the graph node it leads to),
+A route is a :class:`ragkit.roles.protocols.RouteSpec`: a name (also the name of the graph node it leads to),
 a description a chat model reads, and example questions a local router compares a question with. The
 graph is built from route specs plus a mapping from route name to search source: by default
 :data:`SEARCH_ROUTES` maps each search route to a bundled corpus, and ``llm_fallback``, the route without
@@ -23,9 +23,9 @@ from typing import Any, Literal, Mapping, Sequence, get_args
 
 from langchain_core.documents import Document
 
-from ragkit.core.search import Scored
+from ragkit.core.search import Scored, as_scored_search
 from ragkit.defaults import GRAPHS
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 
 Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]
 ROUTE_NAMES: tuple[str, ...] = get_args(Route)
@@ -176,13 +176,15 @@ class StructuredSearch:
 def route_search(value: Any, k: int = GRAPHS.k, analyzer: Any | None = None) -> Any:
     """What a search route searches: a structured corpus name (or a ``StructuredRetriever``) becomes a
     :class:`StructuredSearch` with the graph's query analyser; anything else goes to ``source``."""
-    from ragkit.graphs.search_sources import source
-
     if isinstance(value, str) and value.strip().lower() in STRUCTURED_CORPORA:
         return StructuredSearch(value.strip().lower(), analyzer, k)
     if hasattr(value, "search_analysed") and hasattr(value, "analyze"):
         return StructuredSearch(value, analyzer, k)
-    return source(value, k)
+    if isinstance(value, str):
+        from ragkit.domains.corpora import corpus_search
+
+        return corpus_search(value, k)
+    return as_scored_search(value, k)
 
 
 RESERVED_NODES = frozenset({"check_question", "route_question", "generate", "unsupported_language", "__start__", "__end__"})

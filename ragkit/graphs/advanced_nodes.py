@@ -22,8 +22,8 @@ from ragkit.core.contract import add_path, traced
 from ragkit.core.search import ScoredSearch, doc_key, with_score
 from ragkit.defaults import ADVANCED, GRAPHS
 from ragkit.graphs.advanced_search import Bandit, search_queries, weighted_queries
-from ragkit.graphs.crag_helpers import supporting_documents
-from ragkit.roles.base import Answer, DocumentGrader, Grade, HallucinationGrader, Writer
+from ragkit.graphs.crag import supporting_documents
+from ragkit.roles.protocols import Answer, DocumentGrader, Grade, HallucinationGrader, Writer
 from ragkit.roles.intent import Intent, IntentClassifier, small_talk_reply
 from ragkit.roles.query_transform import QueryTransform, QueryTransformer
 

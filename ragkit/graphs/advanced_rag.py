@@ -71,8 +71,8 @@ from ragkit.graphs.advanced_nodes import (
     worst_case_steps,
 )
 from ragkit.graphs.advanced_search import Bandit, is_contextual, policy_of, search_queries, weighted_queries
-from ragkit.graphs.search_sources import LazySearch, source
-from ragkit.roles.base import DocumentGrader, HallucinationGrader, Writer
+from ragkit.core.search import LazySearch, as_scored_search
+from ragkit.roles.protocols import DocumentGrader, HallucinationGrader, Writer
 from ragkit.roles.factory import make_roles
 
 ARMS = ("dense", "bm25", "hybrid")
@@ -196,7 +196,7 @@ def build_advanced_rag_graph(
 ) -> Any:
     """Compile the advanced pipeline over ``corpus`` (a bundled corpus name or Documents; default the handbook).
 
-    ``arms`` maps arm names to anything :func:`ragkit.graphs.search_sources.source` takes (default: the
+    ``arms`` maps arm names to anything :func:`ragkit.core.search.as_scored_search` takes (default: the
     three arms of :func:`default_arms` over ``corpus``, built on first search). ``bandit`` is a policy or a
     ``SharedBandit`` over exactly those arm names (default ``ThompsonSampling(arms, seed=seed)``).
     ``first_pass`` is what the local query transformer reads (default the ``hybrid`` arm, else the first).
@@ -216,7 +216,7 @@ def build_advanced_rag_graph(
         raise ValueError(f"fusion must be 'rrf' or 'weighted', got {fusion!r}")
     if reranker is not None and not hasattr(reranker, "rerank_with_scores"):
         raise TypeError(f"reranker must have rerank_with_scores(query, docs, top_n); got {type(reranker).__name__}")
-    searches = ({name: source(value, fetch_k) for name, value in arms.items()} if arms is not None
+    searches = ({name: as_scored_search(value, fetch_k) for name, value in arms.items()} if arms is not None
                 else lazy_arms(corpus, embeddings))
     if not searches:
         raise ValueError("arms is empty: give at least one retrieval arm, e.g. {'hybrid': retriever}")
@@ -229,7 +229,7 @@ def build_advanced_rag_graph(
         if "bm25" not in searches:
             raise ValueError("a contextual bandit needs bandit_context=(question -> features), or a 'bm25' arm for idf")
         bandit_context = bm25_context(searches)
-    first = source(first_pass, fetch_k) if first_pass is not None else searches.get("hybrid", next(iter(searches.values())))
+    first = as_scored_search(first_pass, fetch_k) if first_pass is not None else searches.get("hybrid", next(iter(searches.values())))
     roles = make_roles(chat_model, judge_model=judge_model, embedder=embeddings, intent_classifier=intent_classifier,
                        query_transformer=query_transformer, grader=grader, writer=writer,
                        hallucination_grader=hallucination_grader)

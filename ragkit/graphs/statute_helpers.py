@@ -31,7 +31,7 @@ from langchain_core.tracers.context import register_configure_hook
 from ragkit.core.search import Scored, doc_key, with_score
 from ragkit.domains.statute.citations import Citation, check_citations, parse_citations
 from ragkit.domains.statute.paragraphs import answer_citations, split_paragraphs
-from ragkit.roles.base import NOT_ENOUGH_INFORMATION, HallucinationGrader
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, HallucinationGrader
 
 Refusal = Literal["unanswerable", "no_such_article", "low_confidence", "unsupported", "search_failed", "language"]
 REFUSALS: dict[str, str] = {
@@ -130,7 +130,7 @@ def check_answer_citations(answer: str, retrieved: Mapping[int, Document], verif
 
     >>> class Yes:
     ...     def check(self, documents, answer):
-    ...         from ragkit.roles.base import Groundedness
+    ...         from ragkit.roles.protocols import Groundedness
     ...         return Groundedness(True)
     >>> art = {12: Document("Article 12. Revocation\\n\\n(1) A.\\n\\n(3) Notice of 14 days.", metadata={"article": 12, "id": "art-12"})}
     >>> r = check_answer_citations("Notice of 14 days [Article 12(3)] [Article 40(1)]. Also B [Article 12(7)].", art, Yes())

@@ -19,11 +19,13 @@ from typing import Any, TypedDict
 from langchain_core.documents import Document
 from typing_extensions import Annotated
 
+from ragkit.defaults import GRAPHS
 from ragkit.core import contract as policy
 from ragkit.core.contract import add_path, traced
 from ragkit.core.search import ScoredSearch, doc_key
 from ragkit.domains.statute.paragraphs import bracket_citations, cite_paragraphs, paragraphs_of, remove_citations
-from ragkit.graphs.crag_helpers import same_query, tidy
+from ragkit.core.nlp import same_query
+from ragkit.graphs.crag import tidy
 from ragkit.graphs.statute_helpers import (
     REFUSALS,
     Refusal,
@@ -35,7 +37,7 @@ from ragkit.graphs.statute_helpers import (
     record_usage,
     with_titles,
 )
-from ragkit.roles.base import HallucinationGrader, QuestionRewriter, Writer
+from ragkit.roles.protocols import HallucinationGrader, QuestionRewriter, Writer
 from ragkit.roles.evidence import EvidenceGrade, EvidenceGrader
 from ragkit.roles.question_classifier import QuestionClassifier, QuestionKind
 
@@ -82,7 +84,7 @@ class StatuteQAState(TypedDict, total=False):
 Node = Callable[[StatuteQAState], StatuteQAState]
 
 
-def check_question_node(article_numbers: Sequence[int], caps: Mapping[str, int], max_chars: int = policy.DEFAULT_MAX_QUESTION_CHARS,
+def check_question_node(article_numbers: Sequence[int], caps: Mapping[str, int], max_chars: int = GRAPHS.max_question_chars,
                         chat_model_set: bool = False) -> Node:
     """Build the entry node: input policy, the language gate, direct citations, and fresh counters."""
     numbers = tuple(article_numbers)

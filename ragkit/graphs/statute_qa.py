@@ -51,7 +51,7 @@ from ragkit.core.contract import check_limit
 from ragkit.core.search import doc_key
 from ragkit.defaults import GRAPHS, STATUTE_QA
 from ragkit.domains.statute.strategies import STRATEGIES, strategy_searches
-from ragkit.graphs.search_sources import source
+from ragkit.core.search import as_scored_search
 from ragkit.graphs.statute_helpers import (
     REFUSALS,
     CitationReport,
@@ -168,7 +168,7 @@ def build_statute_qa_graph(
     """Compile the statute QA graph (see the module docstring).
 
     ``articles`` are the statute's articles (default ``load_statute()``); ``strategies`` maps strategy
-    names to anything :func:`ragkit.graphs.search_sources.source` takes (default: vector, hybrid and graph
+    names to anything :func:`ragkit.core.search.as_scored_search` takes (default: vector, hybrid and graph
     over ``articles``, built on first search). Roles left as ``None`` come from
     :func:`ragkit.roles.factory.make_roles`: local ones, or LLM roles on ``chat_model`` (the judging roles
     on ``judge_model`` when given). A local classifier reads ``articles`` as its corpus evidence.
@@ -185,7 +185,7 @@ def build_statute_qa_graph(
     by_number = {int(d.metadata["article"]): d for d in articles}
     if not by_number:
         raise ValueError("build_statute_qa_graph needs the statute's articles (metadata 'article'); got none")
-    searches = {name: source(value, k) for name, value in (strategies or strategy_searches(articles, k=k)).items()}
+    searches = {name: as_scored_search(value, k) for name, value in (strategies or strategy_searches(articles, k=k)).items()}
     table = check_routing_table(routing_table, list(searches))
     if question_classifier is None and chat_model is None:
         from ragkit.roles.question_classifier import LocalQuestionClassifier

@@ -44,7 +44,8 @@ from langgraph.graph import END, START, StateGraph
 
 from ragkit.core.contract import check_limit
 from ragkit.defaults import GRAPHS, SUPERVISOR
-from ragkit.graphs.search_sources import source
+from ragkit.core.search import as_scored_search
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.supervisor_nodes import (
     AgentNode,
     HopRecord,
@@ -64,7 +65,7 @@ from ragkit.graphs.supervisor_nodes import (
     unsupported_language,
     worst_case_steps,
 )
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 from ragkit.roles.factory import make_roles
 from ragkit.sandbox import run_python
 
@@ -120,7 +121,7 @@ class LazyRole:
 def chitchat_reply(chat_model: BaseChatModel | None = None, embedder: Embeddings | None = None) -> Callable[[str], str]:
     """The chitchat agent's reply: the chat model's, or (offline) a fixed reply for the kind of small talk,
     chosen by a ``LocalRouter`` over :data:`CHITCHAT_KINDS`."""
-    from ragkit.roles.router import LocalRouter
+    from ragkit.offline.router import LocalRouter
 
     router = LazyRole(lambda: LocalRouter(CHITCHAT_KINDS, fallback="small_talk", embedder=embedder))
 
@@ -167,7 +168,7 @@ def build_supervisor_graph(
     """Compile the supervisor graph (see the module docstring).
 
     ``retriever`` is what the default RAG graph and the analyst's background search read (anything
-    :func:`ragkit.graphs.search_sources.source` takes; default the handbook). ``rag_graph`` is any compiled
+    :func:`ragkit.core.search.as_scored_search` takes; default the handbook). ``rag_graph`` is any compiled
     graph that takes ``{"question": ...}`` and returns a ragkit RAG state (:func:`rag_result` reads it).
     Roles left as ``None`` come from :func:`ragkit.roles.factory.make_roles` (local, or LLM roles on
     ``chat_model``; the supervisor on ``judge_model`` when given). ``chitchat`` replaces the chitchat
@@ -190,7 +191,7 @@ def build_supervisor_graph(
 
         rag_graph = build_crag_graph(retriever, chat_model=chat_model, judge_model=judge_model, k=k,
                                      max_clarifications=0, max_question_chars=max_question_chars)
-    search = source(retriever if retriever is not None else "handbook", k)
+    search = as_scored_search(retriever, k) if retriever is not None else handbook_search(k)
     lazy = {name: LazyRole(lambda name=name: roles.get(name)) for name in ("supervisor", "analyst", "coder", "aggregator")}
 
     graph = StateGraph(SupervisorState)

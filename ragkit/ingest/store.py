@@ -9,10 +9,10 @@ A collection is one folder under :func:`collections_dir` (``$RAGKIT_COLLECTIONS_
     <name>/dense/            DenseRetriever.save (FAISS flat index of the chunks' vectors)
 
 :func:`save_collection` writes all of it into a fresh folder and swaps it in with
-:func:`ragkit.core.persist.atomic_directory`, so an ingest that fails or is interrupted leaves the
+:func:`ragkit.core.files.atomic_directory`, so an ingest that fails or is interrupted leaves the
 previous collection as it was. A :class:`Collection` is a ragkit retriever: ``search_with_scores(query,
 k)`` is the tuned hybrid of its BM25 and dense indexes (:func:`ragkit.core.hybrid.fused`), so any
-graph takes it, and ``source("collection:NAME")`` names it.
+graph takes it, and ``collection_search(NAME)`` opens it on its first search.
 
 Locks (``fcntl.flock`` on hidden files next to the collections): one ingest or delete at a time per
 collection (a second one fails at once with :class:`CollectionBusy`); loading waits only while a new
@@ -41,8 +41,8 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict
 
 from ragkit.core.embeddings import default_cache_dir, load_embedder
-from ragkit.core.persist import atomic_directory, read_documents
-from ragkit.core.search import Scored, ScoredRetriever
+from ragkit.core.files import atomic_directory, read_documents
+from ragkit.core.search import LazySearch, Scored, ScoredRetriever
 from ragkit.defaults import GRAPHS
 from ragkit.ingest.manifest import Manifest
 
@@ -239,6 +239,16 @@ def source_names(paths: Sequence[str | Path]) -> list[str]:
     return [str(Path(p).resolve()) for p in paths]
 
 
-__all__ = ["COLLECTION_FORMAT", "Collection", "CollectionBusy", "CollectionInfo", "check_name", "collection_path",
+def collection_search(name: str, k: int = GRAPHS.k) -> LazySearch:
+    """An ingested collection (``ragkit ingest PATH --collection NAME``), opened on first search.
+
+    >>> collection_search("notes")  # nothing is opened yet
+    LazySearch('collection:notes', built=False)
+    """
+    check_name(name)  # a bad name fails when the graph is built, not at its first question
+
+    return LazySearch(lambda: load_collection(name, k=k), k, name=f"collection:{name}")
+
+__all__ = ["COLLECTION_FORMAT", "Collection", "CollectionBusy", "CollectionInfo", "check_name", "collection_path", "collection_search",
            "collections_dir", "delete_collection", "list_collections", "load_collection", "read_info",
            "save_collection", "stored_chunks"]

@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import QUESTION_STOPWORDS, clean_query, mentions, prose_sentences, split_sentences, strip_citations
 from ragkit.roles.llm import call_structured
-from ragkit.roles.prompts import format_documents
+from ragkit.roles.llm import format_documents
 from ragkit.roles.supervisor_types import AgentAnswer, format_findings
 
 LIMITS = ("This lines up what was found; it is not a judgement: the offline analyst does not weigh options for "

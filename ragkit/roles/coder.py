@@ -39,7 +39,7 @@ from pydantic import BaseModel, Field
 
 from ragkit.core.nlp import clean_query, tokenize
 from ragkit.roles.llm import call_structured
-from ragkit.roles.prompts import format_documents
+from ragkit.roles.llm import format_documents
 from ragkit.roles.supervisor_types import AgentAnswer, format_findings
 
 CodeOrigin = Literal["model", "question", "documents", "answers", "none"]

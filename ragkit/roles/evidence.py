@@ -5,7 +5,7 @@ evidence goes to the writer, too little is re-searched with a rewritten query (a
 evidence that stays short ends in a low-confidence refusal.
 
 ``LocalEvidenceGrader`` combines two existing local pieces, the document grader and the answerability
-checks of :mod:`ragkit.roles.answerability`, adapted to questions about rules:
+checks of :mod:`ragkit.offline.judge`, adapted to questions about rules:
 
 1. **names** (over the whole result set): every name of the question (a capitalised word that does not
    open one of its sentences: "Norway", "MARPOL", "Ports Act") must occur in at least one retrieved
@@ -13,7 +13,7 @@ checks of :mod:`ragkit.roles.answerability`, adapted to questions about rules:
    *numbers* are not required (unlike ``answerability_gap``): in a question about rules they are usually
    the facts of the case ("a ferry certified to carry 200 people", "a mesh of 80 millimetres"), compared
    with a threshold the statute states in other numbers;
-2. **relevance** (per document): the grader's (:class:`ragkit.roles.grader.LocalGrader`) calibrated
+2. **relevance** (per document): the grader's (:class:`ragkit.offline.graders.LocalGrader`) calibrated
    probability is at least ``relevant_above``, or the question cites the document by number (a pinned
    article, ``metadata["pinned"]``: relevant on the user's own account);
 3. **answer type** (per document): in the document's sentence with most of the question's key terms, a
@@ -54,10 +54,10 @@ from ragkit.core.contract import check_documents
 from ragkit.core.nlp import answer_type, clean_query, has_answer, names, split_sentences
 from ragkit.defaults import STATUTE_QA
 from ragkit.domains.statute.citations import parse_citations
-from ragkit.roles.answerability import mentions, supporting_sentence
-from ragkit.roles.base import DocumentGrader
+from ragkit.offline.judge import mentions, supporting_sentence
+from ragkit.roles.protocols import DocumentGrader
 from ragkit.roles.llm import call_structured
-from ragkit.roles.prompts import format_documents
+from ragkit.roles.llm import format_documents
 
 EvidenceVerdict = Literal["sufficient", "short"]
 def missing_names(question: str, documents: Sequence[Document]) -> list[str]:
@@ -116,7 +116,7 @@ class LocalEvidenceGrader:
 
     >>> class Flat:  # a stand-in grader: every document relevant with probability 0.9
     ...     def grade_many(self, question, documents):
-    ...         from ragkit.roles.base import Grade
+    ...         from ragkit.roles.protocols import Grade
     ...         return [Grade(True, 0.9) for _ in documents]
     >>> docs = [Document("Oysters are served raw."), Document("Six oysters cost 14 euros.")]
     >>> LocalEvidenceGrader(grader=Flat()).grade("How much are the oysters?", docs)
@@ -126,7 +126,7 @@ class LocalEvidenceGrader:
     def __init__(self, grader: DocumentGrader | None = None, embedder=None,
                  relevant_above: float = STATUTE_QA.evidence_relevant_above):
         if grader is None:
-            from ragkit.roles.grader import LocalGrader
+            from ragkit.offline.graders import LocalGrader
 
             grader = LocalGrader(embedder)
         self.grader, self.relevant_above = grader, relevant_above

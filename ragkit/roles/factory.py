@@ -34,19 +34,19 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 
 # role name -> (judging role?, local class path, LLM class path). A local class is built with the keyword
 # arguments its constructor takes among ``embedder`` and the other roles (the judge gets ``grader``); an
 # LLM class with the chat model. A new role is one line here, and its two classes at those paths.
 ROLES: dict[str, tuple[bool, str, str]] = {
-    "grader": (True, "ragkit.roles.grader:LocalGrader", "ragkit.roles.grader:LLMGrader"),
-    "rewriter": (False, "ragkit.roles.rewriter:LocalRewriter", "ragkit.roles.rewriter:LLMRewriter"),
-    "writer": (False, "ragkit.roles.writer:LocalWriter", "ragkit.roles.writer:LLMWriter"),
-    "hallucination_grader": (True, "ragkit.roles.hallucination:LocalHallucinationGrader",
-                             "ragkit.roles.hallucination:LLMHallucinationGrader"),
-    "answer_grader": (True, "ragkit.roles.answer_grader:LocalAnswerGrader", "ragkit.roles.answer_grader:LLMAnswerGrader"),
-    "judge": (True, "ragkit.roles.judge:LocalJudge", "ragkit.roles.judge:LLMJudge"),
+    "grader": (True, "ragkit.offline.graders:LocalGrader", "ragkit.roles.llm:LLMGrader"),
+    "rewriter": (False, "ragkit.offline.writing:LocalRewriter", "ragkit.roles.llm:LLMRewriter"),
+    "writer": (False, "ragkit.offline.writing:LocalWriter", "ragkit.roles.llm:LLMWriter"),
+    "hallucination_grader": (True, "ragkit.offline.claims:LocalHallucinationGrader",
+                             "ragkit.roles.llm:LLMHallucinationGrader"),
+    "answer_grader": (True, "ragkit.offline.graders:LocalAnswerGrader", "ragkit.roles.llm:LLMAnswerGrader"),
+    "judge": (True, "ragkit.offline.judge:LocalJudge", "ragkit.roles.llm:LLMJudge"),
     "query_analyzer": (True, "ragkit.roles.query_analysis:LocalQueryAnalyzer", "ragkit.roles.query_analysis:LLMQueryAnalyzer"),
     "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
@@ -134,7 +134,8 @@ class Roles:
         """A router over ``routes``: the override, else ``LLMRouter`` on the (judge) model, else ``LocalRouter``
         with ``documents`` (route name -> the documents that route searches) as corpus evidence."""
         if "router" not in self._built:
-            from ragkit.roles.router import LLMRouter, LocalRouter
+            from ragkit.roles.llm import LLMRouter
+            from ragkit.offline.router import LocalRouter
 
             model = self.model_for("router")
             self._built["router"] = (LLMRouter(model, routes, fallback=fallback) if model is not None else

@@ -3,7 +3,7 @@
 The advanced pipeline asks this first, so that "hello" and "thanks!" never run a search, a reranker and
 three graders only to answer "I don't have enough information".
 
-``LocalIntentClassifier`` is the router of :mod:`ragkit.roles.router` (a k-nearest-prototype classifier
+``LocalIntentClassifier`` is the router of :mod:`ragkit.offline.router` (a k-nearest-prototype classifier
 on MiniLM embeddings) over two routes described by labelled examples: :data:`RAG_EXAMPLES` (requests for
 information, of many topics and shapes, including those that open with a greeting) and
 :data:`CHITCHAT_EXAMPLES` (greetings, thanks, farewells, questions about the assistant, ...). When the
@@ -45,9 +45,9 @@ from langchain_core.prompts import ChatPromptTemplate
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED, ROUTER
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 from ragkit.roles.llm import call_structured, choice_schema
-from ragkit.roles.router import LocalRouter
+from ragkit.offline.router import LocalRouter
 
 IntentRoute = Literal["rag", "chitchat"]
 INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
@@ -163,7 +163,7 @@ def intent_routes(rag: Sequence[str] = RAG_EXAMPLES, chitchat: Mapping[str, Sequ
 
 
 class LocalIntentClassifier:
-    """rag vs chitchat by the nearest labelled examples (a :class:`~ragkit.roles.router.LocalRouter`); ties go to rag.
+    """rag vs chitchat by the nearest labelled examples (a :class:`~ragkit.offline.router.LocalRouter`); ties go to rag.
 
     >>> clf = LocalIntentClassifier()  # doctest: +SKIP
     >>> clf.classify("thanks a lot!").route, clf.classify("thanks a lot!").kind  # doctest: +SKIP

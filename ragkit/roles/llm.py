@@ -1,30 +1,81 @@
-"""One structured-output call, with every way it can fail turned into a value instead of an exception.
+"""The LLM roles of the RAG graphs: a prompt plus structured output on any LangChain chat model.
 
-Every LLM role does the same thing: fill a prompt, ask the chat model for an object of a pydantic schema
-(``model.with_structured_output(Schema, include_raw=True)``), and use the parsed object. Three things can
-go wrong, and each role must decide what to do about them rather than crash a graph halfway:
+Every role does the same thing: fill a prompt, ask the model for an object of a pydantic schema
+(``model.with_structured_output(Schema, include_raw=True)``) and use the parsed object. The prompts are
+adapted from the Self-RAG / Adaptive RAG / CRAG tutorials of the LangGraph documentation, with one change:
+a decision is a ``bool`` or ``Literal`` field, never a "yes"/"no" string compared afterwards.
 
-1. the call itself raises (network, quota, timeout),
-2. the model answers, but not in the schema (malformed JSON, a ``Literal`` value that is not allowed),
-3. the model answers nothing usable (``parsed`` is ``None`` without an error).
+A call can fail three ways: the call raises (network, quota, timeout), the answer is not in the schema,
+or nothing usable comes back. :func:`call_structured` turns each into a value with a note, and every role
+then takes its documented safe default (``fallback=True``): a grader keeps the document, a verifier says
+"not grounded", a writer refuses, a judge keeps the top candidates, a router takes the fallback route.
 
-``call_structured`` returns a :class:`StructuredCall` whose ``value`` is the parsed object or ``None``,
-with a one-line ``note`` saying what failed. The role then takes its documented safe default.
-
-Simplification: no retry here. The chat model's own ``max_retries`` covers transient network errors; a
-model that answered badly once is not asked again (a retry would double the cost of every failure).
+Simplification: no retry here; the chat model's own ``max_retries`` covers network errors, and a model
+that answered badly once is not asked again (a retry would double the cost of every failure).
 """
 
 from __future__ import annotations
 
+import re
+import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
+from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field, create_model
 
+from ragkit.core.contract import check_answer, check_documents
+from ragkit.core.nlp import cited_numbers, clean_query
+from ragkit.roles.protocols import (
+    NOT_ENOUGH_INFORMATION,
+    Answer,
+    Grade,
+    Groundedness,
+    Judgement,
+    RouteDecision,
+    RouteSpec,
+    Usefulness,
+    check_routes,
+    declines,
+    fail_soft,
+    is_refusal,
+)
+
 S = TypeVar("S", bound=BaseModel)
+MAX_PROMPT_DOCUMENT_CHARS = 4_000  # per document; keeps a prompt bounded whatever the retriever returns
+
+
+# ---------------------------------------------------------------- the model and the call
+class StructuredOutputUnavailable(TypeError):
+    """A chat model that cannot return structured output, checked with ``strict=True``."""
+
+
+def check_chat_model(model: Any, keyword: str = "chat_model", strict: bool = False) -> BaseChatModel | None:
+    """``model`` checked when a graph is built: a LangChain chat model (or None) that can do structured output.
+
+    A chat model without ``with_structured_output`` (LangChain's ``FakeListChatModel``, a bare completion
+    model) would make every LLM role take its safe default on every call, so the graph would answer "I
+    don't have enough information" to everything: this says so once with a warning, or raises with
+    ``strict=True``.
+    """
+    if model is None:
+        return None
+    if not isinstance(model, BaseChatModel):
+        raise TypeError(f"{keyword}= must be a LangChain chat model (BaseChatModel) or None, got {type(model).__name__}")
+    try:
+        model.with_structured_output(Answered, include_raw=True)
+    except NotImplementedError:
+        message = (f"{keyword}={type(model).__name__} cannot return structured output, so every LLM role on it will "
+                   "take its safe default (refuse, keep, not grounded) on every call. Use a chat model with "
+                   "with_structured_output (tool calling), ragkit.core.chat_models.ScriptedChatModel in tests, "
+                   "or leave chat_model=None for the local roles.")
+        if strict:
+            raise StructuredOutputUnavailable(message) from None
+        warnings.warn(message, stacklevel=3)
+    return model
 
 
 @dataclass(frozen=True)
@@ -48,11 +99,9 @@ def call_structured(model: BaseChatModel, prompt: ChatPromptTemplate, schema: ty
     """Run ``prompt | model.with_structured_output(schema, include_raw=True)``; never raise for model failures.
 
     >>> from ragkit.core.chat_models import scripted
-    >>> from ragkit.roles.prompts import GRADER_PROMPT
     >>> class Relevance(BaseModel):
     ...     relevant: bool
-    >>> call_structured(scripted('{"relevant": true}'), GRADER_PROMPT, Relevance,
-    ...                 {"question": "q", "document": "d"}).value
+    >>> call_structured(scripted('{"relevant": true}'), GRADER_PROMPT, Relevance, {"question": "q", "document": "d"}).value
     Relevance(relevant=True)
     >>> print(call_structured(scripted("sure!"), GRADER_PROMPT, Relevance, {"question": "q", "document": "d"}).note)
     unparsable model output: no JSON object in model output: 'sure!'
@@ -92,3 +141,373 @@ def choice_schema(name: str, field: str, choices: tuple[str, ...], description: 
     if reason:
         fields["reason"] = (str, Field(default="", description="one short sentence saying why"))
     return create_model(name, **fields)
+
+
+def format_documents(documents: Sequence[Document], max_chars: int = MAX_PROMPT_DOCUMENT_CHARS) -> str:
+    """Number documents from 1 for a prompt (the numbers a writer cites), with their title or source.
+
+    >>> print(format_documents([Document(page_content="Oysters, 12 euros.", metadata={"title": "Oysters"})]))
+    [1] Oysters
+    Oysters, 12 euros.
+    """
+    if not documents:
+        return "(no documents)"
+    blocks = []
+    for n, doc in enumerate(documents, start=1):
+        label = doc.metadata.get("title") or doc.metadata.get("source") or ""
+        text = doc.page_content if len(doc.page_content) <= max_chars else doc.page_content[:max_chars] + " ..."
+        blocks.append(f"[{n}] {label}".rstrip() + f"\n{text}")
+    return "\n\n".join(blocks)
+
+
+def format_routes(routes: Sequence[RouteSpec]) -> str:
+    """One bullet per route with its description and examples, for the router prompt.
+
+    >>> print(format_routes([RouteSpec("wine", "the wine list", ("a red for lamb?",))]))
+    - wine: the wine list (e.g. "a red for lamb?")
+    """
+    lines = []
+    for spec in routes:
+        examples = "; ".join(f'"{e}"' for e in spec.examples[:4])
+        lines.append(f"- {spec.name}: {spec.description}" + (f" (e.g. {examples})" if examples else ""))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- router
+ROUTER_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You are an expert at routing a user question to the right data source.\n"
+               "The sources are:\n{routes}\n\n"
+               "Pick the one source most likely to hold the answer. If none fits, pick \"{fallback}\"."),
+    ("human", "Question: {question}"),
+])
+
+
+class LLMRouter:
+    """A chat model picks the route (a ``Literal`` of the route names); on any failure: the fallback route.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> router = LLMRouter(scripted('{"route": "wine"}'), [RouteSpec("wine", "the wine list"),
+    ...                    RouteSpec("web", "anything else")], fallback="web")
+    >>> router.route("A red for lamb?")
+    RouteDecision(route='wine', confidence=1.0, note='', fallback=False)
+    """
+
+    def __init__(self, model: BaseChatModel, routes: Sequence[RouteSpec], fallback: str | None = None,
+                 prompt: ChatPromptTemplate = ROUTER_PROMPT):
+        self.model = model
+        self.routes, self.fallback = check_routes(routes, fallback)
+        self.prompt = prompt
+        self.schema = choice_schema("RouteChoice", "route", tuple(r.name for r in self.routes), "the chosen data source")
+
+    def route(self, question: str) -> RouteDecision:
+        question = clean_query(question, what="question")
+        inputs = {"question": question, "routes": format_routes(self.routes), "fallback": self.fallback}
+        result = call_structured(self.model, self.prompt, self.schema, inputs)
+        if not result.ok:  # the fallback route is the one meant for "none of the above"
+            return RouteDecision(self.fallback, 0.0, result.note, fallback=True)
+        return RouteDecision(result.value.route, 1.0, getattr(result.value, "reason", ""))
+
+
+# ---------------------------------------------------------------- document grader
+GRADER_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You are a grader assessing the relevance of a retrieved document to a user question.\n"
+               "If the document contains keywords or meaning that help answer the question, it is relevant. "
+               "It does not need to be a stringent test: the goal is to filter out erroneous retrievals.\n"
+               "Set `relevant` to true or false."),
+    ("human", "Retrieved document:\n\n{document}\n\nUser question: {question}"),
+])
+
+
+class BinaryRelevance(BaseModel):
+    """Is the document relevant to the question?"""
+
+    relevant: bool = Field(description="true if the document contains keywords or meaning related to the question")
+
+
+class LLMGrader:
+    """A chat model grades relevance (a ``bool`` field). On failure the document is KEPT (relevant, fallback):
+    dropping evidence because the grader failed would empty the context; the verifier still checks the answer.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMGrader(scripted('{"relevant": false}')).grade("Is the soup vegan?", Document(page_content="Wine list."))
+    Grade(relevant=False, score=0.0, note='', fallback=False)
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = GRADER_PROMPT):
+        self.model, self.prompt = model, prompt
+
+    def grade(self, question: str, document: Document) -> Grade:
+        question = clean_query(question, what="question")
+        (document,) = check_documents([document], what="document")
+        inputs = {"question": question, "document": document.page_content[:MAX_PROMPT_DOCUMENT_CHARS]}
+        result = call_structured(self.model, self.prompt, BinaryRelevance, inputs)
+        if not result.ok:
+            return Grade(True, 0.5, f"kept by default: {result.note}", fallback=True)
+        return Grade(result.value.relevant, 1.0 if result.value.relevant else 0.0)
+
+    def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
+        return [self.grade(question, d) for d in check_documents(documents)]
+
+
+# ---------------------------------------------------------------- question rewriter
+REWRITER_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You are a question re-writer that converts an input question into a better version optimised "
+               "for vector-store and keyword search. Reason about the underlying intent of the question. "
+               "Keep every name, number and specific term of the original; add the words a good answer "
+               "would contain. Return only the new query in `query`."),
+    ("human", "Initial question: {question}\n\nDocuments retrieved so far (may be irrelevant):\n{documents}\n\n"
+              "Formulate an improved search query."),
+])
+
+
+class RewrittenQuery(BaseModel):
+    """A search query."""
+
+    query: str = Field(description="the improved search query")
+
+
+class LLMRewriter:
+    """A chat model rewrites the question for search. On failure (or an empty or huge query): the question,
+    which is always a valid query, so a failed rewrite costs one wasted search at most.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMRewriter(scripted('{"query": "oyster wine pairing"}')).rewrite("What goes with oysters?")
+    'oyster wine pairing'
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = REWRITER_PROMPT, max_chars: int = 500):
+        self.model, self.prompt, self.max_chars = model, prompt, max_chars
+        self.last_note = ""  # why the last call fell back, for traces ("" when it did not)
+
+    def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str:
+        question = clean_query(question, what="question")
+        inputs = {"question": question, "documents": format_documents(check_documents(documents), max_chars=1_000)}
+        result = call_structured(self.model, self.prompt, RewrittenQuery, inputs)
+        query = " ".join(result.value.query.split()) if result.ok else ""
+        if not query or len(query) > self.max_chars:
+            self.last_note = result.note or f"unusable rewrite ({len(query)} characters); kept the question"
+            return question
+        self.last_note = ""
+        return query
+
+
+# ---------------------------------------------------------------- writer
+WRITER_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You are an assistant for question-answering tasks. Answer the question using only the numbered "
+               "documents below. After each sentence, cite the documents that support it as [n], using their "
+               "numbers. Use three sentences at most and keep the answer concise.\n"
+               "If the documents do not contain the answer, set `answered` to false and `answer` to exactly: "
+               f"{NOT_ENOUGH_INFORMATION}\n\nDocuments:\n{{documents}}"),
+    ("human", "Question: {question}"),
+])
+
+
+class WrittenAnswer(BaseModel):
+    """An answer grounded in numbered documents."""
+
+    answer: str = Field(description="the answer, each sentence followed by the [n] numbers of its documents")
+    answered: bool = Field(description="false when the documents do not contain the answer")
+
+
+def drop_invalid_citations(text: str, n_documents: int) -> str:
+    """Remove citation markers that point outside ``1..n_documents`` (a model may invent them).
+
+    >>> drop_invalid_citations("A [1] [7]. B [2, 9].", 2)
+    'A [1]. B [2].'
+    """
+
+    def fix(match: re.Match) -> str:
+        kept = [n for n in cited_numbers(match.group(0)) if 1 <= n <= n_documents]
+        return f" [{', '.join(map(str, kept))}]" if kept else ""
+
+    return re.sub(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]", fix, text)
+
+
+class LLMWriter:
+    """A chat model writes the answer; code keeps only citations of real documents. On failure: a refusal,
+    because an answer the model did not produce cannot be checked.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> w = LLMWriter(scripted('{"answer": "Six cost 14 euros [1] [7].", "answered": true}'))
+    >>> w.write("How much are the oysters?", [Document(page_content="Six oysters cost 14 euros.")])
+    Answer(text='Six cost 14 euros [1].', citations=(1,), answered=True, fallback=False)
+    """
+
+    reads_instructions = True  # a StructuredWriter may add its constraints to the question
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = WRITER_PROMPT):
+        self.model, self.prompt = model, prompt
+
+    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+        question = clean_query(question, what="question")
+        documents = check_documents(documents)
+        if not documents:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        result = call_structured(self.model, self.prompt, WrittenAnswer,
+                                 {"question": question, "documents": format_documents(documents)})
+        if not result.ok:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False, fallback=True)
+        text = result.value.answer.strip()
+        if not result.value.answered or not text or NOT_ENOUGH_INFORMATION in text:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        text = drop_invalid_citations(text, len(documents))
+        if not text.strip():
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        return Answer(text, tuple(sorted({n for n in cited_numbers(text) if 1 <= n <= len(documents)})))
+
+
+# ---------------------------------------------------------------- hallucination grader
+HALLUCINATION_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You are a grader assessing whether an answer is grounded in, that is supported by, a set of "
+               "retrieved documents. Check the answer claim by claim, not sentence by sentence: split each "
+               "sentence into its claims (clauses joined by 'and', 'but', commas or semicolons each make one). "
+               "A claim is supported only if the documents state it, with the same: numbers, dates and prices; "
+               "names of people, places and things; negation ('is' vs 'is not', 'able' vs 'unable'); "
+               "quantifiers and modals ('some', 'most', 'all', 'only', 'usually', 'always', 'may', 'must'); and "
+               "attributes (adjectives and the properties of things). A clause the documents do not mention is "
+               "unsupported even when the rest of its sentence is supported. Rewording is fine when the meaning "
+               "is unchanged. Set `grounded` to true only if every claim is supported; list in `unsupported` "
+               "each unsupported claim, copied verbatim from the answer."),
+    ("human", "Documents:\n\n{documents}\n\nAnswer: {answer}"),
+])
+
+
+class GroundednessVerdict(BaseModel):
+    """Is the answer supported by the documents, claim by claim?"""
+
+    grounded: bool = Field(description="true only if every claim of the answer is supported by the documents")
+    unsupported: list[str] = Field(default_factory=list, description="each unsupported claim, copied verbatim from the answer")
+
+
+class LLMHallucinationGrader:
+    """A chat model checks groundedness claim by claim; on failure the answer is NOT grounded (fails closed:
+    passing an unchecked answer as verified is the one mistake a verifier must not make).
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMHallucinationGrader(scripted(RuntimeError("quota"))).check([Document(page_content="x")], "y").grounded
+    False
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = HALLUCINATION_PROMPT):
+        self.model, self.prompt = model, prompt
+
+    def check(self, documents: Sequence[Document], answer: str) -> Groundedness:
+        documents, answer = check_documents(documents), check_answer(answer)
+        if is_refusal(answer):
+            return Groundedness(True, (), 1.0, "a refusal makes no claim")
+        result = call_structured(self.model, self.prompt, GroundednessVerdict,
+                                 {"documents": format_documents(documents), "answer": answer})
+        if not result.ok:
+            return Groundedness(False, (), 0.0, f"not verified: {result.note}", fallback=True)
+        unsupported = tuple(s for s in result.value.unsupported if s.strip())
+        if result.value.grounded and unsupported:  # contradictory output: trust the specific list
+            return Groundedness(False, unsupported, 0.0, "model said grounded but listed unsupported claims")
+        return Groundedness(result.value.grounded, unsupported, 1.0 if result.value.grounded else 0.0)
+
+
+# ---------------------------------------------------------------- answer grader
+ANSWER_GRADER_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You are a grader assessing whether an answer addresses and resolves a question. An answer that "
+               "says it does not have enough information does not resolve the question. A 'how much' question "
+               "needs an amount, a 'when' question needs a time. Set `useful` to true or false."),
+    ("human", "User question: {question}\n\nAnswer: {answer}"),
+])
+
+
+class UsefulnessVerdict(BaseModel):
+    """Does the answer resolve the question?"""
+
+    useful: bool = Field(description="true if the answer addresses and resolves the question")
+
+
+class LLMAnswerGrader:
+    """A chat model judges usefulness; on failure: useful unless the answer is a refusal (it has usually passed
+    the groundedness check already, and rejecting it for a failed call would loop the graph for nothing).
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMAnswerGrader(scripted("not json")).grade("How much?", "12 euros.").useful
+    True
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = ANSWER_GRADER_PROMPT):
+        self.model, self.prompt = model, prompt
+
+    def grade(self, question: str, answer: str) -> Usefulness:
+        question, answer = clean_query(question, what="question"), check_answer(answer)
+        if declines(answer):
+            return Usefulness(False, 0.0, "the answer is a refusal")
+        result = call_structured(self.model, self.prompt, UsefulnessVerdict, {"question": question, "answer": answer})
+        if not result.ok:
+            return Usefulness(True, 0.5, f"accepted by default: {result.note}", fallback=True)
+        return Usefulness(result.value.useful, 1.0 if result.value.useful else 0.0)
+
+
+# ---------------------------------------------------------------- judge (CRAG)
+JUDGE_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You judge whether retrieved documents can answer a user question, before anyone writes an "
+               "answer. Choose exactly one verdict:\n"
+               "- sufficient: one or more documents contain the answer. List their numbers in `keep`.\n"
+               "- insufficient: the documents are about the right topic but do not contain the answer. Put a "
+               "better search query in `corrected_query` (keep every name and number of the question).\n"
+               "- ambiguous: the question cannot be answered as asked, because it could mean several "
+               "different things or refers to something it does not name. Put one short question to ask "
+               "the user in `clarifying_question`.\n"
+               "- irrelevant: the documents are about something else entirely; the knowledge base does "
+               "not cover the question.\n"
+               "Judge by meaning, not by shared words."),
+    ("human", "Documents:\n\n{documents}\n\nUser question: {question}"),
+])
+
+
+class JudgeVerdict(BaseModel):
+    """What the LLM judge must return (parsed by structured output)."""
+
+    verdict: Literal["sufficient", "insufficient", "ambiguous", "irrelevant"] = Field(description="the judgement")
+    keep: list[int] = Field(default_factory=list, description="numbers [n] of the documents that answer the question")
+    corrected_query: str | None = Field(default=None, description="a better search query, for insufficient")
+    clarifying_question: str | None = Field(default=None, description="a question for the user, for ambiguous")
+    reason: str = Field(default="", description="one short sentence saying why")
+
+
+class LLMJudge:
+    """A chat model judges the documents; malformed output or a failed call -> fail-soft ``sufficient``.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> judge = LLMJudge(scripted({"verdict": "sufficient", "keep": [2]}))
+    >>> judge.judge("Who built it?", [Document("a"), Document("b")]).keep
+    (1,)
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = JUDGE_PROMPT, fallback_keep: int = 3):
+        self.model, self.prompt, self.fallback_keep = model, prompt, fallback_keep
+
+    def judge(self, question: str, documents: Sequence[Document]) -> Judgement:
+        question, documents = clean_query(question, what="question"), list(documents)
+        if not documents:
+            return Judgement("irrelevant", note="nothing was retrieved")
+        call = call_structured(self.model, self.prompt, JudgeVerdict,
+                               {"question": question, "documents": format_documents(documents)})
+        if call.value is None:
+            return fail_soft(documents, call.note, self.fallback_keep)
+        out = call.value
+        keep = tuple(dict.fromkeys(n - 1 for n in out.keep if 1 <= n <= len(documents)))  # code disposes: valid, unique
+        if out.verdict == "sufficient" and not keep:
+            return fail_soft(documents, "verdict 'sufficient' without any valid document number", self.fallback_keep)
+        clarifying = (out.clarifying_question or "").strip() or None
+        if out.verdict == "ambiguous" and clarifying is None:
+            clarifying = "Could you say more precisely what you mean?"
+        corrected = (out.corrected_query or "").strip() or None
+        return Judgement(out.verdict, keep=keep, note=out.reason, clarifying_question=clarifying,
+                         corrected_query=corrected if out.verdict == "insufficient" else None)
+
+
+class Answered(BaseModel):
+    """The probe schema :func:`check_chat_model` asks a model to bind."""
+
+    answered: bool
+
+
+__all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "JUDGE_PROMPT", "LLMAnswerGrader",
+           "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMRouter", "LLMWriter", "REWRITER_PROMPT",
+           "ROUTER_PROMPT", "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
+           "check_chat_model", "choice_schema", "drop_invalid_citations", "format_documents", "format_routes"]

@@ -16,10 +16,10 @@ the graph searches the question alone.
 - **alternative queries from pseudo-relevance feedback.** It asks for a first-pass retrieval (the graph
   runs one: ``uses_first_pass``) and, for each of the first ``n_alternatives`` documents that share a key
   term with the question, expands the question with that document's strongest terms, using the RM3
-  machinery of :class:`ragkit.roles.rewriter.LocalRewriter` with that one document as feedback. Each
+  machinery of :class:`ragkit.offline.writing.LocalRewriter` with that one document as feedback. Each
   alternative therefore leans towards a different document the first pass found.
 - **a "hypothetical document" that is not hypothetical**: the ``hypothetical_sentences`` sentences of
-  the first-pass documents most relevant to the question, chosen as :class:`ragkit.roles.writer.LocalWriter`
+  the first-pass documents most relevant to the question, chosen as :class:`ragkit.offline.writing.LocalWriter`
   chooses what to quote (relevance, then MMR for variety), joined into one passage.
 
 On a retry (the grader found nothing relevant) the graph passes ``tried`` (the queries already searched)
@@ -49,8 +49,8 @@ from ragkit.core.embeddings import load_embedder
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
 from ragkit.roles.llm import call_structured
-from ragkit.roles.rewriter import LocalRewriter
-from ragkit.roles.writer import LocalWriter
+from ragkit.offline.writing import LocalRewriter
+from ragkit.offline.writing import LocalWriter
 
 MAX_QUERY_CHARS = 500  # an alternative query longer than this is not a query
 MAX_HYPOTHETICAL_CHARS = 2_000

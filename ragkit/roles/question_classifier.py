@@ -11,7 +11,7 @@ dict maps the label to a retrieval strategy. The five kinds:
 - ``unanswerable``: the statute does not say (another law, another country, a figure the Act leaves to
   someone else).
 
-``LocalQuestionClassifier`` reuses the router's machinery (:class:`ragkit.roles.router.LocalRouter`): each
+``LocalQuestionClassifier`` reuses the router's machinery (:class:`ragkit.offline.router.LocalRouter`): each
 kind but ``citation`` is a route described by a sentence and example questions written for this module
 (:data:`QUESTION_TYPES`, NOT taken from the gold set: a test checks they are not near-duplicates of it),
 and the statute's own passages are corpus evidence for every answerable kind, so a question whose terms
@@ -47,9 +47,9 @@ from langchain_core.prompts import ChatPromptTemplate
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import STATUTE_QA
 from ragkit.domains.statute.citations import parse_citations
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 from ragkit.roles.llm import call_structured, choice_schema
-from ragkit.roles.prompts import format_routes
+from ragkit.roles.llm import format_routes
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
 QUESTION_KINDS: tuple[str, ...] = get_args(QuestionKind)
@@ -207,9 +207,9 @@ class LocalQuestionClassifier:
 
     @property
     def router(self):
-        """The :class:`~ragkit.roles.router.LocalRouter` over the four guessable kinds (built on first use)."""
+        """The :class:`~ragkit.offline.router.LocalRouter` over the four guessable kinds (built on first use)."""
         if self._router is None:
-            from ragkit.roles.router import LocalRouter
+            from ragkit.offline.router import LocalRouter
 
             docs = self.documents
             if docs is None:

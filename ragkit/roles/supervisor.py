@@ -53,10 +53,10 @@ from pydantic import BaseModel, Field
 from ragkit.core.embeddings import embed
 from ragkit.core.nlp import clean_query, tokenize
 from ragkit.defaults import SUPERVISOR
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 from ragkit.roles.clauses import Clause, merge, reorder, split_clauses
 from ragkit.roles.llm import call_structured
-from ragkit.roles.router import LocalRouter, term_shares
+from ragkit.offline.router import LocalRouter, term_shares
 from ragkit.roles.supervisor_routes import SUPERVISOR_ROUTES
 from ragkit.roles.supervisor_types import AGENT_DESCRIPTIONS, AGENTS, DEFAULT_AGENT, AgentName
 

@@ -10,7 +10,7 @@ right agent here, then re-measure on the dev split.
 
 from __future__ import annotations
 
-from ragkit.roles.base import RouteSpec
+from ragkit.roles.protocols import RouteSpec
 from ragkit.roles.supervisor_types import AGENT_DESCRIPTIONS
 
 CONTEXT = "context"  # the non-agent class of scene-setting clauses

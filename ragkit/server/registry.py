@@ -27,7 +27,7 @@ class ResumeError(ValueError):
 
 
 def _check_clarification(pending: Mapping[str, Any], payload: Any) -> Any:
-    from ragkit.graphs.crag_helpers import check_clarification
+    from ragkit.graphs.crag import check_clarification
 
     try:
         return check_clarification(payload)

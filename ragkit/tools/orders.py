@@ -20,7 +20,7 @@ from typing import Iterator
 
 from langchain_core.tools import ToolException
 
-from ragkit.core.data import DataError, data_dir
+from ragkit.core.files import DataError, data_dir
 
 FIELDS = (
     "order_id", "customer_id", "customer_name", "customer_email", "items",

@@ -1,6 +1,6 @@
 """The handbook: ``data/handbook.md``, one Document per ``## HB-NN Title`` section.
 
-Simplification: the parser knows exactly this heading format (see :func:`ragkit.core.chunking.markdown_sections`).
+Simplification: the parser knows exactly this heading format (see :func:`ragkit.core.files.markdown_sections`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragkit.core.chunking import FENCE, markdown_sections
-from ragkit.core.data import DataError, locate, read_text, unique_ids
+from ragkit.core.files import FENCE, DataError, locate, markdown_sections, read_text, unique_ids
+from ragkit.core.hybrid import default_retriever
+from ragkit.core.search import LazySearch
+from ragkit.defaults import GRAPHS
 
 _HB_HEADING = re.compile(r"^(HB-\d{2,})\s*[.:\-\u2013\u2014]?\s+(\S.*)$")
 
@@ -37,4 +39,9 @@ def load_handbook(path: str | Path | None = None) -> list[Document]:
     return unique_ids(path, docs)
 
 
-__all__ = ["load_handbook"]
+def handbook_search(k: int = GRAPHS.k) -> LazySearch:
+    """The default retriever over the handbook (hybrid BM25 + dense), built on its first search."""
+    return LazySearch(lambda: default_retriever(load_handbook(), k=k), k, name="handbook")
+
+
+__all__ = ["handbook_search", "load_handbook"]

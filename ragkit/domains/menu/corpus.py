@@ -15,7 +15,10 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ragkit.core.data import DataError, locate, read_json, records, require, unique_ids
+from ragkit.core.files import DataError, locate, read_json, records, require, unique_ids
+from ragkit.core.hybrid import default_retriever
+from ragkit.core.search import LazySearch
+from ragkit.defaults import GRAPHS
 
 
 def _eur(amount: float) -> str:
@@ -137,4 +140,20 @@ def load_routing_questions(path: str | Path | None = None) -> list[dict[str, str
     return [{"question": item["question"].strip(), "route": item["route"]} for item in items]
 
 
-__all__ = ["COURSES", "ROUTES", "load_menu", "load_routing_questions", "load_wines", "menu_text", "wine_text"]
+def menu_search(k: int = GRAPHS.k) -> LazySearch:
+    """The default retriever over the menu (hybrid BM25 + dense), built on its first search."""
+    return LazySearch(lambda: default_retriever(load_menu(), k=k), k, name="menu")
+
+
+def wine_search(k: int = GRAPHS.k) -> LazySearch:
+    """The default retriever over the wine list, built on its first search."""
+    return LazySearch(lambda: default_retriever(load_wines(), k=k), k, name="wine")
+
+
+def menu_and_wines() -> list[Document]:
+    """Every dish and every wine: the documents whose fields a query analyser reads its vocabulary from."""
+    return load_menu() + load_wines()
+
+
+__all__ = ["COURSES", "ROUTES", "load_menu", "load_routing_questions", "load_wines", "menu_and_wines", "menu_search",
+           "menu_text", "wine_search", "wine_text"]

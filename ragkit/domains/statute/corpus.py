@@ -11,8 +11,7 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragkit.core.chunking import markdown_sections
-from ragkit.core.data import DataError, locate, read_text, unique_ids
+from ragkit.core.files import DataError, locate, markdown_sections, read_text, unique_ids
 
 _ARTICLE_HEADING = re.compile(r"^Article\s+(\d+)\s*[.:\-\u2013\u2014]?\s+(\S.*)$")
 _ARTICLE_REF = re.compile(r"\bArticles?\s+(\d+(?:\(\d+\))*(?:\s*(?:,|and|or|to)\s*\d+(?:\(\d+\))*)*)")

@@ -1,7 +1,7 @@
 """Articles cut into paragraph Documents, and answers that cite them as "[Article 12(3)]".
 
 A statute answer should say *which paragraph* supports each sentence, in the statute's own form. The
-writers of :mod:`ragkit.roles.writer` cite the documents they were given as ``[n]``; give them one
+writers of :mod:`ragkit.offline.writing` cite the documents they were given as ``[n]``; give them one
 Document per numbered paragraph (:func:`split_paragraphs`) and :func:`cite_paragraphs` turns each ``[n]``
 into the paragraph's label, ``[Article 12(3)]``. :func:`answer_citations` reads those bracketed labels
 back (with :func:`ragkit.domains.statute.citations.parse_citations`), sentence by sentence, so a verifier can check

@@ -9,7 +9,7 @@ All three rank the statute's articles and speak ragkit's one retrieval protocol
   (:func:`ragkit.domains.statute.article_graph.statute_graph_retriever`, with :data:`STATUTE_GRAPH_DEFAULTS`,
   chosen on the statute QA dev split).
 
-:func:`strategy_searches` builds them lazily (:class:`ragkit.graphs.search_sources.LazySearch`), so
+:func:`strategy_searches` builds them lazily (:class:`ragkit.core.search.LazySearch`), so
 compiling a graph or drawing it embeds nothing; the three share one embedder and one hybrid retriever.
 
 Simplification: articles are ranked whole; a long article with one relevant paragraph competes on its
@@ -24,6 +24,7 @@ from typing import Any
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
+from ragkit.core.search import LazySearch
 from ragkit.defaults import STATUTE_QA
 
 STRATEGIES: tuple[str, ...] = ("vector", "hybrid", "graph")
@@ -76,8 +77,6 @@ class StrategySet:
 def strategy_searches(docs: Sequence[Document], embeddings: Embeddings | None = None, k: int = STATUTE_QA.k,
                       graph_settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """``{strategy name: lazy search}`` over the statute's articles (see the module docstring)."""
-    from ragkit.graphs.search_sources import LazySearch
-
     shared = StrategySet(docs, embeddings, k, graph_settings)
     return {name: LazySearch(lambda name=name: shared.get(name), k, name=name) for name in STRATEGIES}
 

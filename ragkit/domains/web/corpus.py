@@ -10,7 +10,7 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragkit.core.data import DataError, locate, read_text, unique_ids
+from ragkit.core.files import DataError, locate, read_text, unique_ids
 
 WEB_FIELDS = ("title", "url", "date", "topic")
 

@@ -25,7 +25,7 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr
 
 from ragkit.core.bm25 import LuceneIdfBM25
-from ragkit.core.data import DataError
+from ragkit.core.files import DataError
 from ragkit.core.nlp import clean_query, tokenize
 from ragkit.domains.web.corpus import load_web_snapshot
 

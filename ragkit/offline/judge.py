@@ -19,7 +19,7 @@ lines of plain code: the document grader's scores
 *ambiguity signal* (the question is under-specified: no key terms at all, or a pronoun with nothing it
 could refer to; or the best documents come from different titles with almost the same score while the
 question names neither), and an *answerability check* on every passing document
-(``ragkit.roles.answerability``: the question's names and numbers occur in it, a "not" question meets a
+(``ragkit.offline.judge``: the question's names and numbers occur in it, a "not" question meets a
 "not" sentence, a "who/when/how many" question finds a name/date/number), so a passage that is on topic
 but cannot hold the answer makes the verdict ``insufficient``, not ``sufficient``. ``LLMJudge`` asks a chat model for the verdict as a ``Literal`` field of a
 pydantic schema; a failed call or malformed output takes the fail-soft default (keep the top candidates
@@ -34,19 +34,26 @@ a lower-case entity ("bm25") does not count as an antecedent; the title signal n
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, Sequence
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
 
+import numpy as np
 from langchain_core.documents import Document
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.prompts import ChatPromptTemplate
-from pydantic import BaseModel, Field
 
-from ragkit.core.nlp import clean_query, key_terms, words
+from ragkit.core.nlp import (
+    QUESTION_STOPWORDS,
+    answer_type,
+    clean_query,
+    fold,
+    has_answer,
+    key_terms,
+    split_sentences,
+    term_coverage,
+    words,
+)
 from ragkit.defaults import JUDGE, QUERY_ANALYSIS
-from ragkit.roles.answerability import answerability_gap, carries
-from ragkit.roles.base import DocumentGrader, Judgement
-from ragkit.roles.llm import call_structured
-from ragkit.roles.prompts import format_documents
+from ragkit.offline.graders import LocalGrader
+from ragkit.roles.protocols import DocumentGrader, Judgement
 
 # Tuned on SQuAD 2.0 articles 0-7 for the default LocalGrader (benchmarks/crag/squad2_eval.py --mode tune; the
 # grid, every row and the rule are in benchmarks/results/crag_squad2_tuning.json). The mean of the three rates
@@ -66,15 +73,6 @@ def has_antecedent(question: str) -> bool:
     """
     tokens = _TOKEN.findall(question)
     return any(t[0].isdigit() for t in tokens) or any(t[0].isupper() and t != "I" for t in tokens[1:])
-
-
-def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:
-    """The judge's safe default: keep the top ``top`` candidates as ``sufficient`` and flag ``fallback``.
-
-    >>> fail_soft([Document("a"), Document("b")], "model call failed").keep
-    (0, 1)
-    """
-    return Judgement("sufficient", keep=tuple(range(min(top, len(documents)))), note=f"fail-soft: {note}", fallback=True)
 
 
 def underspecified(question: str) -> str | None:
@@ -152,8 +150,6 @@ class LocalJudge:
         negation_check: bool = QUERY_ANALYSIS.negation_check,
     ):
         if grader is None:
-            from ragkit.roles import LocalGrader  # lazy: building a judge with your own grader loads no model
-
             grader = LocalGrader()
         if max_keep < 1:
             raise ValueError(f"max_keep must be at least 1, got {max_keep}")
@@ -240,70 +236,164 @@ def analysis_name(documents: Sequence[Document], analysis: Any, item_id: str) ->
     return None
 
 
-# ---------------------------------------------------------------- LLM judge
-JUDGE_PROMPT = ChatPromptTemplate.from_messages(
-    [
-        (
-            "system",
-            "You judge whether retrieved documents can answer a user question, before anyone writes an "
-            "answer. Choose exactly one verdict:\n"
-            "- sufficient: one or more documents contain the answer. List their numbers in `keep`.\n"
-            "- insufficient: the documents are about the right topic but do not contain the answer. Put a "
-            "better search query in `corrected_query` (keep every name and number of the question).\n"
-            "- ambiguous: the question cannot be answered as asked, because it could mean several "
-            "different things or refers to something it does not name. Put one short question to ask "
-            "the user in `clarifying_question`.\n"
-            "- irrelevant: the documents are about something else entirely; the knowledge base does "
-            "not cover the question.\n"
-            "Judge by meaning, not by shared words.",
-        ),
-        ("human", "Documents:\n\n{documents}\n\nUser question: {question}"),
-    ]
-)
+# ---------------------------------------------------------------------- answerability
+# Answerability: does this passage hold an answer to the question, or only look like it does?
+#
+# A relevance score says a passage is *about* the question. It cannot tell "Who founded the abbey?" over a
+# passage that names the founder from the same question over a passage that only says when the abbey was
+# built. ``answerability_gap`` runs cheap checks on one passage and returns the first that fails (``None``
+# when all pass). They start from the question's analysis (:mod:`ragkit.roles.query_analysis`), so what the
+# analysis understood is checked against the data, and only the rest against the words:
+#
+# 1. **conditions** (a document with fields): the document must pass the question's filter exactly (a
+#    dessert with nuts cannot answer "which desserts have no nuts?"), be one of the two items a comparison
+#    names, or be the item a question is about;
+# 2. **rare terms**: every name (a capitalised word after the question's first word) and every number the
+#    analysis did NOT use must occur in the passage; a number that is a price bound ("under 11 euros") or a
+#    value matched to a field ("Italy", "French" -> France) is checked by condition 1 instead, never by its
+#    spelling. On plain text, ``related_bar`` (off by default, see ``ragkit.defaults.QUERY_ANALYSIS``) also
+#    accepts a passage word MiniLM places close to the term with the same first letter ("France" ~ "French");
+# 3. **polarity** (``negation_check``): a question asking what did *not* happen needs a supporting sentence
+#    that says "not", "never", "no" ... (SQuAD 2.0 writes many unanswerable questions by adding a "not");
+#    a negation the analysis turned into a condition ("not vegetarian", "without nuts") is checked by 1;
+# 4. **answer type**: "who" needs a name, "when" a date, "how many / how much" a number, in the
+#    supporting sentence, and one the question does not already contain (:mod:`ragkit.core.nlp`).
+#
+# The *supporting sentence* is the passage sentence that contains most of the question's key terms.
+#
+# Simplifications: names are found by capital letters (a lower-case entity like "bm25" is not a rare term);
+# a term counts as present when a word of the passage starts with it ("America" in "American"), so a few
+# near misses pass; a related word is one MiniLM places close, which is not a proof of meaning; typos ("Masstricht") make the passage look
+# like it lacks the term; synonyms ("did not" vs "failed to") and antonyms ("most" vs "least") are not
+# understood; on plain text (SQuAD, the handbook) the checks are the wording rules of before, since there
+# is no structure to check against. English only.
 
 
-class JudgeVerdict(BaseModel):
-    """What the LLM judge must return (parsed by structured output)."""
-
-    verdict: Literal["sufficient", "insufficient", "ambiguous", "irrelevant"] = Field(description="the judgement")
-    keep: list[int] = Field(default_factory=list, description="numbers [n] of the documents that answer the question")
-    corrected_query: str | None = Field(default=None, description="a better search query, for insufficient")
-    clarifying_question: str | None = Field(default=None, description="a question for the user, for ambiguous")
-    reason: str = Field(default="", description="one short sentence saying why")
+_TERM = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F-]*|\d[\d,.]*\d|\d")
+_NEGATION = re.compile(r"\b(not|never|no|none|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F'-]*")
 
 
-class LLMJudge:
-    """A chat model judges the documents; malformed output or a failed call -> fail-soft ``sufficient``.
+def rare_terms(question: str) -> list[str]:
+    """The question's names and numbers (folded, without a possessive 's), in order.
 
-    >>> from ragkit.core.chat_models import scripted
-    >>> judge = LLMJudge(scripted({"verdict": "sufficient", "keep": [2]}))
-    >>> judge.judge("Who built it?", [Document("a"), Document("b")]).keep
-    (1,)
+    >>> rare_terms("How many libraries does Cambridge's 1,200-year-old university have in 2016?")
+    ['cambridge', '1200', '2016']
     """
-
-    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = JUDGE_PROMPT, fallback_keep: int = 3):
-        self.model = model
-        self.prompt = prompt
-        self.fallback_keep = fallback_keep
-
-    def judge(self, question: str, documents: Sequence[Document]) -> Judgement:
-        question = clean_query(question, what="question")
-        documents = list(documents)
-        if not documents:
-            return Judgement("irrelevant", note="nothing was retrieved")
-        call = call_structured(self.model, self.prompt, JudgeVerdict, {"question": question, "documents": format_documents(documents)})
-        if call.value is None:
-            return fail_soft(documents, call.note, self.fallback_keep)
-        out = call.value
-        keep = tuple(dict.fromkeys(n - 1 for n in out.keep if 1 <= n <= len(documents)))  # code disposes: valid, unique
-        if out.verdict == "sufficient" and not keep:
-            return fail_soft(documents, "verdict 'sufficient' without any valid document number", self.fallback_keep)
-        corrected = (out.corrected_query or "").strip() or None
-        clarifying = (out.clarifying_question or "").strip() or None
-        if out.verdict == "ambiguous" and clarifying is None:
-            clarifying = "Could you say more precisely what you mean?"
-        return Judgement(out.verdict, keep=keep, note=out.reason, clarifying_question=clarifying,
-                         corrected_query=corrected if out.verdict == "insufficient" else None)
+    out: dict[str, None] = {}
+    for i, token in enumerate(_TERM.findall(question)):
+        token = re.sub(r"'s$", "", token)
+        if token[0].isdigit():
+            out.setdefault(token.replace(",", "").rstrip("."), None)
+        elif i > 0 and token[0].isupper() and token.lower() not in QUESTION_STOPWORDS and token != "I":
+            out.setdefault(fold(token), None)
+    return list(out)
 
 
-__all__ = ["JUDGE_PROMPT", "JudgeVerdict", "LLMJudge", "LocalJudge", "fail_soft", "has_antecedent", "title_split", "underspecified"]
+def mentions(text: str, term: str) -> bool:
+    """True when a word of ``text`` starts with ``term`` (case, accents and thousands commas ignored).
+
+    >>> mentions("Huguenots settled in North American colonies.", "america"), mentions("In the 1970s", "1970")
+    (True, True)
+    >>> mentions("The Americas", "merica")
+    False
+    """
+    return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
+
+
+@lru_cache(maxsize=50_000)
+def _word_vector(word: str) -> np.ndarray:
+    from ragkit.core.embeddings import embed, load_embedder
+
+    return embed(load_embedder(), [word])[0]
+
+
+def related_in(text: str, term: str, bar: float | None) -> bool:
+    """True when ``text`` has a word that starts like ``term`` (first letter) and that MiniLM places within
+    ``bar`` cosine of it ("france" ~ "French"); never for numbers, and off when ``bar`` is None.
+
+    >>> related_in("A French white wine.", "france", None)
+    False
+    """
+    if bar is None or not term or term[0].isdigit():
+        return False
+    candidates = {fold(w) for w in _WORD.findall(text) if fold(w)[:1] == term[:1] and len(w) >= 3 and fold(w) != term}
+    if not candidates:
+        return False
+    target = _word_vector(term)
+    return any(float(_word_vector(w) @ target) >= bar for w in sorted(candidates))
+
+
+def supporting_sentence(question: str, text: str) -> str:
+    """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
+
+    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
+    'The abbey was founded in 1066.'
+    """
+    sentences = split_sentences(text) or [text]
+    return max(sentences, key=lambda s: term_coverage(question, s))
+
+
+def carries(metadata: Mapping[str, Any] | None, analysis: Any) -> bool:
+    """True when a document has every field the analysis reads (so the analysis can be checked on it)."""
+    if metadata is None or analysis is None or not analysis.structured:
+        return False
+    needed = list(analysis.attributes) + (["id"] if analysis.comparison is not None or analysis.subject else [])
+    return all(field in metadata for field in needed)
+
+
+def condition_gap(analysis: Any, metadata: Mapping[str, Any]) -> str | None:
+    """Why a document with fields fails the question's structure, or None."""
+    doc_id = str(metadata.get("id"))
+    if analysis.comparison is not None and doc_id not in analysis.comparison.ids:
+        return "it is not one of the two items the question compares"
+    if analysis.subject is not None and doc_id != analysis.subject:
+        return "it is not the item the question is about"
+    if not analysis.passes(dict(metadata)):
+        return f"it does not match the question's conditions ({analysis.describe()})"
+    return None
+
+
+def negation_understood(analysis: Any) -> bool:
+    """True when the analysis turned the question's negation into a condition ("not vegetarian")."""
+    return analysis is not None and bool(getattr(analysis, "negated", ())) and analysis.filter is not None
+
+
+def answerability_gap(question: str, text: str, analysis: Any | None = None, metadata: Mapping[str, Any] | None = None,
+                      related_bar: float | None = QUERY_ANALYSIS.related_bar,
+                      negation_check: bool = QUERY_ANALYSIS.negation_check) -> str | None:
+    """Why ``text`` cannot answer ``question`` (the first failed check), or None when every check passes.
+
+    >>> answerability_gap("How many libraries are there in Cambridge?", "Oxford has 100 libraries.", related_bar=None)
+    "the passage never mentions 'cambridge'"
+    >>> answerability_gap("What did the monks not build?", "The monks built a mill.")
+    'the question asks what is not the case, but the passage does not say so'
+    >>> answerability_gap("When was the mill built?", "The monks built a mill by the river.")
+    'the passage has no time or date where the question asks for one'
+    >>> answerability_gap("When was the mill built?", "The monks built the mill in 1120.") is None
+    True
+    """
+    checked = carries(metadata, analysis)
+    if checked:
+        gap = condition_gap(analysis, metadata)  # type: ignore[arg-type]
+        if gap:
+            return gap
+    used = {fold(w) for w in getattr(analysis, "used", ())} if checked else set()
+    for term in rare_terms(question):
+        if term in used or mentions(text, term) or related_in(text, term, related_bar):
+            continue
+        return f"the passage never mentions {term!r}"
+    sentence = supporting_sentence(question, text)
+    understood = checked and negation_understood(analysis)
+    if negation_check and not understood and _NEGATION.search(question) and not _NEGATION.search(sentence):
+        return "the question asks what is not the case, but the passage does not say so"
+    if checked and analysis.covered:
+        return None  # a list, a winner, a yes/no or a comparison: the fields answer it, not a sentence
+    kind = answer_type(question)
+    if not has_answer(kind, sentence, question):
+        what = {"person": "name", "time": "time or date", "quantity": "number"}[kind]
+        return f"the passage has no {what} where the question asks for one"
+    return None
+
+
+__all__ = ['LocalJudge', 'answerability_gap', 'carries', 'condition_gap', 'has_antecedent', 'mentions', 'negation_understood', 'rare_terms', 'related_in', 'supporting_sentence', 'title_split', 'underspecified']

@@ -49,34 +49,11 @@ from typing import Mapping, Sequence
 import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.prompts import ChatPromptTemplate
 
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import clean_query, key_terms, split_sentences, tokenize
 from ragkit.defaults import ROUTER
-from ragkit.roles.base import RouteDecision, RouteSpec
-from ragkit.roles.llm import call_structured, choice_schema
-from ragkit.roles.prompts import ROUTER_PROMPT, format_routes
-
-
-def check_routes(routes: Sequence[RouteSpec], fallback: str | None) -> tuple[tuple[RouteSpec, ...], str]:
-    """Validate route specs (non-empty, unique names) and resolve the fallback (default: the last route)."""
-    routes = tuple(routes)
-    if not routes:
-        raise ValueError("a router needs at least one RouteSpec")
-    names = [r.name for r in routes]
-    if len(set(names)) != len(names):
-        raise ValueError(f"route names must be unique, got {names}")
-    for spec in routes:
-        if not isinstance(spec, RouteSpec):
-            raise TypeError(f"routes must be RouteSpec objects, got {type(spec).__name__}")
-        if not spec.description.strip() and not spec.examples:
-            raise ValueError(f"route {spec.name!r} has neither a description nor examples")
-    fallback = names[-1] if fallback is None else fallback
-    if fallback not in names:
-        raise ValueError(f"fallback route {fallback!r} is not one of the routes {names}")
-    return routes, fallback
+from ragkit.roles.protocols import RouteDecision, RouteSpec, check_routes
 
 
 def passages(documents: Sequence[Document | str], what: str = "documents") -> list[str]:
@@ -225,35 +202,3 @@ class LocalRouter:
                 self.fallback, best_score, f"{best} vs {ranked[1][0]} too close (gap {gap:.3f} < {self.margin})", fallback=True
             )
         return RouteDecision(best, best_score, f"nearest route {best} ({best_score:.2f}, gap {gap:.2f})")
-
-
-class LLMRouter:
-    """A chat model picks the route (a ``Literal`` of the route names); on any failure: the fallback route.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> router = LLMRouter(scripted('{"route": "wine"}'), [RouteSpec("wine", "the wine list"),
-    ...                    RouteSpec("web", "anything else")], fallback="web")
-    >>> router.route("A red for lamb?")
-    RouteDecision(route='wine', confidence=1.0, note='', fallback=False)
-    """
-
-    def __init__(
-        self,
-        model: BaseChatModel,
-        routes: Sequence[RouteSpec],
-        fallback: str | None = None,
-        prompt: ChatPromptTemplate = ROUTER_PROMPT,
-    ):
-        self.model = model
-        self.routes, self.fallback = check_routes(routes, fallback)
-        self.prompt = prompt
-        self.schema = choice_schema("RouteChoice", "route", tuple(r.name for r in self.routes), "the chosen data source")
-
-    def route(self, question: str) -> RouteDecision:
-        question = clean_query(question, what="question")
-        inputs = {"question": question, "routes": format_routes(self.routes), "fallback": self.fallback}
-        result = call_structured(self.model, self.prompt, self.schema, inputs)
-        if not result.ok:
-            # Safe default: the fallback route is the one meant for "none of the above".
-            return RouteDecision(self.fallback, 0.0, result.note, fallback=True)
-        return RouteDecision(result.value.route, 1.0, getattr(result.value, "reason", ""))

@@ -36,9 +36,10 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ragkit.core.nlp import fold, split_sentences
+from ragkit.core.nlp import cited_numbers, fold, mentions, split_sentences
 from ragkit.offline.structured import describe
-from ragkit.roles.base import Answer
+from ragkit.offline.writing import LocalWriter, cite
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer
 
 
 def name_forms(title: str) -> list[str]:
@@ -88,10 +89,6 @@ def split_by_filter(documents: Sequence[Document], analysis: Any) -> tuple[list[
     return passing, [i for i in range(len(documents)) if i not in passing]
 
 
-def _cite(sentence: str, number: int) -> str:
-    from ragkit.roles.writer import cite
-
-    return cite(sentence, number)
 
 
 def _formatted(value: Any) -> list[str]:
@@ -118,8 +115,6 @@ def evidence(doc: Document, fields: Sequence[str], max_sentences: int = 2) -> li
     >>> evidence(d, ["price_glass"])
     ['Sancerre (Loire, France), 2022, white wine.', 'Sancerre: Price: 10.00 EUR a glass.']
     """
-    from ragkit.core.nlp import mentions
-
     sentences = split_sentences(doc.page_content) or [doc.page_content]
     chosen = [0]
     for field in fields:
@@ -141,7 +136,7 @@ def evidence(doc: Document, fields: Sequence[str], max_sentences: int = 2) -> li
 
 def quote(doc: Document, number: int, fields: Sequence[str]) -> str:
     """The evidence sentences of one document, each cited ``[number]``."""
-    return " ".join(_cite(s, number) for s in evidence(doc, fields))
+    return " ".join(cite(s, number) for s in evidence(doc, fields))
 
 
 def _value_text(value: Any) -> str:
@@ -248,5 +243,113 @@ def comparison_answer(documents: Sequence[Document], analysis: Any) -> Answer | 
     return Answer(prefix + body, (min(ia, ib) + 1, max(ia, ib) + 1))
 
 
-__all__ = ["comparison_answer", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
+def analyse(analyzer: Any | None, question: str, documents: Sequence[Document], query: Any | None) -> Any | None:
+    """The question's analysis: the one passed in, else the analyser's over the fields these documents carry."""
+    if query is not None or analyzer is None or not documents:
+        return query
+    restricted = getattr(analyzer, "restricted", None)
+    return (restricted(documents) if restricted else analyzer).analyze(question)
+
+
+def with_caveat(answer: Answer, analysis: Any) -> Answer:
+    """Say first what the question excluded that the data does not know, so the answer promises nothing about it.
+
+    >>> from types import SimpleNamespace
+    >>> with_caveat(Answer("Lemon tart [1].", (1,)), SimpleNamespace(unresolved=("lactose",))).text
+    "I could not check 'lactose': it is not in the data, so nothing was left out for it. Lemon tart [1]."
+    """
+    words = [w for w in getattr(analysis, "unresolved", ()) if w]
+    if not words:
+        return answer
+    listed = " or ".join(f"'{w}'" for w in words)
+    note = f"I could not check {listed}: {'it is' if len(words) == 1 else 'they are'} not in the data, so nothing was left out for {'it' if len(words) == 1 else 'them'}."
+    return Answer(f"{note} {answer.text}", answer.citations, answer.answered, answer.fallback)
+
+
+def constraints(documents: Sequence[Document], analysis: Any, excluded: Sequence[str]) -> str:
+    """The analysis as instructions for a chat model: what qualifies, what to leave out, what code computed."""
+    lines = ["Constraints decided from the data (follow them exactly):"]
+    if analysis.filter is not None:
+        lines.append(f"- Every document shown matches: {analysis.describe()}. Mention only these items.")
+    if excluded:
+        lines.append(f"- Never name these items, they do not qualify: {', '.join(excluded)}.")
+    decided = structured_answer(documents, analysis)
+    if decided is not None and analysis.kind in ("single", "comparison", "yes_no"):
+        lines.append(f"- The computed answer is: {decided.text} Say it in your own words, with the citations.")
+    if analysis.unresolved:
+        lines.append(f"- These words could not be checked against the data; say so: {', '.join(analysis.unresolved)}.")
+    return "\n".join(lines)
+
+class StructuredWriter:
+    """Any writer, with the question's structure decided in code first (see the module docstring).
+
+    ``analyzer`` reads the question (``analyze(question)``; ``restricted(documents)`` when it has one, to
+    the fields the documents carry); a graph that analysed the question already passes ``query=``. When the
+    analysis is structured: a local writer gets the decided answer (a list, a winner, yes/no, a comparison)
+    or quotes only the documents that pass the filter; a writer that reads instructions (``LLMWriter``) gets
+    the passing documents and the constraints in its question. Either way a sentence naming an excluded item
+    is dropped, citations are renumbered to the documents given, and a word the data does not know is said
+    first. A question with no structure goes to the writer unchanged.
+    """
+
+    def __init__(self, writer: Any, analyzer: Any):
+        self.writer, self.analyzer = writer, analyzer
+
+    def write(self, question: str, documents: Sequence[Document], query: Any | None = None) -> Answer:
+        documents = list(documents)
+        analysis = analyse(self.analyzer, question, documents, query)
+        if analysis is None or not analysis.structured:
+            return self.writer.write(question, documents)
+        passing, failing = split_by_filter(documents, analysis)
+        excluded = [title_of(documents[i]) for i in failing if title_of(documents[i])]
+        allowed = [title_of(documents[i]) for i in passing if title_of(documents[i])]
+        if getattr(self.writer, "reads_instructions", False):
+            shown = passing if analysis.comparison is None else list(range(len(documents)))
+            asked = f"{question}\n\n{constraints([documents[i] for i in shown], analysis, excluded)}"
+        else:
+            decided = structured_answer(documents, analysis)
+            if decided is not None:
+                return with_caveat(decided, analysis)
+            if analysis.subject is not None:
+                passing = [i for i in passing if str(documents[i].metadata.get("id")) == analysis.subject] or passing
+            shown, asked = passing, question
+        if not shown:
+            return Answer(f"None of the documents matches ({analysis.describe()}).", (), answered=False)
+        answer = self.writer.write(asked, [documents[i] for i in shown])
+        if not answer.answered:
+            return answer
+        text = drop_excluded(renumber(answer.text, [i + 1 for i in shown]), excluded, allowed)
+        if not text.strip():
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        cited = tuple(sorted({n for n in cited_numbers(text) if 1 <= n <= len(documents)}))
+        return with_caveat(Answer(text, cited, answer.answered, answer.fallback), analysis)
+
+
+def structured_roles(documents: Sequence[Document], *, judge: bool = True, embedder: Any = None) -> dict[str, Any]:
+    """The roles that read a question's structure over documents with fields, for any RAG graph:
+    ``build_crag_graph(retriever, **structured_roles(docs))``, or ``judge=False`` for Self-RAG.
+
+    The writer is a :class:`StructuredWriter` around ``LocalWriter`` and the judge a ``LocalJudge``, both with
+    one ``LocalQueryAnalyzer`` that reads its vocabulary (fields, values, names) from ``documents``.
+    """
+    from ragkit.offline.judge import LocalJudge
+    from ragkit.roles.query_analysis import LocalQueryAnalyzer
+
+    analyzer = LocalQueryAnalyzer(list(documents), embedder=embedder)
+    roles: dict[str, Any] = {"writer": StructuredWriter(LocalWriter(embedder), analyzer)}
+    if judge:
+        roles["judge"] = LocalJudge(query_analyzer=analyzer)
+    return roles
+
+
+def renumber(text: str, numbers: Sequence[int]) -> str:
+    """Citation markers ``[k]`` (1-based into a subset) turned into the subset's own numbers.
+
+    >>> renumber("Tart [1]. Cake [2].", [3, 5])
+    'Tart [3]. Cake [5].'
+    """
+    return re.sub(r"\[(\d+)\]", lambda m: f"[{numbers[int(m.group(1)) - 1]}]" if 0 < int(m.group(1)) <= len(numbers)
+                  else m.group(0), text)
+
+__all__ = ["StructuredWriter", "analyse", "comparison_answer", "constraints", "renumber", "structured_roles", "with_caveat", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
            "structured_answer", "title_of"]

@@ -1,0 +1,237 @@
+"""Files: where the teaching data is, reading it with errors that name the file, and saving indexes atomically.
+
+- **the data folder**: :func:`data_dir` is ``$RAGKIT_DATA_DIR`` when set, else the project's ``data/``;
+  :func:`locate` resolves a loader's path argument and, when the file is missing, says what was expected
+  and how to point ragkit at it;
+- **reading**: :func:`read_json` and :func:`read_text` turn encoding and syntax errors into a
+  :class:`DataError` naming the file and line; :func:`records`, :func:`require` and :func:`unique_ids`
+  check a JSON list's entries; :func:`markdown_sections` splits Markdown at its level-2 headings;
+- **saving an index**: :func:`atomic_directory` hands out a temporary folder next to the target and swaps
+  it into place with ``os.replace`` only when every file is written, so a crash never leaves a
+  half-written index (POSIX cannot rename a folder over a non-empty one in one step: the old index is
+  renamed aside first, so a crash between the two renames leaves it under ``.old-<pid>``, never a mix).
+
+What it cannot do: the checks are hand-written for flat records (a field's type, no nested schema; a
+project with many formats would use pydantic or JSON Schema), and the Markdown splitter knows level-1 and
+level-2 ATX headings and fenced code only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from langchain_core.documents import Document
+
+
+class DataError(ValueError):
+    """A data file exists but cannot be used (bad JSON, a missing field, no sections, an empty corpus)."""
+
+
+def data_dir() -> Path:
+    """The folder holding the teaching data: ``$RAGKIT_DATA_DIR`` if set, else the project's ``data/``."""
+    override = os.environ.get("RAGKIT_DATA_DIR")
+    return Path(override).expanduser() if override else Path(__file__).resolve().parents[2] / "data"
+
+
+def locate(path: str | Path | None, default: str, expected: str, want_dir: bool = False) -> Path:
+    """Resolve a loader's path argument and fail early, saying what should be there."""
+    p = Path(path) if path is not None else data_dir() / default
+    if not p.exists() or (want_dir and not p.is_dir()) or (not want_dir and not p.is_file()):
+        kind = "folder" if want_dir else "file"
+        raise FileNotFoundError(
+            f"{kind} not found: {p}. Expected {expected}. "
+            "Pass a path, or set RAGKIT_DATA_DIR to the folder that holds the data files."
+        )
+    return p
+
+
+def read_text(path: Path) -> str:
+    """The file's text, or a DataError saying it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise DataError(f"{path}: not UTF-8 text (byte {err.start}); save the file as UTF-8") from err
+
+
+def read_json(path: Path) -> Any:
+    """The parsed JSON of a file, or a DataError naming the line and column of the syntax error."""
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as err:
+        raise DataError(f"{path}: not valid JSON (line {err.lineno}, column {err.colno}: {err.msg})") from err
+
+
+def records(path: Path, data: Any, key: str) -> list[dict[str, Any]]:
+    """The list of entries under ``key`` (or the top-level list itself), checked to be non-empty dicts."""
+    items = data.get(key) if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise DataError(f"{path}: expected a list of entries under {key!r}")
+    if not items:
+        raise DataError(f"{path}: the list {key!r} is empty; add at least one entry")
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise DataError(f"{path}: entry {i} of {key!r} is a {type(item).__name__}, not an object")
+    return items
+
+
+def require(path: Path, entry: dict[str, Any], index: int, fields: dict[str, type | tuple[type, ...]]) -> None:
+    """Check that an entry has every required field with the right type (a bool is not a number)."""
+    label = f"entry {index}" + (f" ({entry['id']})" if isinstance(entry.get("id"), str) else "")
+    for name, kind in fields.items():
+        if name not in entry or entry[name] is None or entry[name] == "":
+            raise DataError(f"{path}: {label} is missing the required field {name!r}")
+        value = entry[name]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise DataError(f"{path}: {label} field {name!r} has type {type(value).__name__}, expected {kind}")
+        if isinstance(value, list) and not all(isinstance(v, str) for v in value):
+            raise DataError(f"{path}: {label} field {name!r} must be a list of strings")
+
+
+def unique_ids(path: Path, docs: list[Document]) -> list[Document]:
+    """Return ``docs`` unchanged, or raise a DataError naming the first id used twice."""
+    seen: set[str] = set()
+    for doc in docs:
+        if doc.metadata["id"] in seen:
+            raise DataError(f"{path}: the id {doc.metadata['id']!r} is used twice; ids must be unique")
+        seen.add(doc.metadata["id"])
+    return docs
+
+
+# ---------------------------------------------------------------------- persist
+# Saving indexes to disk so that a crash never leaves a half-written index behind.
+#
+# ``atomic_directory(path)`` hands out a fresh temporary folder *next to* the target (same file system), lets
+# the caller write every file into it, and only then swaps it into place with ``os.replace``. If anything
+# fails while writing, the temporary folder is deleted and the old index is untouched.
+#
+# Simplification: POSIX cannot rename a folder over a non-empty folder in one step, so an existing index is
+# first renamed aside (``<name>.old-<pid>``), the new one renamed in, and the old one deleted. A crash in the
+# instant between those two renames leaves the previous index under the ``.old`` name, never a mix of both.
+
+
+FORMAT_VERSION = 1
+
+
+@contextmanager
+def atomic_directory(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary folder; on success it replaces ``path`` in one rename, on error it is removed.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> with atomic_directory(root / "idx") as tmp:
+    ...     _ = (tmp / "a.txt").write_text("hi")
+    >>> (root / "idx" / "a.txt").read_text()
+    'hi'
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() and not target.is_dir():
+        raise FileExistsError(f"cannot save an index to {target}: a file (not a folder) is in the way")
+    tmp = target.parent / f".{target.name}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old = target.parent / f".{target.name}.old-{os.getpid()}"
+    if target.exists():
+        os.replace(target, old)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        if old.exists():
+            os.replace(old, target)  # put the previous index back
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def write_json(path: Path, data: dict[str, Any]) -> None:
+    """Write a small JSON file (sorted keys, so saves are byte-for-byte reproducible)."""
+    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def read_config(folder: str | Path, kind: str) -> dict[str, Any]:
+    """Read ``config.json`` of a saved index and check it was saved by the class that is loading it."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no saved index at {folder}: the folder does not exist")
+    config_path = folder / "config.json"
+    if not config_path.is_file():
+        raise FileNotFoundError(f"{folder} is not a saved ragkit index: config.json is missing")
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    if config.get("kind") != kind:
+        raise ValueError(f"{folder} holds a {config.get('kind')!r} index, not a {kind!r} index")
+    if config.get("format_version") != FORMAT_VERSION:
+        raise ValueError(f"{folder} was saved with format {config.get('format_version')}, expected {FORMAT_VERSION}")
+    return config
+
+
+def write_documents(path: Path, docs: Sequence[Document]) -> None:
+    """Write documents as JSON lines: one ``{"id", "page_content", "metadata"}`` object a line."""
+    with path.open("w", encoding="utf-8") as f:
+        for doc in docs:
+            row = {"id": doc.id, "page_content": doc.page_content, "metadata": doc.metadata}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+def read_documents(path: Path) -> list[Document]:
+    """Read documents written by ``write_documents``."""
+    if not path.is_file():
+        raise FileNotFoundError(f"saved index is incomplete: {path} is missing")
+    docs = []
+    with path.open(encoding="utf-8") as f:
+        for line_no, line in enumerate(f, 1):
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{path}, line {line_no}: not valid JSON ({err.msg})") from err
+            docs.append(Document(page_content=row["page_content"], metadata=row["metadata"], id=row.get("id")))
+    return docs
+
+
+# ---------------------------------------------------------------- Markdown sections
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:
+    """Split Markdown at level-2 headings, skipping fenced code: ``(line, heading, body, last level-1 heading)``.
+
+    >>> markdown_sections("# Act\\n# Part I. Basics\\n## Article 1. Scope\\n(1) Text.\\n")
+    [(3, 'Article 1. Scope', '(1) Text.', 'Part I. Basics')]
+    """
+    sections: list[tuple[int, str, str, str | None]] = []
+    level1: str | None = None
+    current: tuple[int, str, str | None] | None = None
+    body: list[str] = []
+    fence: str | None = None
+
+    def close() -> None:
+        if current is not None:
+            sections.append((current[0], current[1], "\n".join(body).strip(), current[2]))
+
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        marker = FENCE.match(line)
+        if marker and (fence is None or marker.group(1) == fence):
+            fence = marker.group(1) if fence is None else None
+        elif fence is None and line.startswith("## "):
+            close()
+            current, body = (number, line[3:].strip(), level1), []
+            continue
+        elif fence is None and line.startswith("# "):
+            level1 = line[2:].strip()
+            continue
+        body.append(line)
+    close()
+    return sections
+
+__all__ = ['FENCE', 'markdown_sections', 'DataError', 'data_dir', 'locate', 'read_json', 'read_text', 'records', 'require', 'unique_ids']

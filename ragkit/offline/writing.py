@@ -1,0 +1,262 @@
+"""Writing offline, without a model: an extractive writer that quotes its sources, and an RM3 rewriter.
+
+``LocalWriter`` writes nothing of its own: it quotes. Every document is cut into sentences (headings,
+table rows, code and short labels are not sentences, :func:`ragkit.core.nlp.prose_sentences`; a very short
+sentence is glued to its neighbour). Each sentence is scored ``w * cosine(question, sentence) + (1 - w) *
+key-term coverage``, and up to ``max_sentences`` are picked with maximal marginal relevance (relevance
+minus a penalty for resembling a sentence already picked). Only sentences that clear ``support_bar`` and
+come within ``relative_bar`` of the best are used; if none clears the bar, the writer refuses with
+``NOT_ENOUGH_INFORMATION``. Each quoted sentence ends with ``[n]``, its document's number, and a later
+sentence that does not name its document's subject gets the document's title in front ("Chocolate
+mousse: Dietary: vegan [1].") when that title occurs in the document's own text, so every word is the
+source's. The bars are in :data:`ragkit.defaults.WRITER`.
+
+``LocalRewriter`` does pseudo-relevance feedback in the style of RM3 (Lavrenko and Croft's relevance
+model, as in Anserini): assume the top documents that share a key term with the question are relevant,
+estimate which words they are about (each document weighted by the share of the question's key terms it
+holds), interpolate that model with the question's own, and append the strongest new words to the
+question. Without usable documents the rewrite is the question's content words.
+
+What they cannot do: quoting cannot combine facts into a new sentence, resolve "it", or compute anything
+(a total, a comparison: :class:`ragkit.offline.structured.StructuredWriter` decides those in code); a
+same-topic paragraph that lacks the answer is still quoted (SQuAD 2.0 "impossible" questions are rarely
+refused). Feedback from an off-topic document that shares a word with the question drags the rewrite
+off topic, the known failure of pseudo-relevance feedback: pass only the documents a grader kept, and cap
+the rewrite loop.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+
+from ragkit.core.contract import check_documents
+from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.nlp import (
+    QUESTION_STOPWORDS,
+    SourceSentence,
+    clean_query,
+    document_subject,
+    key_terms,
+    mentions,
+    prose_sentences,
+    stem,
+    term_coverage,
+    words,
+)
+from ragkit.defaults import WRITER
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer
+
+
+# ---------------------------------------------------------------- the extractive writer
+MIN_UNIT_WORDS = 5
+
+
+def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
+    """The quotable sentences of every document (no headings, code or labels: :func:`prose_sentences`).
+
+    A very short sentence ("12 euros.") is glued to the previous sentence of its document, or, when it
+    opens the document, to the next one ("Article 1." + "(1) This Act ..."), so it keeps its context.
+
+    >>> doc = Document(page_content="Oysters\\n\\nArticle 1. Oysters are served raw. Both cost 14 euros.")
+    >>> [u.text for u in answer_units([doc])]
+    ['Article 1. Oysters are served raw. Both cost 14 euros.']
+    """
+    units: list[SourceSentence] = []
+    pending: SourceSentence | None = None  # a short sentence that opened its document, waiting for the next
+    for s in prose_sentences(documents):
+        if pending is not None and pending.doc != s.doc:
+            units.append(pending)
+            pending = None
+        short = len(s.text.split()) < MIN_UNIT_WORDS
+        if pending is not None:
+            units.append(SourceSentence(s.doc, pending.position, f"{pending.text} {s.text}"))
+            pending = None
+        elif short and units and units[-1].doc == s.doc:
+            units[-1] = SourceSentence(s.doc, units[-1].position, f"{units[-1].text} {s.text}")
+        elif short:
+            pending = s
+        else:
+            units.append(s)
+    if pending is not None:
+        units.append(pending)
+    return units
+
+
+def with_subject(unit: SourceSentence, document: Document) -> str:
+    """The sentence to quote, prefixed with its document's subject when it would otherwise lose it.
+
+    A later sentence of a document often leans on the first one ("Dietary: vegan." says nothing about
+    WHICH dish). When the unit is not its document's first sentence and does not mention the document's
+    title, the title goes in front, "<title>: <sentence>". Only a title that occurs in the document's
+    own text is used (:func:`ragkit.core.nlp.document_subject`), so the answer stays a quote.
+
+    >>> doc = Document(page_content="Panna cotta with figs (dessert, 8.00 EUR). Figs are roasted in honey. "
+    ...                "Dietary: gluten-free, vegetarian, no nuts.", metadata={"title": "Panna cotta with figs"})
+    >>> [with_subject(u, doc) for u in answer_units([doc])][1:]
+    ['Panna cotta with figs: Figs are roasted in honey.', 'Panna cotta with figs: Dietary: gluten-free, vegetarian, no nuts.']
+    """
+    subject = document_subject(document)
+    if subject is None or unit.position == 0 or mentions(unit.text, subject):
+        return unit.text
+    return f"{subject}: {unit.text}"
+
+
+def cite(sentence: str, number: int) -> str:
+    """Put a ``[n]`` marker before the sentence's final punctuation.
+
+    >>> cite("Oysters cost 12 euros.", 2)
+    'Oysters cost 12 euros [2].'
+    """
+    match = re.search(r"[.!?]+[\"')\]]*$", sentence)
+    if match:
+        return f"{sentence[: match.start()]} [{number}]{sentence[match.start():]}"
+    return f"{sentence} [{number}]"
+
+
+class LocalWriter:
+    """Extractive answers: the best source sentences (MMR), each cited [n]; a refusal when none is good enough.
+
+    >>> docs = [Document(page_content="Oysters from Brittany. Six oysters cost 14 euros."),
+    ...         Document(page_content="The terrace opens in May.")]
+    >>> LocalWriter().write("How much are the oysters?", docs).text  # doctest: +SKIP
+    'Six oysters cost 14 euros [1].'
+    """
+
+    def __init__(
+        self,
+        embedder: Embeddings | None = None,
+        max_sentences: int = WRITER.max_sentences,
+        support_bar: float = WRITER.support_bar,
+        relative_bar: float = WRITER.relative_bar,
+        similarity_weight: float = WRITER.similarity_weight,
+        diversity: float = WRITER.diversity,
+    ):
+        self.embedder = embedder if embedder is not None else load_embedder()
+        self.max_sentences = max_sentences
+        self.support_bar = support_bar
+        self.relative_bar = relative_bar
+        self.similarity_weight = similarity_weight
+        self.diversity = diversity
+
+    def score_units(self, question: str, documents: Sequence[Document]) -> tuple[list[SourceSentence], np.ndarray, np.ndarray]:
+        """Candidate sentences, their relevance to the question, and their embeddings."""
+        question = clean_query(question, what="question")
+        units = answer_units(check_documents(documents))
+        if not units:
+            return [], np.zeros(0), np.zeros((0, 1))
+        vectors = embed(self.embedder, [question] + [u.text for u in units])
+        cosine = vectors[1:] @ vectors[0]
+        coverage = np.asarray([term_coverage(question, u.text) for u in units])
+        w = self.similarity_weight
+        return units, w * cosine + (1 - w) * coverage, vectors[1:]
+
+    def select(self, relevance: np.ndarray, vectors: np.ndarray) -> list[int]:
+        """Indexes of the chosen sentences in answer order (MMR over those that clear both bars)."""
+        if len(relevance) == 0 or relevance.max() < self.support_bar:
+            return []
+        floor = max(self.support_bar, float(relevance.max()) - self.relative_bar)
+        candidates = [i for i in np.argsort(-relevance, kind="stable") if relevance[i] >= floor]
+        chosen: list[int] = []
+        while candidates and len(chosen) < self.max_sentences:
+            def mmr(i: int) -> float:
+                redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
+                return (1 - self.diversity) * relevance[i] - self.diversity * redundancy
+
+            best = max(candidates, key=lambda i: (mmr(i), -i))
+            candidates.remove(best)
+            if chosen and max(float(vectors[best] @ vectors[j]) for j in chosen) > 0.9:
+                continue  # a near-duplicate of a sentence already quoted
+            chosen.append(best)
+        return chosen
+
+    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+        """A cited answer: the best source sentences, each followed by ``[n]``, or a refusal."""
+        return self.extract(question, documents)
+
+    def extract(self, question: str, documents: Sequence[Document], numbers: Sequence[int] | None = None) -> Answer:
+        """The extractive answer (MMR over source sentences); ``numbers`` are the documents' citation numbers."""
+        numbers = list(numbers) if numbers is not None else list(range(1, len(documents) + 1))
+        units, relevance, vectors = self.score_units(question, documents)
+        chosen = self.select(relevance, vectors)
+        if not chosen:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        documents = check_documents(documents)
+        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
+        return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
+
+
+# ---------------------------------------------------------------- the RM3 rewriter
+def _content_words(text: str) -> list[str]:
+    return [w for w in words(text) if w not in QUESTION_STOPWORDS and len(w) > 2 and not w.isdigit()]
+
+
+class LocalRewriter:
+    """RM3-style pseudo-relevance feedback: the question first, then the strongest feedback terms.
+
+    >>> docs = [Document(page_content="Chablis is a dry white wine from Burgundy, great with oysters."),
+    ...         Document(page_content="Muscadet, a dry white wine, is the classic match for oysters.")]
+    >>> LocalRewriter(max_terms=3).rewrite("What goes with oysters?", docs)
+    'What goes with oysters? dry white wine'
+    """
+
+    def __init__(self, max_terms: int = 5, feedback_docs: int = 3, original_weight: float = 0.5):
+        if not 0.0 <= original_weight <= 1.0:
+            raise ValueError(f"original_weight must be between 0 and 1, got {original_weight}")
+        self.max_terms = max_terms
+        self.feedback_docs = feedback_docs
+        self.original_weight = original_weight
+
+    def feedback(self, question: str, documents: Sequence[Document]) -> list[Document]:
+        """The feedback documents: the first ``feedback_docs`` that share a key term with the question."""
+        q_terms = set(key_terms(question))
+        usable = [d for d in documents if q_terms & {stem(w) for w in words(d.page_content)}]
+        return usable[: self.feedback_docs]
+
+    def term_weights(self, question: str, documents: Sequence[Document]) -> dict[str, float]:
+        """The interpolated query model P'(t) over stems (original query terms included)."""
+        q_terms = key_terms(question)
+        query_model = {t: 1.0 / len(q_terms) for t in q_terms} if q_terms else {}
+        feedback: dict[str, float] = defaultdict(float)
+        total_weight = 0.0
+        for doc in self.feedback(question, documents):
+            stems = [stem(w) for w in _content_words(doc.page_content)]
+            if not stems:
+                continue
+            present = set(stems)
+            weight = sum(t in present for t in q_terms) / max(len(q_terms), 1)
+            total_weight += weight
+            for t, count in Counter(stems).items():
+                feedback[t] += weight * count / len(stems)
+        lam = self.original_weight
+        model: dict[str, float] = {t: lam * p for t, p in query_model.items()}
+        for t, p in feedback.items():
+            model[t] = model.get(t, 0.0) + (1 - lam) * p / max(total_weight, 1e-12)
+        return model
+
+    def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str:
+        question = clean_query(question, what="question")
+        documents = self.feedback(question, check_documents(documents))
+        if not documents:
+            keywords = _content_words(question)
+            return " ".join(dict.fromkeys(keywords)) if keywords else question
+        model = self.term_weights(question, documents)
+        original = set(key_terms(question)) | {stem(w) for w in words(question)}
+        surface: dict[str, Counter] = defaultdict(Counter)
+        first_seen: dict[str, int] = {}
+        for doc in documents:
+            for w in _content_words(doc.page_content):
+                surface[stem(w)][w] += 1
+                first_seen.setdefault(stem(w), len(first_seen))
+        new = [t for t in model if t not in original and t in surface]
+        new.sort(key=lambda t: (-round(model[t], 9), first_seen[t]))  # ties: the word met first
+        added = [surface[t].most_common(1)[0][0] for t in new[: self.max_terms]]
+        return f"{question} {' '.join(added)}".strip()
+
+
+__all__ = ["LocalRewriter", "LocalWriter", "answer_units", "cite", "with_subject"]

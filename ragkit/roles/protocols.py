@@ -1,0 +1,280 @@
+"""The role contracts: what each role takes and returns, and how a builder checks and picks a role.
+
+A role is a small interface with two kinds of implementation: a local one (:mod:`ragkit.offline`:
+offline, deterministic, built from MiniLM and classic IR/NLP) and an LLM one (:mod:`ragkit.roles.llm`: a
+prompt plus structured output on any LangChain chat model). Graph builders take roles as arguments, so a
+learner can swap one for the other, for a scripted fake, or for a plain function, without touching the
+graph. Every result is a small frozen dataclass: decisions are ``bool`` or ``Literal`` values, never
+strings to compare; ``note`` is a short reason for traces; ``fallback`` is true when an LLM role could not
+use the model's output and took its documented safe default.
+
+A builder checks every role it is given when the graph is built (:func:`as_role`), and picks the rest
+(:func:`choose`): the role you passed, else the LLM role on the chat model, else the local one.
+
+>>> def shout(question, documents):
+...     return Answer(question.upper())
+>>> as_role(shout, Writer, "writer").write("hi", []).text
+'HI'
+>>> as_role(object(), Writer, "writer")
+Traceback (most recent call last):
+...
+TypeError: writer= needs a Writer: an object with write(question, documents) -> Answer, or a function of the same arguments; got object
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+
+from langchain_core.documents import Document
+
+from ragkit.core.nlp import strip_citations
+
+NOT_ENOUGH_INFORMATION = "I don't have enough information in the provided documents to answer that."
+_DECLINES = re.compile(
+    r"\b(not enough information|don't know|do not know|cannot answer|can't answer|no information|unable to answer)\b",
+    re.IGNORECASE)
+
+
+def is_refusal(answer: str) -> bool:
+    """True for an empty answer or the writers' explicit "not enough information".
+
+    >>> is_refusal(NOT_ENOUGH_INFORMATION), is_refusal("Six oysters cost 14 euros [1].")
+    (True, False)
+    """
+    text = strip_citations(answer).strip()
+    return not text or text.startswith(NOT_ENOUGH_INFORMATION.rstrip("."))
+
+
+def declines(answer: str) -> bool:
+    """True for a refusal, or an answer that says in other words that it has no answer ("I don't know").
+
+    >>> declines("Sorry, I don't know."), is_refusal("Sorry, I don't know.")
+    (True, False)
+    """
+    return is_refusal(answer) or bool(_DECLINES.search(answer))
+
+
+# ---------------------------------------------------------------- router
+@dataclass(frozen=True)
+class RouteSpec:
+    """One destination a router can choose, described the way a prompt would describe it."""
+
+    name: str
+    description: str
+    examples: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RouteDecision:
+    route: str
+    confidence: float
+    note: str = ""
+    fallback: bool = False
+
+
+def check_routes(routes: Sequence[RouteSpec], fallback: str | None) -> tuple[tuple[RouteSpec, ...], str]:
+    """Validate route specs (non-empty, unique names) and resolve the fallback (default: the last route)."""
+    routes = tuple(routes)
+    if not routes:
+        raise ValueError("a router needs at least one RouteSpec")
+    names = [r.name for r in routes]
+    if len(set(names)) != len(names):
+        raise ValueError(f"route names must be unique, got {names}")
+    for spec in routes:
+        if not isinstance(spec, RouteSpec):
+            raise TypeError(f"routes must be RouteSpec objects, got {type(spec).__name__}")
+        if not spec.description.strip() and not spec.examples:
+            raise ValueError(f"route {spec.name!r} has neither a description nor examples")
+    fallback = names[-1] if fallback is None else fallback
+    if fallback not in names:
+        raise ValueError(f"fallback route {fallback!r} is not one of the routes {names}")
+    return routes, fallback
+
+
+@runtime_checkable
+class Router(Protocol):
+    def route(self, question: str) -> RouteDecision: ...
+
+
+# ---------------------------------------------------------------- document grader
+@dataclass(frozen=True)
+class Grade:
+    relevant: bool
+    score: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class DocumentGrader(Protocol):
+    """``grade_many`` is optional: :func:`as_role` adds it (one ``grade`` per document) when it is missing."""
+
+    def grade(self, question: str, document: Document) -> Grade: ...
+
+
+# ---------------------------------------------------------------- question rewriter
+@runtime_checkable
+class QuestionRewriter(Protocol):
+    def rewrite(self, question: str, documents: Sequence[Document] = ()) -> str: ...
+
+
+# ---------------------------------------------------------------- writer
+@dataclass(frozen=True)
+class Answer:
+    """An answer with ``[n]`` citations; ``citations`` are 1-based indexes into the documents given."""
+
+    text: str
+    citations: tuple[int, ...] = ()
+    answered: bool = True  # False for an explicit "not enough information"
+    fallback: bool = False
+
+
+@runtime_checkable
+class Writer(Protocol):
+    def write(self, question: str, documents: Sequence[Document]) -> Answer: ...
+
+
+# ---------------------------------------------------------------- hallucination grader
+@dataclass(frozen=True)
+class Groundedness:
+    grounded: bool
+    unsupported: tuple[str, ...] = ()  # the answer's claims no source supports
+    score: float = 1.0
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class HallucinationGrader(Protocol):
+    def check(self, documents: Sequence[Document], answer: str) -> Groundedness: ...
+
+
+# ---------------------------------------------------------------- answer grader
+@dataclass(frozen=True)
+class Usefulness:
+    useful: bool
+    score: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class AnswerGrader(Protocol):
+    def grade(self, question: str, answer: str) -> Usefulness: ...
+
+
+# ---------------------------------------------------------------- judge (CRAG)
+Verdict = Literal["sufficient", "insufficient", "ambiguous", "irrelevant"]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    verdict: Verdict
+    keep: tuple[int, ...] = ()  # 0-based indexes of the documents that passed
+    note: str = ""
+    clarifying_question: str | None = None  # for "ambiguous"
+    corrected_query: str | None = None  # for "insufficient"
+    fallback: bool = False  # the judge failed and the fail-soft default was used
+
+
+def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:
+    """A judge's safe default: keep the top ``top`` candidates as ``sufficient`` and flag ``fallback``.
+
+    >>> fail_soft([Document("a"), Document("b")], "model call failed").keep
+    (0, 1)
+    """
+    return Judgement("sufficient", keep=tuple(range(min(top, len(documents)))), note=f"fail-soft: {note}", fallback=True)
+
+
+@runtime_checkable
+class Judge(Protocol):
+    def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
+
+
+# ---------------------------------------------------------------- checking and picking roles
+R = TypeVar("R")
+
+
+def methods_of(protocol: type) -> list[str]:
+    """The methods a role protocol declares, in order.
+
+    >>> methods_of(DocumentGrader), methods_of(Judge)
+    (['grade'], ['judge'])
+    """
+    return [name for name, value in vars(protocol).items() if not name.startswith("_") and inspect.isfunction(value)]
+
+
+class FunctionRole:
+    """A plain function standing for a role with one method (``as_role`` builds it)."""
+
+    def __init__(self, method: str, fn: Callable[..., Any]):
+        self.method, self.fn = method, fn
+        setattr(self, method, fn)
+
+    def __repr__(self) -> str:
+        return f"FunctionRole({self.method}={getattr(self.fn, '__name__', self.fn)!r})"
+
+
+class GradeEach:
+    """A grader with only ``grade`` given ``grade_many``: one ``grade`` call per document."""
+
+    def __init__(self, grader: Any):
+        self.grader = grader
+
+    def grade(self, question: str, document: Document) -> Grade:
+        return self.grader.grade(question, document)
+
+    def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
+        return [self.grader.grade(question, d) for d in documents]
+
+
+def as_role(value: Any, protocol: type, keyword: str) -> Any:
+    """``value`` checked as a ``protocol`` role when the graph is built, so a wrong swap fails now, not mid-run.
+
+    An object with the protocol's methods is used as it is (a document grader without ``grade_many`` gets
+    one); a plain function is accepted where the protocol has one method. Anything else is a ``TypeError``
+    naming the keyword, the methods needed and what was given.
+    """
+    methods = methods_of(protocol)
+    if all(callable(getattr(value, m, None)) for m in methods):
+        role = value
+    elif callable(value) and not isinstance(value, type) and len(methods) == 1:
+        role = FunctionRole(methods[0], value)
+    else:
+        wanted = " and ".join(f"{m}{signature(protocol, m)}" for m in methods)
+        plain = ", or a function of the same arguments" if len(methods) == 1 else ""
+        raise TypeError(f"{keyword}= needs a {protocol.__name__}: an object with {wanted}{plain}; "
+                        f"got {type(value).__name__}")
+    if protocol is DocumentGrader and not callable(getattr(role, "grade_many", None)):
+        role = GradeEach(role)
+    return role
+
+
+def signature(protocol: type, method: str) -> str:
+    """A method's arguments and result as a reader would write them: ``(question, documents) -> Answer``."""
+    sig = inspect.signature(getattr(protocol, method))
+    names = [p for p in sig.parameters if p != "self"]
+    result = sig.return_annotation if isinstance(sig.return_annotation, str) else sig.return_annotation.__name__
+    return f"({', '.join(names)}) -> {result}"
+
+
+def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callable[[Any], R],
+           local: Callable[[], R]) -> R:
+    """The role a builder uses: ``given`` (checked by :func:`as_role`); else ``llm(model)`` when a chat model
+    is set; else ``local()``.
+
+    >>> choose(None, Writer, "writer", model=None, llm=lambda m: "llm", local=lambda: "local")
+    'local'
+    """
+    if given is not None:
+        return as_role(given, protocol, keyword)
+    return llm(model) if model is not None else local()
+
+
+__all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
+           "Groundedness", "HallucinationGrader", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
+           "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "signature"]
