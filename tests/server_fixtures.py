@@ -2,12 +2,18 @@
 
 ``gate_specs`` adds a graph whose last node waits until the test creates a file, which proves that a stream's
 first events reach the client while the graph is still running (no timing guesswork).
+``updates_from_processes`` makes several processes update one bandit at once (the tests and
+``benchmarks/server/bandit_updates.py`` count what is left of their updates).
 """
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
 import os
+import random
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -48,9 +54,9 @@ def build_gate_graph(checkpointer: Any, chat_model: Any = None) -> Any:
     return graph.compile(checkpointer=checkpointer)
 
 
-def gate_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
+def gate_specs(state_dir: Path | None = None, database: Any = None) -> dict[str, GraphSpec]:
     """ragkit's graphs plus the gate graph."""
-    return {**default_specs(state_dir), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph)}
+    return {**default_specs(state_dir, database), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph)}
 
 
 class Server(LocalServer):
@@ -65,3 +71,59 @@ class Server(LocalServer):
 
     def stop(self, kill: bool = True) -> int:
         return super().stop(kill=kill)
+
+
+# ---------------------------------------------------------------- one bandit, several processes
+BANDIT_ARMS = ("dense", "bm25", "hybrid")
+
+
+def open_json_bandit(path: str) -> Any:
+    """The bandit as ragkit served it before its counts moved into the database: one JSON file, saved on
+    every update by each process that opened it."""
+    from ragkit.bandit import SharedBandit, ThompsonSampling
+
+    return SharedBandit.open(path, lambda: ThompsonSampling(list(BANDIT_ARMS), seed=0), save_every=1)
+
+
+def open_database_bandit(url: str | None, state_dir: str, name: str) -> Any:
+    """A :class:`ragkit.server.bandit_db.DatabaseBandit` on SQLite under ``state_dir`` or PostgreSQL at ``url``."""
+    from ragkit.bandit import ThompsonSampling
+    from ragkit.server.bandit_db import DatabaseBandit
+    from ragkit.server.database import StateDatabase
+
+    return DatabaseBandit(ThompsonSampling(list(BANDIT_ARMS), seed=0), StateDatabase(url, Path(state_dir)), name)
+
+
+def _update(open_bandit: Callable[[], Any], updates: int, seed: int, start: Any) -> None:
+    bandit = open_bandit()
+    rng = random.Random(seed)
+    start.wait()  # every process opens the bandit, then all update at once
+    for _ in range(updates):
+        bandit.update(bandit.select(), rng.choice((0.0, 0.25, 0.5, 0.75, 1.0)))
+
+
+def updates_from_processes(open_bandit: Callable[[], Any], processes: int, updates: int) -> None:
+    """``processes`` processes each open the bandit with ``open_bandit()`` (picklable: a module-level function
+    or a ``functools.partial`` of one) and make ``updates`` select-and-update rounds, started together."""
+    context = multiprocessing.get_context("spawn")
+    start = context.Barrier(processes)
+    workers = [context.Process(target=_update, args=(open_bandit, updates, seed, start)) for seed in range(processes)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=900)
+    failed = [w.exitcode for w in workers if w.exitcode != 0]
+    if failed:
+        raise RuntimeError(f"bandit update processes failed (exit codes {failed})")
+
+
+def bandit_opener(store: str, location: str, name: str = "concurrency") -> Callable[[], Any]:
+    """``open_bandit`` for ``store`` "json" (``location``: the file), "sqlite" (a state folder) or "postgres"
+    (a URL; the rows of bandit ``name``)."""
+    if store == "json":
+        return functools.partial(open_json_bandit, location)
+    if store == "sqlite":
+        return functools.partial(open_database_bandit, None, location, name)
+    if store == "postgres":
+        return functools.partial(open_database_bandit, location, ".", name)
+    raise ValueError(f"unknown bandit store {store!r}: json, sqlite or postgres")

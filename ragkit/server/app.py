@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ragkit.retrieval.base import with_score
 from ragkit.server.checkpoints import open_checkpointer
+from ragkit.server.database import StateDatabase
 from ragkit.server.metrics import Metrics
 from ragkit.server.registry import GraphSpec, ResumeError
 from ragkit.server.serialize import public_state, to_json, update_json
@@ -132,9 +133,11 @@ class Runtime:
 
     def __init__(self, settings: ServerSettings, specs: Mapping[str, GraphSpec] | None = None):
         self.settings = settings
-        self.specs = dict(specs) if specs is not None else settings.graph_specs()
         self.stack = ExitStack()
+        self.database = StateDatabase(settings.checkpoint_url, settings.state_dir)
+        self.stack.callback(self.database.close)
         self.checkpointer = open_checkpointer(settings.checkpoint_url, settings.state_dir, self.stack)
+        self.specs = dict(specs) if specs is not None else settings.graph_specs(self.database)
         chat = settings.chat_model()
         self.graphs = {name: spec.build(self.checkpointer, chat) for name, spec in self.specs.items()}
         bandits = [spec.extras["bandit"] for spec in self.specs.values() if "bandit" in spec.extras]

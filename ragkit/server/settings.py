@@ -2,8 +2,8 @@
 
 | variable | default | what it is |
 |---|---|---|
-| ``RAGKIT_STATE_DIR`` | ``~/.cache/ragkit/server`` | SQLite checkpoints (paused threads) and the bandit's state |
-| ``RAGKIT_CHECKPOINT_URL`` | (empty) | ``postgresql://...``: keep checkpoints in PostgreSQL instead |
+| ``RAGKIT_STATE_DIR`` | ``~/.cache/ragkit/server`` | SQLite checkpoints (paused threads), thread owners, the bandit's counts |
+| ``RAGKIT_CHECKPOINT_URL`` | (empty) | ``postgresql://...``: keep all of that in PostgreSQL instead |
 | ``RAGKIT_SERVER_TOKEN`` | (empty) | bearer token for graphs that change data; empty: those graphs are off |
 | ``RAGKIT_MAX_BODY_BYTES`` | 65536 | request bodies above this are refused (413) |
 | ``RAGKIT_INGEST_ROOT`` | (empty) | folders ``POST /collections/{name}/ingest`` may read (inside this one); empty: ingest is off |
@@ -48,16 +48,17 @@ class ServerSettings:
                    specs=env.get("RAGKIT_SERVER_SPECS") or None,
                    ingest_root=Path(env["RAGKIT_INGEST_ROOT"]).expanduser().resolve() if env.get("RAGKIT_INGEST_ROOT") else None)
 
-    def graph_specs(self) -> dict[str, Any]:
+    def graph_specs(self, database: Any = None) -> dict[str, Any]:
         """The graphs to serve: ``RAGKIT_SERVER_SPECS``'s function, else ragkit's own (registry.default_specs).
 
-        A function that takes a ``state_dir`` argument gets the server's state folder (where the advanced
-        pipeline's bandit is saved), as ``default_specs`` does.
+        ``database`` is the server's :class:`ragkit.server.database.StateDatabase` (where the advanced
+        pipeline's bandit keeps its counts). A function that takes a ``state_dir`` or ``database`` argument
+        gets them, as ``default_specs`` does.
         """
         if not self.specs:
             from ragkit.server.registry import default_specs
 
-            return default_specs(self.state_dir)
+            return default_specs(self.state_dir, database)
         import importlib
         import inspect
 
@@ -65,8 +66,9 @@ class ServerSettings:
         if not module or not function:
             raise ValueError(f"RAGKIT_SERVER_SPECS must look like 'package.module:function', got {self.specs!r}")
         make = getattr(importlib.import_module(module), function)
-        takes_state = "state_dir" in inspect.signature(make).parameters
-        return make(state_dir=self.state_dir) if takes_state else make()
+        offered = {"state_dir": self.state_dir, "database": database}
+        taken = inspect.signature(make).parameters
+        return make(**{name: value for name, value in offered.items() if name in taken})
 
     def chat_model(self) -> Any:
         """Gemini when a key is set (and allowed), else None: the graphs then use their local roles."""
