@@ -125,7 +125,7 @@ def test_the_tool_loop_needs_the_token_and_its_digest(server):
     assert "now cancelled" in done["state"]["messages"][-1]["content"]
 
 
-def test_a_paused_thread_and_the_bandit_survive_a_server_restart(tmp_path):
+def test_a_paused_thread_its_owner_and_the_bandit_survive_a_server_restart(tmp_path):
     first = Server(tmp_path)
     try:
         out = first.client.post("/graphs/crag/invoke", json={"question": CRAG_AMBIGUOUS, "thread_id": "keep"}).json()
@@ -140,6 +140,8 @@ def test_a_paused_thread_and_the_bandit_survive_a_server_restart(tmp_path):
     try:
         assert second.client.get("/metrics").json()["bandit"]["arms"] == learned["arms"]  # saved after every update
         assert second.client.get("/threads/keep").json()["paused"]
+        taken = second.client.post("/graphs/self_rag/invoke", json={"question": "What is BM25?", "thread_id": "keep"})
+        assert taken.status_code == 409 and "belongs to graph 'crag'" in taken.json()["message"]  # ownership is durable
         done = second.client.post("/threads/keep/resume", json={"value": "BM25 and its k1 parameter"}).json()
         assert done["state"]["outcome"] == "answered"
     finally:

@@ -54,6 +54,7 @@ from ragkit.server.metrics import Metrics
 from ragkit.server.registry import GraphSpec, ResumeError
 from ragkit.server.serialize import public_state, to_json, update_json
 from ragkit.server.settings import ServerSettings
+from ragkit.server.threads import ThreadOwners
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
 # Collections change data on the server (and read its files), so they share the token rule.
@@ -137,6 +138,7 @@ class Runtime:
         self.database = StateDatabase(settings.checkpoint_url, settings.state_dir)
         self.stack.callback(self.database.close)
         self.checkpointer = open_checkpointer(settings.checkpoint_url, settings.state_dir, self.stack)
+        self.owners = ThreadOwners(self.database)
         self.specs = dict(specs) if specs is not None else settings.graph_specs(self.database)
         chat = settings.chat_model()
         self.graphs = {name: spec.build(self.checkpointer, chat) for name, spec in self.specs.items()}
@@ -192,13 +194,39 @@ class Runtime:
         if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             raise ApiError(401, "unauthorised", f"{spec.name} needs the header 'Authorization: Bearer <token>'")
 
-    def thread_graph(self, thread_id: str) -> str:
-        """The graph a thread belongs to (recorded in its checkpoints' metadata)."""
+    def checkpoint_graph(self, thread_id: str) -> str | None:
+        """The graph named in a thread's latest checkpoint (None: no checkpoint; "": one this server did not write)."""
         found = self.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
-        name = (found.metadata or {}).get("ragkit_graph") if found else None
-        if not name or name not in self.specs:
+        return None if found is None else str((found.metadata or {}).get("ragkit_graph") or "")
+
+    def thread_graph(self, thread_id: str) -> str:
+        """The graph a thread belongs to: its owner row, or for a thread older than that table, its checkpoints'."""
+        recorded = self.checkpoint_graph(thread_id)
+        name = self.owners.owner(thread_id) or recorded
+        if recorded is None or not name or name not in self.specs:
             raise ApiError(404, "unknown_thread", f"no thread {thread_id!r} on this server")
         return name
+
+    def claim(self, thread_id: str, spec: GraphSpec, request: Request) -> None:
+        """Make ``thread_id`` ``spec``'s if it is new; refuse (409) a thread that another graph owns.
+
+        Nothing is written for a refused request. A thread whose graph changes data is refused with 401/403
+        to a request without the token, so it learns nothing about that thread but that it is protected.
+        """
+        owner = self.owners.owner(thread_id)
+        if owner is None:
+            recorded = self.checkpoint_graph(thread_id)
+            if recorded == "":
+                raise ApiError(409, "thread_not_ours", f"thread {thread_id!r} holds checkpoints this server did not "
+                                                       "write; use another thread id")
+            owner = self.owners.claim(thread_id, recorded or spec.name)
+        if owner == spec.name:
+            return
+        if owner in self.specs:
+            self.authorise(self.specs[owner], request)
+        served = "" if owner in self.specs else ", which this server does not serve"
+        raise ApiError(409, "thread_of_another_graph", f"thread {thread_id!r} belongs to graph {owner!r}{served}; "
+                                                       f"use a new thread id (or none) to run {spec.name}")
 
 
 def run_config(graph_name: str, thread_id: str) -> dict:
@@ -279,6 +307,7 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
         rt.authorise(spec, request)
         text = input_text(spec, body)
         thread_id = body.thread_id or uuid.uuid4().hex
+        await anyio.to_thread.run_sync(rt.claim, thread_id, spec, request)
         return rt, spec, spec.graph_input(text), thread_id, text
 
     @app.post("/graphs/{name}/invoke")
