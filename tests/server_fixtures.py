@@ -1,7 +1,7 @@
 """Graphs and helpers for the server tests: a real uvicorn process on a free local port.
 
 ``gate_specs`` adds a graph whose last node waits until the test creates a file, which proves that a stream's
-first events reach the client while the graph is still running (no timing guesswork).
+first events reach the client while the graph is still running (no timing guesswork), and one that crashes.
 ``updates_from_processes`` makes several processes update one bandit at once (the tests and
 ``benchmarks/server/bandit_updates.py`` count what is left of their updates).
 """
@@ -54,9 +54,23 @@ def build_gate_graph(checkpointer: Any, chat_model: Any = None) -> Any:
     return graph.compile(checkpointer=checkpointer)
 
 
+def build_boom_graph(checkpointer: Any, chat_model: Any = None) -> Any:
+    """One node that raises a RuntimeError: what the server sends when a graph crashes."""
+
+    def boom(state: GateState) -> dict:
+        raise RuntimeError("the test graph failed on purpose")
+
+    graph = StateGraph(GateState)
+    graph.add_node("boom", boom)
+    graph.add_edge(START, "boom")
+    graph.add_edge("boom", END)
+    return graph.compile(checkpointer=checkpointer)
+
+
 def gate_specs(state_dir: Path | None = None, database: Any = None) -> dict[str, GraphSpec]:
-    """ragkit's graphs plus the gate graph."""
-    return {**default_specs(state_dir, database), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph)}
+    """ragkit's graphs plus the gate graph and the boom graph."""
+    return {**default_specs(state_dir, database), "gate": GraphSpec("gate", "test graph: waits for a file", build_gate_graph),
+            "boom": GraphSpec("boom", "test graph: always fails", build_boom_graph)}
 
 
 class Server(LocalServer):

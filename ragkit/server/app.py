@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import http
 import json
 import threading
 import time
@@ -46,6 +47,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 
 from ragkit.retrieval.base import with_score
 from ragkit.server.checkpoints import open_checkpointer
@@ -97,7 +99,11 @@ class SearchRequest(BaseModel):
 
 
 class BodyLimit:
-    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, counting what actually arrives."""
+    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, counting what actually arrives.
+
+    The body (at most ``max_bytes``) is read before the app sees the request, so a chunked upload without a
+    ``content-length`` is refused with the same 413, not halfway through the app's body parsing.
+    """
 
     def __init__(self, app: Any, max_bytes: int):
         self.app, self.max_bytes = app, max_bytes
@@ -105,21 +111,26 @@ class BodyLimit:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        too_large = f"the request body is over {self.max_bytes:,} bytes"
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            return await _send_json(send, 413, "body_too_large", f"the request body is over {self.max_bytes:,} bytes")
-        seen = 0
-
-        async def counted() -> dict:
-            nonlocal seen
+            return await _send_json(send, 413, "body_too_large", too_large)
+        received, seen = [], 0
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise ApiError(413, "body_too_large", f"the request body is over {self.max_bytes:,} bytes")
-            return message
+            received.append(message)
+            if message["type"] != "http.request":
+                break  # the client went away: the app sees that as it would have
+            seen += len(message.get("body", b""))
+            if seen > self.max_bytes:
+                return await _send_json(send, 413, "body_too_large", too_large)
+            if not message.get("more_body", False):
+                break
 
-        await self.app(scope, counted, send)
+        async def replay() -> dict:
+            return received.pop(0) if received else await receive()
+
+        await self.app(scope, replay, send)
 
 
 async def _send_json(send: Any, status: int, code: str, message: str) -> None:
@@ -272,6 +283,12 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
     @app.exception_handler(ApiError)
     async def api_error(request: Request, err: ApiError) -> JSONResponse:
         return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, err: HTTPException) -> JSONResponse:
+        """The framework's own errors (unknown route, wrong method, unreadable body) in the same format."""
+        return JSONResponse({"error": framework_code(err.status_code), "message": framework_message(request, err)},
+                            status_code=err.status_code, headers=getattr(err, "headers", None))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
@@ -441,6 +458,31 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
     return app
 
 
+def framework_code(status: int) -> str:
+    """The error code for a status the framework raised: its HTTP phrase in snake case.
+
+    >>> framework_code(405), framework_code(404)
+    ('method_not_allowed', 'not_found')
+    """
+    try:
+        return http.HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        return "http_error"
+
+
+def framework_message(request: Request, err: HTTPException) -> str:
+    """A message a client can act on for the framework's own errors."""
+    where = f"{request.method} {request.url.path}"
+    if err.status_code == 404:
+        return f"no endpoint {where}; GET /graphs lists the graphs, GET /docs every endpoint"
+    if err.status_code == 405:
+        allowed = (getattr(err, "headers", None) or {}).get("Allow", "")
+        return f"{where} is not allowed" + (f"; this path takes {allowed}" if allowed else "")
+    if err.status_code == 400:
+        return "the request body could not be read: send JSON text encoded as UTF-8"
+    return str(err.detail) if err.detail else http.HTTPStatus(err.status_code).phrase
+
+
 def record_timings(rt: Runtime, graph: str, chunk: Mapping[str, Any], since: float | None) -> list[tuple[str, float]]:
     """Record each node's time from its trace (or, for untraced nodes, the wall time since the last update)."""
     out = []
@@ -507,4 +549,4 @@ def sse_line(event: dict) -> str:
     return f"event: {event['event']}\ndata: {json.dumps(event)}\n\n"
 
 
-__all__ = ["ApiError", "create_app", "sse_line"]
+__all__ = ["ApiError", "create_app", "framework_code", "sse_line"]
