@@ -77,9 +77,10 @@ class Server(LocalServer):
     """``ragkit serve`` with the gate graph; ``client`` is a raw httpx client (tests assert status codes);
     ``stop()`` kills it with SIGKILL, like a crash."""
 
-    def __init__(self, state_dir: Path, token: str | None = "test-token", extra_env: dict | None = None):
+    def __init__(self, state_dir: Path, token: str | None = "test-token", extra_env: dict | None = None,
+                 workers: int = 1):
         path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-        super().__init__(state_dir, token=token, cwd=ROOT, env={
+        super().__init__(state_dir, token=token, cwd=ROOT, workers=workers, env={
             "RAGKIT_SERVER_SPECS": "tests.server_fixtures:gate_specs", "PYTHONPATH": path, **(extra_env or {})})
         self.client = self.http
 

@@ -19,12 +19,19 @@ Endpoints (all JSON unless said otherwise):
 
 Graphs run in worker threads (``anyio.to_thread``), never on the event loop, so a slow question does not
 stall ``/health``. Endpoints of a graph that changes data (the tool loop) need ``Authorization: Bearer
-<RAGKIT_SERVER_TOKEN>`` and are refused when no token is configured. Errors are ``{"error", "message"}``
-with a 4xx or 5xx status, never a traceback.
+<RAGKIT_SERVER_TOKEN>`` and are refused when no token is configured. A thread belongs to the graph whose
+request first named it (:mod:`ragkit.server.threads`): a request for another graph on it is refused with 409
+before anything is written (and, if the owner changes data, with 401 unless it carries the token). Every
+error, the framework's own included (unknown route, wrong method, a body that is not JSON), is
+``{"error", "message"}`` with a 4xx or 5xx status, never a traceback.
 
-Simplifications: one process (run several behind a load balancer with PostgreSQL checkpoints, or use
-LangGraph's own server with ``langgraph.json``); requests for one thread are serialised by a lock held in
-this process only.
+``ragkit serve --workers N`` runs N processes of this app (:func:`create_app` is uvicorn's factory, and each
+worker reads its settings from the environment); they share the checkpoints, the thread owners and the
+bandit through the database, and ``/metrics`` sums them (:mod:`ragkit.server.metrics`).
+
+Simplifications: requests for one thread are serialised by a lock held in each process only, so two workers
+can still run one thread at the same moment (the later checkpoint wins); run several replicas behind a load
+balancer with PostgreSQL, or LangGraph's own server with ``langgraph.json``.
 """
 
 from __future__ import annotations

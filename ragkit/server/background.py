@@ -3,8 +3,8 @@
 >>> port = free_port(); 1024 <= port <= 65535
 True
 
-``LocalServer(state_dir)`` starts the server (offline: it drops ``GOOGLE_API_KEY`` unless asked to keep it),
-waits until ``GET /ready`` answers, and ``stop()`` ends it: with ``kill=True`` by SIGKILL, like a crash, which
+``LocalServer(state_dir)`` starts the server (offline: it drops ``GOOGLE_API_KEY`` unless asked to keep it;
+``workers=2`` starts two worker processes), waits until ``GET /ready`` answers, and ``stop()`` ends it: with ``kill=True`` by SIGKILL, like a crash, which
 the restart tests use to prove that paused threads survive. It is also a context manager.
 
 Simplification: the child's output is kept in a pipe and shown only when it exits before it is ready.
@@ -40,7 +40,8 @@ class LocalServer:
     """A ``ragkit serve`` child process: ``url``, ``client`` (a :class:`RagkitClient`), ``stop()``."""
 
     def __init__(self, state_dir: str | Path, token: str | None = None, env: Mapping[str, str] | None = None,
-                 keep_api_key: bool = False, ready_seconds: float = 180, cwd: str | Path | None = None):
+                 keep_api_key: bool = False, ready_seconds: float = 180, cwd: str | Path | None = None,
+                 workers: int = 1):
         state_dir = Path(state_dir)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -55,7 +56,7 @@ class LocalServer:
             child_env["RAGKIT_SERVER_TOKEN"] = token
         self.proc = subprocess.Popen(
             [sys.executable, "-c", "import sys; from ragkit.cli import main; sys.exit(main(sys.argv[1:]))",
-             "serve", "--port", str(self.port), "--log-level", "warning"],
+             "serve", "--port", str(self.port), "--workers", str(workers), "--log-level", "warning"],
             cwd=cwd, env=child_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
         self.http = httpx.Client(base_url=self.url, timeout=300)
         self.client = RagkitClient(self.url, token=token)

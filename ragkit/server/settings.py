@@ -10,6 +10,7 @@
 | ``RAGKIT_COLLECTIONS_DIR`` | ``~/.cache/ragkit/collections`` | where collections are saved |
 | ``RAGKIT_SERVER_SPECS`` | (empty) | ``module:function`` returning ``{name: GraphSpec}``: serve your own graphs |
 | ``GOOGLE_API_KEY`` | (empty) | set: the graphs run on Gemini (``load_chat_model``); empty: local roles |
+| ``PROMETHEUS_MULTIPROC_DIR`` | set by ``ragkit serve`` | the folder where every worker's metrics are kept and summed |
 
 >>> ServerSettings.from_env({"RAGKIT_MAX_BODY_BYTES": "2000"}).max_body_bytes
 2000
@@ -22,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's multiprocess mode (see ragkit.server.metrics)
 
 
 @dataclass(frozen=True)
