@@ -136,4 +136,30 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     return {spec.name: spec for spec in specs}
 
 
-__all__ = ["GraphSpec", "ResumeError", "default_specs"]
+LANGGRAPH_MODULE = "./ragkit/server/langgraph_graphs.py"
+LANGGRAPH_AUTH = "./ragkit/server/langgraph_auth.py:auth"
+
+
+def langgraph_config() -> dict[str, Any]:
+    """``langgraph.json`` for LangGraph's own server: every graph above, the bearer-token auth, offline variables.
+
+    Write it with ``python -m ragkit.server.registry langgraph.json`` after changing the graphs.
+    """
+    return {"dependencies": ["."],
+            "graphs": {name: f"{LANGGRAPH_MODULE}:{name}" for name in default_specs()},
+            "auth": {"path": LANGGRAPH_AUTH, "disable_studio_auth": True},
+            "env": {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "LANGGRAPH_CLI_NO_ANALYTICS": "1"},
+            "python_version": "3.11"}
+
+
+__all__ = ["GraphSpec", "ResumeError", "default_specs", "langgraph_config"]
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    text = json.dumps(langgraph_config(), indent=2) + "\n"
+    if len(sys.argv) > 1:
+        Path(sys.argv[1]).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
