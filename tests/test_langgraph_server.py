@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -46,6 +47,7 @@ def server():
     cli = Path(sys.executable).with_name("langgraph")
     if not cli.exists():
         pytest.fail("langgraph-cli is not installed: pip install -c constraints.txt -e '.[langgraph-server]'")
+    kept = (ROOT / ".langgraph_api").exists()
     port = free_port()
     env = offline_environment({"LANGGRAPH_CLI_NO_ANALYTICS": "1", "RAGKIT_SERVER_TOKEN": TOKEN})
     env.pop("RAGKIT_CHECKPOINT_URL", None)  # in memory: the bandit too
@@ -55,6 +57,8 @@ def server():
     print(f"langgraph dev ready in {time.perf_counter() - started:.1f} s")
     yield srv
     srv.stop()
+    if not kept:
+        shutil.rmtree(ROOT / ".langgraph_api", ignore_errors=True)  # what langgraph dev saved in the folder it ran in
 
 
 def client(server: ServerProcess, headers: dict | None = None):
