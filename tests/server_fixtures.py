@@ -17,12 +17,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypedDict
 
+import pytest
 from langgraph.graph import END, START, StateGraph
 
 from ragkit.server.background import LocalServer
 from ragkit.server.registry import GraphSpec, default_specs
 
 ROOT = Path(__file__).resolve().parents[1]
+# A real PostgreSQL for the tests that run on both databases (.ci/run starts one and sets this).
+POSTGRES_URL = os.environ.get("RAGKIT_TEST_POSTGRES_URL")
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
+    not POSTGRES_URL, reason="no PostgreSQL configured: set RAGKIT_TEST_POSTGRES_URL (CI does)"))]
 
 
 class GateState(TypedDict, total=False):

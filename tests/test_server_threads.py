@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
-import os
 import sqlite3
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -21,11 +20,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server_fixtures import Server
+from tests.server_fixtures import BACKENDS, POSTGRES_URL, Server
 
-POSTGRES_URL = os.environ.get("RAGKIT_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not POSTGRES_URL, reason="no PostgreSQL configured: set RAGKIT_TEST_POSTGRES_URL (CI does)"))]
 
 # One input per served graph; CRAG's and the tool loop's pause (a clarification, a login), as a victim's would.
 FIRST_INPUT = {

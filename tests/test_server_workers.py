@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import os
 import random
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -16,11 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.server_fixtures import Server, bandit_opener, updates_from_processes
+from tests.server_fixtures import BACKENDS, POSTGRES_URL, Server, bandit_opener, updates_from_processes
 
-POSTGRES_URL = os.environ.get("RAGKIT_TEST_POSTGRES_URL")
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(
-    not POSTGRES_URL, reason="no PostgreSQL configured: set RAGKIT_TEST_POSTGRES_URL (CI does)"))]
 REWARDS = (0.0, 0.25, 0.5, 0.75, 1.0)  # what tests.server_fixtures._update draws from, seeded by process number
 
 

@@ -7,6 +7,7 @@ writes exactly one row and both read the same owner, so the loser is refused bef
 nothing of its is written. The row lives in the server's database, so it survives a restart.
 
 >>> import tempfile
+>>> from pathlib import Path
 >>> from ragkit.server.database import StateDatabase
 >>> owners = ThreadOwners(StateDatabase(None, Path(tempfile.mkdtemp())))
 >>> owners.claim("t-1", "crag"), owners.claim("t-1", "self_rag"), owners.owner("t-2")
@@ -16,8 +17,6 @@ Simplification: a claimed id stays its graph's even if the first run failed befo
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from ragkit.server.database import StateDatabase
 
