@@ -142,6 +142,24 @@ def test_a_thread_older_than_the_owner_table_keeps_its_graph(served):
     assert srv.client.post("/graphs/self_rag/invoke", json=body("self_rag", thread_id)).status_code == 200
 
 
+def test_a_thread_that_another_program_checkpointed_is_not_taken(served):
+    backend, state_dir, srv = served
+    if backend != "sqlite":
+        pytest.skip("the same code path; SQLite is enough to write a foreign checkpoint by hand")
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    from tests.server_fixtures import build_gate_graph
+
+    thread_id = f"notebook-{uuid.uuid4().hex[:8]}"  # e.g. a notebook's own graph sharing the database
+    with closing(sqlite3.connect(state_dir / "checkpoints.sqlite", check_same_thread=False, timeout=30)) as conn:
+        build_gate_graph(SqliteSaver(conn)).invoke({"question": "/"}, {"configurable": {"thread_id": thread_id}})
+    before = checkpoint_image(backend, state_dir, thread_id)
+    refused = srv.client.post("/graphs/self_rag/invoke", json=body("self_rag", thread_id))
+    assert refused.status_code == 409 and refused.json()["error"] == "thread_not_ours"
+    assert checkpoint_image(backend, state_dir, thread_id) == before
+    assert srv.client.get(f"/threads/{thread_id}").status_code == 404
+
+
 # ---------------------------------------------------------------- the claim itself, from racing processes
 def claim_all(url: str | None, state_dir: str, thread_ids: list[str], start, graph: str) -> list[str]:
     """In a fresh process: wait for the others, then claim every id for ``graph``; the owners read back."""
