@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8888
 
-.PHONY: lab test unit notebooks execute bench serve clean
+.PHONY: lab test unit notebooks execute bench serve test-langgraph-server clean
 
 $(VENV)/.installed: pyproject.toml constraints.txt jupyter/overrides.json
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,12 @@ execute: $(VENV)/.installed
 SERVE_PORT ?= 8000
 serve: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(VENV)/bin/ragkit serve --port $(SERVE_PORT)
+
+# LangGraph's own server (langgraph dev, in memory) on langgraph.json, driven by the official client: installs the
+# pinned langgraph-server extra first. Not part of `make test` (a large extra); .ci/run runs it.
+test-langgraph-server: $(VENV)/.installed
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[langgraph-server]'
+	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 RAGKIT_TEST_LANGGRAPH_SERVER=1 $(PY) -m pytest -q -s tests/test_langgraph_server.py -p no:cacheprovider
 
 # What a learner sees in a real browser (headless Chromium): every notebook (or NB=03) opened, run, saved and
 # reopened in JupyterLab; screenshots in build/screenshots. Slow, so not part of `make test`.

@@ -142,6 +142,16 @@ class Policy(ABC):
         self.pulls = _vector(state, "pulls", len(self.arms), np.int64)
         self.reward_sum = _vector(state, "reward_sum", len(self.arms), np.float64)
 
+    counts_only: bool = False  # True: per-arm pulls and reward sums are all the policy learns
+
+    def set_counts(self, pulls: Sequence[int], reward_sum: Sequence[float]) -> None:
+        """Set what was learned from per-arm pulls and reward sums alone (all a database row keeps, so many
+        processes can share one bandit). A policy that learns more (the contextual ones) raises TypeError."""
+        if not self.counts_only:
+            raise TypeError(f"{type(self).__name__} learns more than per-arm counts, so it cannot be set from them")
+        self.pulls = _vector({"pulls": pulls}, "pulls", len(self.arms), np.int64)
+        self.reward_sum = _vector({"reward_sum": reward_sum}, "reward_sum", len(self.arms), np.float64)
+
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to rebuild this policy exactly, random generator included."""
         return {"kind": self.kind, "arms": list(self.arms), "params": self.params(), "state": self.state(),

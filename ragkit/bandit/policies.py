@@ -45,11 +45,23 @@ class ThompsonSampling(Policy):
     """
 
     kind = "thompson_sampling"
+    counts_only = True  # alpha = 1 + reward sum, beta = 1 + pulls - reward sum
 
     def __init__(self, arms: Sequence[str], seed: Seed = 0):
         super().__init__(arms, seed)
         self.alpha = np.ones(len(self.arms))
         self.beta = np.ones(len(self.arms))
+
+    def set_counts(self, pulls: Sequence[int], reward_sum: Sequence[float]) -> None:
+        """The Beta posteriors that these counts give from the Beta(1, 1) prior.
+
+        >>> ts = ThompsonSampling(["dense", "bm25"]); ts.set_counts([0, 2], [0.0, 1.25])
+        >>> ts.stats()["arms"]["bm25"]["alpha"], ts.stats()["arms"]["bm25"]["beta"]
+        (2.25, 1.75)
+        """
+        super().set_counts(pulls, reward_sum)
+        self.alpha = 1.0 + self.reward_sum
+        self.beta = 1.0 + self.pulls - self.reward_sum
 
     def select(self, context: Any = None) -> str:
         """Draw one sample per arm from its Beta posterior and play the largest (``context`` is ignored)."""
@@ -86,6 +98,7 @@ class EpsilonGreedy(Policy):
     """
 
     kind = "epsilon_greedy"
+    counts_only = True
 
     def __init__(self, arms: Sequence[str], seed: Seed = 0, epsilon: float = 0.1):
         super().__init__(arms, seed)
@@ -119,6 +132,7 @@ class UCB1(Policy):
     """
 
     kind = "ucb1"
+    counts_only = True
 
     def __init__(self, arms: Sequence[str], seed: Seed = 0, c: float = 1.0):
         super().__init__(arms, seed)
