@@ -544,4 +544,21 @@ def term_coverage(question: str, text: str) -> float:
     return sum(t in present for t in terms) / len(terms)
 
 
-__all__ = ['same_query', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:
+    """The documents cited by the draft's *supported* sentences (if it cites none: all but those cited
+    only by unsupported sentences).
+
+    >>> docs = [Document("a"), Document("b"), Document("c")]
+    >>> [d.page_content for d in supporting_documents("A is so [1]. B is so [2].", docs, ["B is so [2]."])]
+    ['a']
+    """
+    bad = {strip_citations(s) for s in unsupported}
+    sentences = split_sentences(draft)
+    good = [s for s in sentences if strip_citations(s) not in bad]
+    cited = [n for n in cited_numbers(" ".join(good)) if 1 <= n <= len(documents)]
+    if cited:
+        return [documents[n - 1] for n in cited]
+    blamed = set(cited_numbers(" ".join(s for s in sentences if strip_citations(s) in bad)))
+    return [d for i, d in enumerate(documents, start=1) if i not in blamed]
+
+__all__ = ['supporting_documents', 'same_query', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']

@@ -55,10 +55,10 @@ from ragkit.graphs.adaptive_routes import (
     route_search,
     source_documents,
 )
-from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer
-from ragkit.roles.factory import make_roles
-from ragkit.roles.query_analysis import LocalQueryAnalyzer
 from ragkit.offline.structured_answers import StructuredWriter, structured_answer
+from ragkit.roles.factory import make_roles
+from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer
+from ragkit.roles.query_analysis import LocalQueryAnalyzer
 
 OFFLINE_FALLBACK = (
     "I can only answer questions about the menu, the wine list and local news offline; this question is "

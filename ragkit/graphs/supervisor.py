@@ -43,8 +43,8 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.graph import END, START, StateGraph
 
 from ragkit.core.contract import check_limit
-from ragkit.defaults import GRAPHS, SUPERVISOR
 from ragkit.core.search import as_scored_search
+from ragkit.defaults import GRAPHS, SUPERVISOR
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.supervisor_nodes import (
     AgentNode,
@@ -65,8 +65,8 @@ from ragkit.graphs.supervisor_nodes import (
     unsupported_language,
     worst_case_steps,
 )
-from ragkit.roles.protocols import RouteSpec
 from ragkit.roles.factory import make_roles
+from ragkit.roles.protocols import RouteSpec
 from ragkit.sandbox import run_python
 
 SANDBOX_DEFAULTS: dict[str, Any] = {"timeout_s": SUPERVISOR.sandbox_timeout_s, "memory_mb": SUPERVISOR.sandbox_memory_mb,

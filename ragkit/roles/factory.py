@@ -55,8 +55,8 @@ ROLES: dict[str, tuple[bool, str, str]] = {
     "analyst": (False, "ragkit.roles.analysis:LocalAnalyst", "ragkit.roles.analysis:LLMAnalyst"),
     "coder": (False, "ragkit.roles.coder:LocalCoder", "ragkit.roles.coder:LLMCoder"),
     "aggregator": (False, "ragkit.roles.aggregator:LocalAggregator", "ragkit.roles.aggregator:LLMAggregator"),
-    "intent_classifier": (True, "ragkit.roles.intent:LocalIntentClassifier", "ragkit.roles.intent:LLMIntentClassifier"),
-    "query_transformer": (False, "ragkit.roles.query_transform:LocalQueryTransformer", "ragkit.roles.query_transform:LLMQueryTransformer"),
+    "intent_classifier": (True, "ragkit.offline.router:LocalIntentClassifier", "ragkit.offline.router:LLMIntentClassifier"),
+    "query_transformer": (False, "ragkit.offline.writing:LocalQueryTransformer", "ragkit.offline.writing:LLMQueryTransformer"),
 }
 # Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
 SPECIAL_ROLES = ("router", "tool_planner")

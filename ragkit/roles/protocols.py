@@ -195,6 +195,65 @@ class Judge(Protocol):
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
 
 
+
+# ---------------------------------------------------------------- intent classifier (the advanced pipeline)
+IntentRoute = Literal["rag", "chitchat"]
+INTENT_ROUTES: tuple[str, ...] = ("rag", "chitchat")
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a message wants: ``route`` and, for small talk, its ``kind`` (greeting, thanks, farewell ...)."""
+
+    route: IntentRoute
+    confidence: float
+    kind: str | None = None
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class IntentClassifier(Protocol):
+    def classify(self, question: str) -> Intent: ...
+
+
+# ---------------------------------------------------------------- query transformer (the advanced pipeline)
+MAX_ALTERNATIVE_CHARS = 500  # an alternative query longer than this is not a query
+MAX_HYPOTHETICAL_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class QueryTransform:
+    """Alternative queries (the question itself not included) and a hypothetical answer ("" for none)."""
+
+    queries: tuple[str, ...] = ()
+    hypothetical: str = ""
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class QueryTransformer(Protocol):
+    """``uses_first_pass`` (an attribute, default False): the graph passes the documents of a first-pass search."""
+
+    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform: ...
+
+
+def new_queries(candidates: Sequence[str], question: str, tried: Sequence[str], limit: int) -> tuple[str, ...]:
+    """Clean candidate queries: whitespace collapsed, empty, over-long, repeated or already tried ones dropped.
+
+    >>> new_queries(["  bm25  idf ", "BM25 idf", "what is bm25", "", "tf-idf"], "What is BM25?", ["tf-idf"], 5)
+    ('bm25 idf', 'what is bm25')
+    """
+    seen = {" ".join(q.split()).lower() for q in [question, *tried]}
+    out: list[str] = []
+    for candidate in candidates:
+        query = " ".join(str(candidate).split())
+        if query and len(query) <= MAX_ALTERNATIVE_CHARS and query.lower() not in seen:
+            seen.add(query.lower())
+            out.append(query)
+    return tuple(out[:limit])
+
 # ---------------------------------------------------------------- checking and picking roles
 R = TypeVar("R")
 
@@ -276,5 +335,5 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
 
 
 __all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
-           "Groundedness", "HallucinationGrader", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
+           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "new_queries", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
            "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "signature"]

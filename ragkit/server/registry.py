@@ -121,7 +121,7 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
                   lambda cp, cm: build_crag_graph(chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
         GraphSpec("advanced_rag", "Classify, transform the query, let a bandit pick the retriever, rerank, grade "
                   "(the grade rewards the arm), write, check for hallucination; capped retries.",
-                  lambda cp, cm: build_advanced_rag_graph("handbook", bandit=bandit, chat_model=cm, checkpointer=cp),
+                  lambda cp, cm: build_advanced_rag_graph(bandit=bandit, chat_model=cm, checkpointer=cp),
                   extras={"bandit": bandit}),
         GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
                   "retrieval, answer with verified paragraph citations or refuse.",
