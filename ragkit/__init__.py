@@ -11,6 +11,7 @@ from ragkit.data import (
     load_web_snapshot,
     load_wines,
 )
+from ragkit.data.files import DataNotFound, notebooks_dir, results_dir
 from ragkit.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.fake_chat import ScriptedChatModel, scripted
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
@@ -73,7 +74,10 @@ __all__ = [
     "build_tool_agent_graph",
     "resume_tool_agent",
     "DataError",
+    "DataNotFound",
     "data_dir",
+    "notebooks_dir",
+    "results_dir",
     "load_corpus",
     "load_handbook",
     "load_menu",

@@ -5,6 +5,18 @@ Every loader in :mod:`ragkit.data` goes through these helpers: :func:`locate` re
 and :func:`read_text` turn encoding and syntax errors into a :class:`DataError` naming the file and line;
 :func:`records`, :func:`require` and :func:`unique_ids` check the entries of a JSON list.
 
+Where the workbook's files are (one function per kind: :func:`data_dir`, :func:`results_dir`,
+:func:`notebooks_dir`; notebooks and benchmarks find files through these, never through ``../``), first
+match wins:
+
+1. the kind's variable, if set: ``RAGKIT_DATA_DIR``, ``RAGKIT_RESULTS_DIR``, ``RAGKIT_NOTEBOOKS_DIR``;
+2. a learner's copy made by ``ragkit workbook DEST``: the current folder or its parent holds
+   ``ragkit-workbook.json`` (Jupyter runs a notebook in its own folder, ``DEST/notebooks``);
+3. the checkout ragkit runs from (``pyproject.toml`` next to the package: an editable install);
+4. the copy inside the installed package, ``ragkit/_workbook/`` (a wheel carries it: see ``setup.py``).
+
+A kind found nowhere raises :class:`DataNotFound`, naming the variable and the fix.
+
 Simplifications: the checks are hand-written for flat records (a field's type, no nested schema); a real
 project with many formats would reach for pydantic or JSON Schema.
 """
@@ -25,10 +37,86 @@ class DataError(ValueError):
     """A data file exists but cannot be used (bad JSON, a missing field, no sections, an empty corpus)."""
 
 
+class DataNotFound(FileNotFoundError):
+    """A workbook folder or data file is missing: a setup error, so it is raised, never turned into an answer."""
+
+
+WORKBOOK_MARKER = "ragkit-workbook.json"  # written by ``ragkit workbook DEST`` at the top of the copy
+# kind -> (its variable, its folder inside a workbook root, what it holds)
+KINDS: dict[str, tuple[str, str, str]] = {
+    "data": ("RAGKIT_DATA_DIR", "data", "the teaching data (menu.json, handbook.md, statute.md, web/, eval/, ...)"),
+    "results": ("RAGKIT_RESULTS_DIR", "benchmarks/results", "the saved benchmark results the notebooks read (*.json)"),
+    "notebooks": ("RAGKIT_NOTEBOOKS_DIR", "notebooks", "the numbered notebooks (00_welcome.ipynb ... 12_serving.ipynb)"),
+}
+
+
+def checkout_root() -> Path | None:
+    """The project folder when ragkit runs from a checkout (``pyproject.toml`` beside the package), else None."""
+    root = Path(ragkit.__file__).resolve().parent.parent
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def packaged_root() -> Path:
+    """The workbook copy inside the installed package: ``ragkit/_workbook`` (only a built wheel has it)."""
+    return Path(ragkit.__file__).resolve().parent / "_workbook"
+
+
+def workbook_roots() -> list[Path]:
+    """Where the workbook's folders are looked for after the variables, in order (see the module docstring)."""
+    here = Path.cwd()
+    copies = [folder for folder in (here, here.parent) if (folder / WORKBOOK_MARKER).is_file()]
+    checkout = checkout_root()
+    return [*copies[:1], *([checkout] if checkout else []), packaged_root()]
+
+
+def workbook_dir(kind: str) -> Path:
+    """The folder of one kind of workbook file ("data", "results" or "notebooks"); raises DataNotFound."""
+    variable, relative, holds = KINDS[kind]
+    override = os.environ.get(variable)
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_dir():
+            raise DataNotFound(
+                f"{variable}={override} is not a folder. Expected {holds}. Fix: set {variable} to the folder "
+                f"that holds them, or unset it to use the workbook's own copy."
+            )
+        return path
+    tried = [root / relative for root in workbook_roots()]
+    for path in tried:
+        if path.is_dir():
+            return path
+    raise DataNotFound(
+        f"no {kind} folder found; looked in {', '.join(str(p) for p in tried)}. Expected {holds}. Fix: set "
+        f"{variable} to the folder that holds them, or reinstall ragkit from its wheel "
+        "(pip install --force-reinstall ragkit: the wheel carries the workbook), or run from a checkout."
+    )
+
+
 def data_dir() -> Path:
-    """The folder holding the teaching data: ``$RAGKIT_DATA_DIR`` if set, else the project's ``data/``."""
-    override = os.environ.get("RAGKIT_DATA_DIR")
-    return Path(override).expanduser() if override else Path(ragkit.__file__).resolve().parents[1] / "data"
+    """The folder holding the teaching data (``RAGKIT_DATA_DIR``, a workbook copy, the checkout, the package).
+
+    >>> (data_dir() / "menu.json").is_file()
+    True
+    """
+    return workbook_dir("data")
+
+
+def results_dir() -> Path:
+    """The folder of saved benchmark results the notebooks read (``benchmarks/results``; ``RAGKIT_RESULTS_DIR``).
+
+    >>> (results_dir() / "crag_squad2.json").is_file()
+    True
+    """
+    return workbook_dir("results")
+
+
+def notebooks_dir() -> Path:
+    """The folder of the numbered notebooks (``notebooks/``; ``RAGKIT_NOTEBOOKS_DIR``).
+
+    >>> (notebooks_dir() / "00_welcome.ipynb").is_file()
+    True
+    """
+    return workbook_dir("notebooks")
 
 
 def locate(path: str | Path | None, default: str, expected: str, want_dir: bool = False) -> Path:
@@ -36,7 +124,7 @@ def locate(path: str | Path | None, default: str, expected: str, want_dir: bool 
     p = Path(path) if path is not None else data_dir() / default
     if not p.exists() or (want_dir and not p.is_dir()) or (not want_dir and not p.is_file()):
         kind = "folder" if want_dir else "file"
-        raise FileNotFoundError(
+        raise DataNotFound(
             f"{kind} not found: {p}. Expected {expected}. "
             "Pass a path, or set RAGKIT_DATA_DIR to the folder that holds the data files."
         )
@@ -95,4 +183,22 @@ def unique_ids(path: Path, docs: list[Document]) -> list[Document]:
     return docs
 
 
-__all__ = ["DataError", "data_dir", "locate", "read_json", "read_text", "records", "require", "unique_ids"]
+__all__ = [
+    "KINDS",
+    "WORKBOOK_MARKER",
+    "DataError",
+    "DataNotFound",
+    "checkout_root",
+    "data_dir",
+    "locate",
+    "notebooks_dir",
+    "packaged_root",
+    "results_dir",
+    "workbook_dir",
+    "workbook_roots",
+    "read_json",
+    "read_text",
+    "records",
+    "require",
+    "unique_ids",
+]
