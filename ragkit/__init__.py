@@ -58,7 +58,7 @@ from ragkit.text import clean_query, split_sentences, tokenize
 from ragkit.tools import OrderStore, load_order_store
 from ragkit.web_search import OfflineWebSearch
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one place: pyproject.toml reads it; the tag v0.2.0 marks it
 
 __all__ = [
     "build_adaptive_rag_graph",
