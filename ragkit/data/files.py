@@ -87,8 +87,9 @@ def workbook_dir(kind: str) -> Path:
             return path
     raise DataNotFound(
         f"no {kind} folder found; looked in {', '.join(str(p) for p in tried)}. Expected {holds}. Fix: set "
-        f"{variable} to the folder that holds them, or reinstall ragkit from its wheel "
-        "(pip install --force-reinstall ragkit: the wheel carries the workbook), or run from a checkout."
+        f"{variable} to the folder that holds them, or reinstall ragkit from its wheel, which carries the "
+        "workbook (pip install --force-reinstall ragkit-<version>-py3-none-any.whl; PyPI's \"ragkit\" is "
+        "another project), or run from a checkout."
     )
 
 
