@@ -36,7 +36,7 @@ doctor: $(VENV)/.installed
 	$(VENV)/bin/ragkit doctor
 
 # The offline kit: the ragkit wheel and every wheel for PLATFORMS x PYTHONS in one folder, plus constraints.txt.
-# PLATFORMS="linux-x86_64 macos-arm64 windows-x86_64" PYTHONS="3.11.9 3.12.0" make wheelhouse
+# PLATFORMS="linux-x86_64 macos-arm64 windows-x86_64" PYTHONS="3.12.10" make wheelhouse  (other platforms: pip install uv)
 wheelhouse: $(VENV)/.installed
 	TORCH_INDEX_URL=$(TORCH_INDEX_URL) $(VENV)/bin/ragkit wheelhouse $(WHEELHOUSE) \
 		$(foreach p,$(PLATFORMS),--platform $(p)) $(foreach v,$(PYTHONS),--python $(v))

@@ -1,20 +1,27 @@
 """The offline kit: every wheel the workbook needs, for the chosen platforms, in one folder.
 
-``build_wheelhouse(dest, platforms, pythons)`` runs three ``pip`` steps: the ragkit wheel itself
-(``pip wheel --no-deps``; it carries the notebooks and data), torch from ``TORCH_INDEX_URL`` (PyTorch's
-CPU index for Linux by default; PyPI's macOS and Windows wheels are CPU builds already), then everything
-else at the versions in ``constraints.txt`` (``pip download --only-binary=:all: --platform ...``).
-``constraints.txt`` is copied in, so the folder is all a laptop needs::
+``build_wheelhouse(dest, platforms, pythons)`` writes the ragkit wheel (``pip wheel --no-deps``; it carries
+the notebooks and data), ``constraints.txt``, torch from ``TORCH_INDEX_URL`` (PyTorch's CPU index for
+Linux by default; PyPI's macOS and Windows wheels are CPU builds already), then everything else at the
+versions in ``constraints.txt`` (``pip download --only-binary=:all: --platform ...``). The folder is all a
+laptop needs::
 
     pip install --no-index --find-links wheelhouse -c wheelhouse/constraints.txt torch==2.13.0 "ragkit[dev]"
 
 (``pip install ragkit`` without ``--no-index`` would ask PyPI, where "ragkit" is another project.)
 
-``offline_install`` does exactly that in a fresh virtual environment with pip's network off (``--isolated``
-so no pip.conf adds an index, ``--no-index``, and an unreachable proxy) and returns the seconds it took.
+pip evaluates dependency markers (``sys_platform == "win32"``, ``python_version < "3.12"``) for the
+machine it runs on, whatever ``--platform`` says: resolved on Linux, a Windows kit would lack
+``colorama`` and ``pywinpty`` and want the nvidia packages. So for this machine's platform and Python
+pip resolves, and for any other pair ``uv pip compile --python-platform`` (``pip install uv``) writes
+the exact list first, which pip then downloads with ``--no-deps``.
 
-What it cannot do: it needs a checkout (the project and its constraints) and network to PyPI while it
-downloads; a platform whose wheel of some pinned package does not exist fails with pip's message.
+``offline_install`` installs from the folder in a fresh virtual environment with pip's network off
+(``--isolated`` so no pip.conf adds an index, ``--no-index``, an unreachable proxy) and returns the seconds.
+
+What it cannot do: it needs a checkout (the project and its constraints) and PyPI while it downloads; a
+package pinned in ``constraints.txt`` but missing on the target is taken at uv's choice of version only
+if it is not pinned (``colorama``, ``pywinpty``, ``appnope`` are not: the pins come from a Linux freeze).
 """
 
 from __future__ import annotations
@@ -36,6 +43,10 @@ TORCH_REQUIREMENT = "torch==2.13.0"
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 PYPI_INDEX = "https://pypi.org/simple"
 # A name learners can read -> the pip platform tags that machine accepts (pip widens a macOS tag to older ones).
+# uv's name for the same target (--python-platform), for the lists of other platforms.
+UV_TARGETS = {"linux-x86_64": "x86_64-manylinux_2_28", "linux-aarch64": "aarch64-manylinux_2_28",
+              "macos-arm64": "aarch64-apple-darwin", "windows-x86_64": "x86_64-pc-windows-msvc"}
+CUDA_ONLY = ("nvidia-", "triton", "cuda-")  # what PyPI's Linux torch needs and the CPU build does not
 PLATFORMS: dict[str, tuple[str, ...]] = {
     "linux-x86_64": (*(f"manylinux_2_{m}_x86_64" for m in range(28, 16, -1)), "manylinux2014_x86_64", "linux_x86_64"),
     "linux-aarch64": (*(f"manylinux_2_{m}_aarch64" for m in range(28, 16, -1)), "manylinux2014_aarch64", "linux_aarch64"),
@@ -70,24 +81,60 @@ def wheel_name() -> str:
     return f"ragkit-{ragkit.__version__}-py3-none-any.whl"
 
 
-def download_commands(dest: Path, platform_name: str, python_version: str, constraints: Path) -> list[list[str]]:
-    """The two ``pip download`` command lines for one platform and Python (torch, then everything else).
-
-    ragkit's own dependencies are read from its wheel file in ``dest`` (a path, so pip never looks for a
-    "ragkit" on PyPI, where that name belongs to another project).
-
-    >>> cmds = download_commands(Path("wh"), "windows-x86_64", "3.12", Path("constraints.txt"))
-    >>> [c[c.index("--platform") + 1] for c in cmds], cmds[0][-2:]
-    (['win_amd64', 'win_amd64'], ['--index-url', 'https://pypi.org/simple'])
-    """
-    target = ["--only-binary=:all:", "--implementation", "cp", "--python-version", python_version, "--dest", str(dest)]
+def _target(dest: Path, platform_name: str, python_version: str) -> list[str]:
+    args = ["--only-binary=:all:", "--implementation", "cp", "--python-version", python_version, "--dest", str(dest)]
     for tag in PLATFORMS[platform_name]:
-        target += ["--platform", tag]
-    pip = [sys.executable, "-m", "pip", "download", "--quiet"]
-    torch = [*pip, *target, "--no-deps", TORCH_REQUIREMENT, "--index-url", torch_index(platform_name)]
-    rest = [*pip, *target, "-c", str(constraints), "--find-links", str(dest),
+        args += ["--platform", tag]
+    return args
+
+
+def download_commands(dest: Path, platform_name: str, python_version: str, constraints: Path,
+                      requirements: Path | None = None) -> list[list[str]]:
+    """The two ``pip download`` command lines for one platform and Python: torch, then everything else.
+
+    Everything else is resolved by pip from ragkit's wheel in ``dest`` (a path, so pip never looks for a
+    "ragkit" on PyPI), or, given ``requirements`` (the exact list for another platform), downloaded as
+    listed with ``--no-deps``.
+
+    >>> cmds = download_commands(Path("wh"), "windows-x86_64", "3.12.0", Path("c.txt"), Path("win.txt"))
+    >>> [c[c.index("--platform") + 1] for c in cmds], cmds[0][-2:], cmds[1][-3:]
+    (['win_amd64', 'win_amd64'], ['--index-url', 'https://pypi.org/simple'], ['--no-deps', '-r', 'win.txt'])
+    """
+    pip = [sys.executable, "-m", "pip", "download", "--quiet", *_target(dest, platform_name, python_version)]
+    torch = [*pip, "--no-deps", TORCH_REQUIREMENT, "--index-url", torch_index(platform_name)]
+    if requirements is not None:
+        return [torch, [*pip, "--no-deps", "-r", str(requirements)]]
+    rest = [*pip, "-c", str(constraints), "--find-links", str(dest),
             TORCH_REQUIREMENT, f"{dest / wheel_name()}[dev]", "pip", "setuptools>=77"]
     return [torch, rest]
+
+
+def is_this_machine(platform_name: str, python_version: str) -> bool:
+    """True when pip's own resolution is right for the pair: this machine's platform and Python (X.Y)."""
+    return platform_name == this_platform() and python_version.split(".")[:2] == platform.python_version().split(".")[:2]
+
+
+def other_platform_requirements(dest: Path, platform_name: str, python_version: str, constraints: Path) -> Path:
+    """Write ``dest/requirements-<platform>-<python>.txt``: every package the pair needs, by ``uv pip compile``."""
+    uv = shutil.which("uv")
+    if uv is None:
+        raise FileNotFoundError(f"a wheelhouse for {platform_name} / Python {python_version} from this machine needs uv "
+                                "(pip resolves for this machine only): pip install uv, or build it on such a laptop")
+    wheel = dest / wheel_name()
+    out = dest / f"requirements-{platform_name}-{python_version}.txt"
+    cmd = [uv, "pip", "compile", "-", "-c", str(constraints), "--python-platform", UV_TARGETS[platform_name],
+           "--python-version", python_version, "--only-binary", ":all:", "--no-header", "--no-annotate", "--quiet"]
+    wanted = f"{TORCH_REQUIREMENT}\nragkit[dev] @ {wheel.as_uri()}\n"
+    print("+", " ".join(cmd), flush=True)
+    done = subprocess.run(cmd, input=wanted, capture_output=True, text=True,
+                          env={**os.environ, "MACOSX_DEPLOYMENT_TARGET": "14.0"})  # torch 2.13 needs macOS 14
+    if done.returncode != 0:
+        raise RuntimeError(f"uv could not resolve ragkit for {platform_name} / Python {python_version}: {done.stderr.strip()}")
+    cpu = torch_index(platform_name) != PYPI_INDEX
+    lines = [line for line in done.stdout.splitlines() if line.strip() and not line.startswith(("#", "ragkit", "torch=="))
+             and not (cpu and line.startswith(CUDA_ONLY))]
+    out.write_text("\n".join([*lines, "pip", "setuptools>=77"]) + "\n", encoding="utf-8")
+    return out
 
 
 def build_wheelhouse(dest: str | Path, platforms: Sequence[str], pythons: Sequence[str],
@@ -106,7 +153,8 @@ def build_wheelhouse(dest: str | Path, platforms: Sequence[str], pythons: Sequen
     _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dest), str(project)])
     for name in platforms:
         for version in pythons:
-            for cmd in download_commands(dest, name, version, constraints):
+            listed = None if is_this_machine(name, version) else other_platform_requirements(dest, name, version, constraints)
+            for cmd in download_commands(dest, name, version, constraints, listed):
                 _run(cmd)
     return dest
 
