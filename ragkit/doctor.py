@@ -265,9 +265,25 @@ CHECKS: tuple[Callable[[], Check], ...] = (
 
 
 def run(checks: Sequence[Callable[[], Check]] = CHECKS, out: Callable[[str], None] = print) -> int:
-    """Run the checks, print each line as it is known, return 1 if any failed, else 0."""
-    os.environ["HF_HUB_OFFLINE"] = os.environ["TRANSFORMERS_OFFLINE"] = "1"  # the weights must come from the package
-    os.environ.setdefault("RAGKIT_PROGRESS", "0")
+    """Run the checks, print each line as it is known, return 1 if any failed, else 0.
+
+    While it runs, the hub is off (``HF_HUB_OFFLINE=1``: the weights must come from the package) and
+    progress bars too; the variables are put back afterwards.
+    """
+    wanted = {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "RAGKIT_PROGRESS": "0"}
+    before = {name: os.environ.get(name) for name in wanted}
+    os.environ.update(wanted)
+    try:
+        return _run(checks, out)
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _run(checks: Sequence[Callable[[], Check]], out: Callable[[str], None]) -> int:
     import ragkit
 
     out(f"ragkit doctor {ragkit.__version__}: is this machine ready for the workbook?")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import types
@@ -109,9 +110,11 @@ def test_warnings_alone_pass():
     assert code == 0 and out[-1].endswith("Ready for the workbook ([WARN] lines are optional).")
 
 
-def test_ragkit_doctor_on_this_machine(capsys):
-    """The whole doctor, as a learner runs it: every required check passes here."""
+def test_ragkit_doctor_on_this_machine(capsys, monkeypatch):
+    """The whole doctor, as a learner runs it: every required check passes here, and it leaves the environment as it was."""
+    monkeypatch.delenv("RAGKIT_PROGRESS", raising=False)
     code = main(["doctor"])
+    assert "RAGKIT_PROGRESS" not in os.environ
     out = capsys.readouterr().out
     assert "[FAIL]" not in out, out
     assert code == 0
