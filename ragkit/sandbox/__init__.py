@@ -17,6 +17,10 @@ What it does not do: no seccomp filter, no total memory cap across the code's pr
 bubblewrap no file-system or network isolation at all (every result then says so in ``missing``).
 ``disallowed_imports`` (``imports.py``) is a pre-flight allow-list check of the import statements, for a
 clearer message; it is no protection (``__import__("os")`` passes it).
+
+Platforms: this package imports everywhere; the Unix-only parts (``resource``, ``pwd``, ``fork``) load
+when code runs, and on Windows ``run_python`` raises ``SandboxUnavailable`` saying what is missing and
+that WSL has it. Bubblewrap is Linux only and optional: without it, ``missing`` lists what is off.
 """
 
 from ragkit.sandbox.capabilities import SandboxCapabilities, SandboxUnavailable, sandbox_capabilities

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import resource
 import selectors
 import signal
 import subprocess
@@ -37,6 +36,7 @@ from ragkit.sandbox.capabilities import (
     SandboxCapabilities,
     SandboxUnavailable,
     bwrap_argv,
+    require_unix,
     sandbox_capabilities,
 )
 from ragkit.sandbox.cleanup import claim_uid, live_pids_of_uid, release_uid, remove_files_of, remove_tree, sweep_uid
@@ -95,9 +95,8 @@ def run_python(
         memory_mb=memory_mb, max_processes=max_processes, max_output_bytes=max_output_bytes,
         file_size_mb=file_size_mb, disk_mb=disk_mb, max_open_files=max_open_files,
     )
+    require_unix()
     caps = sandbox_capabilities(python)
-    if not hasattr(os, "fork"):
-        raise SandboxUnavailable("the sandbox needs a POSIX system (Linux or macOS)")
     if use_bwrap and not caps.bwrap_usable:
         raise SandboxUnavailable(f"bubblewrap was asked for but cannot be used: {caps.bwrap_problem}")
     bwrap = caps.bwrap_usable if use_bwrap is None else use_bwrap
@@ -191,6 +190,8 @@ def _run(code: str, stdin: bytes | None, limits: SandboxLimits, caps: SandboxCap
 
 def _rlimits(limits: SandboxLimits, caps: SandboxCapabilities, uid: int | None, bwrap: bool) -> dict[str, list[int]]:
     """The launcher's rlimits, never above this process's own hard limits."""
+    import resource  # Unix only: imported when used (run_python calls require_unix first)
+
     mem = limits.memory_mb * 1024 * 1024
     own = 2 if (bwrap and caps.bwrap_mode == "userns") else 1  # the launcher (and bwrap's init in userns)
     nproc = limits.max_processes + own
