@@ -299,9 +299,12 @@ def as_role(value: Any, protocol: type, keyword: str) -> Any:
     naming the keyword, the methods needed and what was given.
     """
     methods = methods_of(protocol)
+    if isinstance(value, type):
+        raise TypeError(f"{keyword}= needs a {protocol.__name__} object, got the class {value.__name__}: "
+                        f"pass an instance, {value.__name__}(...)")
     if all(callable(getattr(value, m, None)) for m in methods):
         role = value
-    elif callable(value) and not isinstance(value, type) and len(methods) == 1:
+    elif callable(value) and len(methods) == 1 and takes(value, len(arguments(protocol, methods[0]))):
         role = FunctionRole(methods[0], value)
     else:
         wanted = " and ".join(f"{m}{signature(protocol, m)}" for m in methods)
@@ -313,12 +316,31 @@ def as_role(value: Any, protocol: type, keyword: str) -> Any:
     return role
 
 
+def arguments(protocol: type, method: str) -> list[str]:
+    """The names of a protocol method's arguments (``self`` left out)."""
+    return [p for p in inspect.signature(getattr(protocol, method)).parameters if p != "self"]
+
+
 def signature(protocol: type, method: str) -> str:
     """A method's arguments and result as a reader would write them: ``(question, documents) -> Answer``."""
-    sig = inspect.signature(getattr(protocol, method))
-    names = [p for p in sig.parameters if p != "self"]
-    result = sig.return_annotation if isinstance(sig.return_annotation, str) else sig.return_annotation.__name__
-    return f"({', '.join(names)}) -> {result}"
+    annotation = inspect.signature(getattr(protocol, method)).return_annotation
+    result = annotation if isinstance(annotation, str) else annotation.__name__
+    return f"({', '.join(arguments(protocol, method))}) -> {result}"
+
+
+def takes(fn: Callable[..., Any], n: int) -> bool:
+    """True when ``fn`` can be called with ``n`` positional arguments (a function standing for a method).
+
+    >>> takes(lambda question, document: None, 2), takes(lambda question: None, 2)
+    (True, False)
+    """
+    try:
+        inspect.signature(fn).bind(*range(n))
+    except TypeError:
+        return False
+    except ValueError:  # a builtin without a signature: let it be tried
+        return True
+    return True
 
 
 def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callable[[Any], R],
@@ -336,4 +358,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
 
 __all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
            "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "new_queries", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
-           "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "signature"]
+           "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "arguments", "methods_of", "signature", "takes"]
