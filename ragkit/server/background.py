@@ -9,11 +9,18 @@ True
 also a context manager. ``ServerProcess`` does the same for any server command (the LangGraph Server test
 starts ``langgraph dev`` with it).
 
+A server never outlives what started it: ``stop()`` runs at the latest when the starting process exits
+(``atexit``), and a ``LocalServer`` also tells the child its parent's pid, so the child stops itself when the
+parent is gone however it went (a kernel killed or restarted, a crashed cell's process). On Windows, which
+has no process groups as POSIX has them, ``stop()`` ends the child with ``terminate()``/``kill()``.
+
 Simplification: the child's output goes to a temporary file, shown only when it exits before it is ready.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import signal
 import socket
@@ -59,8 +66,9 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{port}"
         self.log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(list(command), cwd=cwd, env=dict(env), stdout=self.log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=hasattr(os, "killpg"))
         self.http = httpx.Client(base_url=self.url, timeout=300)
+        atexit.register(self.stop)
         try:
             self.wait_until_ready(ready_seconds, ready_path)
         except Exception:
@@ -83,17 +91,28 @@ class ServerProcess:
                            f"{seconds:.0f} s")
 
     def stop(self, kill: bool = False) -> int:
-        """End the server (SIGTERM, or SIGKILL with ``kill=True``) and return its exit code."""
+        """End the server (SIGTERM, or SIGKILL with ``kill=True``) and return its exit code; stopping twice is fine."""
+        atexit.unregister(self.stop)
         self.http.close()
         if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+            self._signal(kill)
         try:
             return self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                self._signal(kill=True)
             return self.proc.wait(timeout=30)
         finally:
-            self.log.close()
+            if not self.log.closed:
+                self.log.close()
+
+    def _signal(self, kill: bool) -> None:
+        if hasattr(os, "killpg"):  # the whole group: uvicorn's workers too
+            os.killpg(self.proc.pid, signal.SIGKILL if kill else signal.SIGTERM)
+        elif kill:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
 
     def __enter__(self) -> ServerProcess:
         return self
@@ -113,8 +132,8 @@ class LocalServer(ServerProcess):
         self.token = token
         self.client = RagkitClient(f"http://127.0.0.1:{port}", token=token)
         child_env = offline_environment({"RAGKIT_STATE_DIR": str(state_dir),
-                                         "RAGKIT_COLLECTIONS_DIR": str(state_dir / "collections"), **(env or {})},
-                                        keep_api_key)
+                                         "RAGKIT_COLLECTIONS_DIR": str(state_dir / "collections"),
+                                         "RAGKIT_PARENT_PID": str(os.getpid()), **(env or {})}, keep_api_key)
         if token:
             child_env["RAGKIT_SERVER_TOKEN"] = token
         command = [sys.executable, "-c", "import sys; from ragkit.cli import main; sys.exit(main(sys.argv[1:]))",

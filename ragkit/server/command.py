@@ -9,6 +9,10 @@ settings the way a single process does: from the ``RAGKIT_*`` environment, which
 once here first, so a bad setting stops ``ragkit serve`` before any worker starts. The metrics folder
 (``PROMETHEUS_MULTIPROC_DIR``) is made fresh for each start inside the state folder and removed at exit;
 set the variable yourself to choose another.
+
+With ``RAGKIT_PARENT_PID`` set (``LocalServer`` sets it), the server watches that process and stops itself
+when it is gone, however it went (a closed notebook, a restarted or killed kernel), so no server is left
+running behind a learner's back.
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +32,7 @@ from pathlib import Path
 from ragkit.server.settings import MULTIPROC_VARIABLE
 
 COMMANDS = ("serve",)
+PARENT_VARIABLE = "RAGKIT_PARENT_PID"
 
 
 def worker_count(text: str) -> int:
@@ -68,12 +76,29 @@ def metrics_folder(state_dir: Path) -> Iterator[None]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def watch_parent(pid: int, every: float = 1.0) -> threading.Thread:
+    """A daemon thread that stops this process (SIGTERM, which uvicorn turns into a clean shutdown of every
+    worker) once process ``pid`` no longer exists."""
+    import psutil
+
+    def watch() -> None:
+        while psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+            time.sleep(every)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    thread = threading.Thread(target=watch, name="ragkit-parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ragkit.server.settings import ServerSettings
 
     settings = ServerSettings.from_env()  # fails here, once, on a bad variable
+    if os.environ.get(PARENT_VARIABLE, "").isdigit():
+        watch_parent(int(os.environ[PARENT_VARIABLE]))
     with metrics_folder(settings.state_dir):
         uvicorn.run("ragkit.server.app:create_app", factory=True, host=args.host, port=args.port,
                     workers=args.workers, log_level=args.log_level)
