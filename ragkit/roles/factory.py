@@ -51,10 +51,6 @@ ROLES: dict[str, tuple[bool, str, str]] = {
     "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
     "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),
-    "supervisor": (True, "ragkit.roles.supervisor:LocalSupervisor", "ragkit.roles.supervisor:LLMSupervisor"),
-    "analyst": (False, "ragkit.roles.analysis:LocalAnalyst", "ragkit.roles.analysis:LLMAnalyst"),
-    "coder": (False, "ragkit.roles.coder:LocalCoder", "ragkit.roles.coder:LLMCoder"),
-    "aggregator": (False, "ragkit.roles.aggregator:LocalAggregator", "ragkit.roles.aggregator:LLMAggregator"),
     "intent_classifier": (True, "ragkit.roles.intent:LocalIntentClassifier", "ragkit.roles.intent:LLMIntentClassifier"),
     "query_transformer": (False, "ragkit.roles.query_transform:LocalQueryTransformer", "ragkit.roles.query_transform:LLMQueryTransformer"),
 }
