@@ -139,7 +139,7 @@ def python_runner(**limits: Any) -> Callable[[str], SandboxResult]:
     >>> python_runner(allow_network=True)
     Traceback (most recent call last):
     ...
-    ValueError: unknown sandbox option(s) ['allow_network']; run_python takes ['cpu_s', 'disk_mb', 'file_size_mb', 'max_open_files', 'max_output_bytes', 'max_processes', 'memory_mb', 'python', 'timeout_s', 'use_bwrap']
+    ValueError: unknown sandbox option(s) ['allow_network']; run_python takes ['cpu_s', 'disk_mb', ...]
     """
     allowed = set(inspect.signature(run_python).parameters) - {"code", "stdin"}
     unknown = sorted(set(limits) - allowed)
