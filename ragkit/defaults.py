@@ -191,8 +191,9 @@ class StatuteQADefaults:
 
 @dataclass(frozen=True)
 class SupervisorDefaults:
-    """The supervisor graph's caps and sandbox limits, and LocalSupervisor's clause rules (chosen on the
-    dev split of ``data/eval/supervisor_routing.json``, ``benchmarks/supervisor/routing_accuracy.py``)."""
+    """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
+    LocalSupervisor's clause rules (chosen on the dev split of ``data/eval/supervisor_routing.json``,
+    ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it

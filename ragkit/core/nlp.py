@@ -11,7 +11,9 @@ Every retriever and local role reads text through these functions, so they all c
   (:func:`detect_language`), so the offline roles can say they read English only;
 - **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
   :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
-- **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations.
+- **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations;
+- **clauses**: :func:`split_clauses` cuts a request into the steps it asks for, in the order their work
+  must happen (:func:`reorder`).
 
 What it cannot do: it is English only (French, Spanish and German are recognised, not read); the
 sentence splitter and the "name" finder are regular expressions, not trained models, so unusual text
@@ -411,6 +413,18 @@ def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
 _TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026)[\"'\u201d\u2019)\]]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
+_FENCED_PYTHON = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The fenced (```, optionally ```python) code blocks of a text, stripped.
+
+    >>> code_blocks("See:\\n```python\\nprint(1)\\n```\\nand\\n```\\nx = 2\\n```")
+    ['print(1)', 'x = 2']
+    """
+    return [block.strip() for block in _FENCED_PYTHON.findall(text) if block.strip()]
+
+
 MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label, not a sentence
 
 
@@ -561,4 +575,155 @@ def supporting_documents(draft: str, documents: Sequence[Document], unsupported:
     blamed = set(cited_numbers(" ".join(s for s in sentences if strip_citations(s) in bad)))
     return [d for i, d in enumerate(documents, start=1) if i not in blamed]
 
-__all__ = ['supporting_documents', 'same_query', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+
+# ---------------------------------------------------------------- clauses
+# THE clause splitter of ragkit: a request cut into the steps it asks for (see :func:`split_clauses`).
+
+Order = Literal["", "first", "before_previous", "after_next"]
+
+# Words that join steps; dropped from the front of a clause.
+SEQUENCE_WORDS = ("and then", "and finally", "and also", "after that", "after which", "afterwards", "and", "then",
+                  "finally", "lastly", "next", "also", "so", "but", "plus")
+# Words that open a clause naming what must be done before the clause it is attached to.
+PREREQUISITE_OPENERS = ("after", "once", "based on", "using", "given", "according to", "from")
+_CUT_BEFORE = ("and", "then", "after", "afterwards", "before", "once", "finally", "lastly")
+_CLAUSE_PUNCT = ".?!;:,"
+_ARROWS = ("->", "=>", "\u2192")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One step of a request: its text (connectives removed), the raw text, and its order mark:
+    ``"first"`` ("Check the docs first"), ``"before_previous"`` (a prerequisite of the clause before
+    it: "..., after reading the section", "..., using its definition"), ``"after_next"`` ("Before you code
+    it, look it up") or ``""`` (where it is written)."""
+
+    text: str
+    raw: str
+    order: Order = ""
+
+
+def _clause_pieces(question: str) -> list[str]:
+    """Cut at depth-0 punctuation followed by a space (or the end), arrows, and before cut words."""
+    out, start, depth, quote = [], 0, 0, ""
+    i, n = 0, len(question)
+    while i < n:
+        ch = question[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "`\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            arrow = next((a for a in _ARROWS if question.startswith(a, i)), None)
+            if arrow:
+                out.append(question[start:i])
+                start = i = i + len(arrow)
+                continue
+            if ch in _CLAUSE_PUNCT and (i + 1 == n or question[i + 1].isspace()):
+                out.append(question[start:i + 1])
+                start = i + 1
+            elif ch.isspace() and i > start:
+                rest = question[i + 1:i + 12].lower()
+                if any(re.match(rf"{w}\b", rest) for w in _CUT_BEFORE):
+                    out.append(question[start:i])
+                    start = i + 1
+        i += 1
+    out.append(question[start:])
+    return [p.strip() for p in out if p.strip(" \t\n" + _CLAUSE_PUNCT)]
+
+
+def _strip_leading(text: str, words: Sequence[str]) -> tuple[str, str]:
+    """Remove leading ``words`` (longest first, repeatedly); return (rest, the first word removed)."""
+    first = ""
+    changed = True
+    while changed:
+        changed = False
+        for word in sorted(words, key=len, reverse=True):
+            match = re.match(rf"{re.escape(word)}\b[\s,]*", text, flags=re.IGNORECASE)
+            if match and match.end() < len(text):
+                first = first or word
+                text, changed = text[match.end():], True
+                break
+    return text, first
+
+
+def split_clauses(question: str) -> list[Clause]:
+    """The clauses of a request ("Look up BM25, implement it, and then tell me whether ..."), as written,
+    each with its order mark (:class:`Clause`; :func:`reorder` applies the marks).
+
+    It cuts at punctuation (``. ? ! ; : ,`` followed by a space), at arrows (``->``) and before the
+    connectives that can open a new step (``and``, ``then``, ``after``, ``before``, ``once``, ``finally``
+    ...), never inside brackets, quotes or backticks, so ``[1, 2, 3]`` and ```f(a, b)``` stay whole; the
+    joining words (:data:`SEQUENCE_WORDS`) are dropped from the front of a clause.
+
+    What it cannot do: it has no parser, so connectives are read at the start of a clause only ("first"
+    at the end too), "after" as a preposition ("what happens after a crash?") is cut like the conjunction,
+    and a cut inside a noun phrase ("BM25 and dense retrieval") is left for the caller to merge back
+    (:func:`merge`). English only: the word lists are grammar, not the vocabulary of any corpus.
+
+    >>> [c.text for c in split_clauses("Look up BM25, implement it, and then compare it with [1, 2].")]
+    ['Look up BM25', 'implement it', 'compare it with [1, 2]']
+    >>> [(c.text, c.order) for c in split_clauses("Write the parser after checking the docs.")]
+    [('Write the parser', ''), ('checking the docs', 'before_previous')]
+    """
+    clauses = []
+    for raw in _clause_pieces(question):
+        text = raw.strip().rstrip(_CLAUSE_PUNCT).strip()
+        text, _ = _strip_leading(text, SEQUENCE_WORDS)
+        if text.lower().strip(" ,") in SEQUENCE_WORDS:  # a bare joiner ("and", "afterwards"): order as written
+            continue
+        order: Order = ""
+        if re.match(r"first\b", text, re.IGNORECASE) or re.search(r"\bfirst$", text, re.IGNORECASE):
+            order = "first"
+            text = re.sub(r"^first\b[\s,]*|[\s,]*\bfirst$", "", text, flags=re.IGNORECASE).strip() or text
+        elif re.match(r"before\b", text, re.IGNORECASE):
+            order = "after_next"
+            text = re.sub(r"^before\b\s*", "", text, flags=re.IGNORECASE) or text
+        else:
+            rest, opener = _strip_leading(text, PREREQUISITE_OPENERS)
+            if opener:
+                order, text = "before_previous", (rest if opener in ("after", "once") else text)
+        if text.strip():
+            clauses.append(Clause(text.strip(), raw, order))
+    return clauses
+
+
+def reorder(clauses: Sequence[Clause]) -> list[Clause]:
+    """Apply the order marks: "first" clauses to the front, a prerequisite before the clause it follows,
+    an "after_next" clause behind the one after it.
+
+    >>> [c.text for c in reorder([Clause("code it", ""), Clause("look it up", "", "before_previous")])]
+    ['look it up', 'code it']
+    >>> [c.text for c in reorder([Clause("b", ""), Clause("a", "", "first")])]
+    ['a', 'b']
+    """
+    items = list(clauses)
+    for i in range(1, len(items)):
+        if items[i].order == "before_previous":
+            items[i - 1], items[i] = items[i], items[i - 1]
+    for i in range(len(items) - 2, -1, -1):
+        if items[i].order == "after_next":
+            items[i], items[i + 1] = items[i + 1], items[i]
+    firsts = [c for c in items if c.order == "first"]
+    return [*firsts, *(c for c in items if c.order != "first")]
+
+
+_ORDER_STRENGTH: tuple[Order, ...] = ("first", "before_previous", "after_next", "")
+
+
+def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
+    """Two neighbouring clauses as one; ``order`` defaults to the stronger of their marks.
+
+    >>> merge(Clause("a", "a"), Clause("b", "b", "first"))
+    Clause(text='a b', raw='a b', order='first')
+    """
+    if order is None:
+        order = min(a.order, b.order, key=_ORDER_STRENGTH.index)
+    return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
+
+
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']

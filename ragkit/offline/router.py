@@ -24,6 +24,8 @@ fallback route: the best score is below ``min_similarity``, or it beats the runn
 ``LLMRouter`` asks a chat model to choose, with the route names as a ``Literal`` schema field so the
 answer is always one of them; a failed or malformed call goes to the fallback route.
 
+``LocalSmallTalk`` is a router over kinds of small talk (greeting, thanks ...), each with a canned reply.
+
 How the defaults were chosen: on a DEV set of routing questions written for the purpose
 (``data/routing_dev.json``), never on the labelled test set. ``benchmarks/roles/router_accuracy.py``
 scores a grid of settings on the dev set and keeps the one whose grid neighbourhood scores best (a broad
@@ -344,3 +346,32 @@ def canned_reply(kind: str | None) -> str:
     """
     return CANNED_REPLIES.get(kind or "other", CANNED_REPLIES["other"])
 
+
+class LocalSmallTalk:
+    """A reply to small talk without a chat model: the kind of small talk, then that kind's canned reply.
+
+    The kind is the route a ``LocalRouter`` picks over ``kinds`` (one ``RouteSpec`` per kind of small
+    talk; a message close to none, or too close to two, gets the ``fallback`` kind); the kinds and replies
+    are domain data, passed in. It cannot say anything new (one fixed reply per kind), and it does not
+    decide *whether* a message is small talk, only which kind.
+
+    >>> talk = LocalSmallTalk([RouteSpec("greeting", "a greeting", ("hello",)), RouteSpec("other", "other")],
+    ...                       {"greeting": "Hello!", "other": "Ask me something."}, fallback="other")  # doctest: +SKIP
+    >>> talk.reply("hi there")  # doctest: +SKIP
+    'Hello!'
+    """
+
+    def __init__(self, kinds: Sequence[RouteSpec], replies: Mapping[str, str], fallback: str,
+                 embedder: Embeddings | None = None):
+        missing = sorted({spec.name for spec in kinds} - set(replies))
+        if missing:
+            raise ValueError(f"no reply for the small-talk kind(s) {missing}")
+        self.router = LocalRouter(kinds, fallback=fallback, embedder=embedder)
+        self.replies = dict(replies)
+
+    def kind(self, question: str) -> str:
+        """The kind of small talk a message is."""
+        return self.router.route(question).route
+
+    def reply(self, question: str) -> str:
+        return self.replies[self.kind(question)]

@@ -51,12 +51,6 @@ ROLES: dict[str, tuple[bool, str, str]] = {
     "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
     "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),
-    "supervisor": (True, "ragkit.roles.supervisor:LocalSupervisor", "ragkit.roles.supervisor:LLMSupervisor"),
-    "analyst": (False, "ragkit.roles.analysis:LocalAnalyst", "ragkit.roles.analysis:LLMAnalyst"),
-    "coder": (False, "ragkit.roles.coder:LocalCoder", "ragkit.roles.coder:LLMCoder"),
-    "aggregator": (False, "ragkit.roles.aggregator:LocalAggregator", "ragkit.roles.aggregator:LLMAggregator"),
-    "intent_classifier": (True, "ragkit.offline.router:LocalIntentClassifier", "ragkit.offline.router:LLMIntentClassifier"),
-    "query_transformer": (False, "ragkit.offline.writing:LocalQueryTransformer", "ragkit.offline.writing:LLMQueryTransformer"),
 }
 # Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
 SPECIAL_ROLES = ("router", "tool_planner")

@@ -108,6 +108,7 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     from ragkit.graphs.statute_qa import build_statute_qa_graph
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.graphs.tool_agent import build_tool_agent_graph
+    from ragkit.sandbox import python_runner
     from ragkit.tools.orders import load_order_store
 
     store = load_order_store()
@@ -127,7 +128,7 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
                   "retrieval, answer with verified paragraph citations or refuse.",
                   lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
-                  lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp)),
+                  lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp, run_code=python_runner())),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
                   lambda cp, cm: build_tool_agent_graph(store=store, chat_model=cm, checkpointer=cp),
                   input_kind="message", changes_data=True, check_resume=_check_tool_payload(store),
