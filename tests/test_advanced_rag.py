@@ -15,9 +15,8 @@ from langchain_core.documents import Document
 from ragkit.bandit import LinUCB, SharedBandit, ThompsonSampling
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
-from ragkit.roles.protocols import Answer
-from ragkit.roles.protocols import Intent
-from ragkit.roles.protocols import QueryTransform
+from ragkit.offline.router import CANNED_REPLIES
+from ragkit.roles.protocols import Answer, Intent, QueryTransform
 from tests.conftest import assert_snapshot
 from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 
@@ -421,7 +420,7 @@ def test_default_local_roles_answer_a_handbook_question(handbook_graph) -> None:
 def test_default_local_roles_reply_to_thanks_without_searching(handbook_graph) -> None:
     out = handbook_graph.invoke({"question": "Thanks a lot, that helped!"})
     assert out["path"] == ["check_question", "classify", "generate", "hallucination_check", "finish"]
-    assert out["intent"].kind == "thanks" and "welcome" in out["generation"]
+    assert out["route"] == "chitchat" and out["generation"] == CANNED_REPLIES["thanks"]
 
 
 def test_default_local_roles_refuse_an_off_topic_question(handbook_graph) -> None:

@@ -366,7 +366,7 @@ def test_the_structured_supervisor_plugs_in() -> None:
     from ragkit.roles.llm_agents import LLMStructuredSupervisor
 
     supervisor = LLMStructuredSupervisor(scripted({"agents": ["chitchat_agent"]}), DESCRIPTIONS)
-    out = build_supervisor_graph(supervisor=supervisor, rag_graph=FakeRag(), chitchat=lambda q: "Hi!").invoke({"question": "hey"})
+    out = build_supervisor_graph(supervisor=supervisor, rag_graph=FakeRag(), small_talk=lambda q: "Hi!").invoke({"question": "hey"})
     assert out["plan"] == ["chitchat"] and out["answer"] == "Hi!"
 
 

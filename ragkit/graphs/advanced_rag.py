@@ -8,7 +8,8 @@ The graph (after the entry node, and ``unsupported_language`` for a question the
           -> generate -> hallucination_check -> finish     (grounded, or nothing to check)
                                              -> generate   (not grounded, a retry left)
 
-- ``classify``: an intent classifier sends greetings, thanks and other small talk straight to ``generate``.
+- ``classify``: an intent classifier sends greetings, thanks and other small talk straight to ``generate``,
+  which gives the small-talk role's reply (offline: a canned reply for the kind of small talk).
 - ``query_transform``: alternative queries and a hypothetical answer (multi-query retrieval as in
   RAG-Fusion, and HyDE); the local transformer reads a first-pass search (``first_pass``, default the
   hybrid arm).
@@ -68,10 +69,10 @@ from ragkit.defaults import ADVANCED, GRAPHS
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
-from ragkit.offline.router import LocalIntentClassifier, canned_reply
+from ragkit.offline.router import LocalIntentClassifier, LocalSmallTalk
 from ragkit.offline.writing import LocalQueryTransformer, LocalWriter
 from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMWriter, check_chat_model
-from ragkit.roles.llm_queries import LLMIntentClassifier, LLMQueryTransformer, small_talk
+from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
 from ragkit.roles.protocols import (
     Answer,
     DocumentGrader,
@@ -81,6 +82,7 @@ from ragkit.roles.protocols import (
     IntentClassifier,
     QueryTransform,
     QueryTransformer,
+    SmallTalk,
     Writer,
     choose,
 )
@@ -305,7 +307,7 @@ def classify_node(classifier: IntentClassifier) -> Node:
             if intent.route not in ("rag", "chitchat"):
                 raise ValueError(f"unknown route {intent.route!r}")
         except Exception as err:  # noqa: BLE001 - the safe default is to search
-            intent = Intent("rag", 0.0, None, f"intent classifier failed ({type(err).__name__}: {err}); searching",
+            intent = Intent("rag", 0.0, f"intent classifier failed ({type(err).__name__}: {err}); searching",
                             fallback=True)
         return {"route": intent.route, "intent": intent, "metadata": {"intent_note": intent.note}}
 
@@ -434,8 +436,8 @@ def grade_node(grader: DocumentGrader, bandit: Policy) -> Node:
     return grade
 
 
-def generate_node(writer: Writer, chat_model: BaseChatModel | None = None) -> Node:
-    """Build the ``generate`` node: the writer for rag, a short reply for small talk."""
+def generate_node(writer: Writer, small_talk: SmallTalk) -> Node:
+    """Build the ``generate`` node: the writer for rag, the small-talk role's reply for small talk."""
 
     @traced("generate")
     def generate(state: AdvancedState) -> AdvancedState:
@@ -443,18 +445,14 @@ def generate_node(writer: Writer, chat_model: BaseChatModel | None = None) -> No
 
         A retry after an ungrounded answer writes from the documents that its supported sentences cite.
 
-        Reads: route, intent, question, relevant, draft, unsupported, generations.
+        Reads: route, question, relevant, draft, unsupported, generations.
         Writes: draft, generation, documents_written_from, generations, generation_retries, generations_seen,
         metadata.
         """
         count = {"generations": state.get("generations", 0) + 1}
         if state.get("route") == "chitchat":
-            kind = state["intent"].kind if state.get("intent") else None
-            text = small_talk(chat_model, state["question"]) if chat_model is not None else ""
-            note = "chat model reply" if text else f"canned reply ({kind or 'other'})"
-            text = text or canned_reply(kind)
-            return {**count, "draft": Answer(text, (), answered=False), "generation": text, "generations_seen": [text],
-                    "metadata": {"reply": note}}
+            text = small_talk.reply(state["question"])
+            return {**count, "draft": Answer(text, (), answered=False), "generation": text, "generations_seen": [text]}
         docs = state.get("relevant") or []
         retry = state.get("generations", 0) > 0
         if retry and state.get("draft") is not None:
@@ -551,6 +549,7 @@ def advanced_rag_graph(
     grader: DocumentGrader | None = None,
     writer: Writer | None = None,
     hallucination_grader: HallucinationGrader | None = None,
+    small_talk: SmallTalk | None = None,
     embeddings: Embeddings | None = None,
     max_retrieval_retries: int = ADVANCED.max_retrieval_retries,
     max_generation_retries: int = ADVANCED.max_generation_retries,
@@ -608,6 +607,9 @@ def advanced_rag_graph(
     writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=lambda: LocalWriter(embeddings))
     hallucination_grader = choose(hallucination_grader, HallucinationGrader, "hallucination_grader", model=judging,
                                   llm=LLMHallucinationGrader, local=lambda: LocalHallucinationGrader(embeddings))
+    canned = LocalSmallTalk(embedder=embeddings)
+    small_talk = choose(small_talk, SmallTalk, "small_talk", model=chat_model, local=lambda: canned,
+                        llm=lambda m: LLMSmallTalk(m, SMALL_TALK_PROMPT, fallback=canned.reply))
     rerank_with = None if not rerank else ((lambda: reranker) if reranker is not None else default_reranker(embeddings))
 
     graph = StateGraph(AdvancedState)
@@ -620,7 +622,7 @@ def advanced_rag_graph(
                                              fetch_k, fusion, original_weight, hypothetical_weight))
     graph.add_node("rerank", rerank_node(rerank_with, k))
     graph.add_node("grade", grade_node(grader, bandit))
-    graph.add_node("generate", generate_node(writer, chat_model))
+    graph.add_node("generate", generate_node(writer, small_talk))
     graph.add_node("hallucination_check", hallucination_check_node(hallucination_grader))
     graph.add_node("finish", finish)
 

@@ -41,10 +41,10 @@ from __future__ import annotations
 
 import itertools
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, Literal, Protocol, TypedDict
 
-from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
@@ -74,15 +74,15 @@ from ragkit.roles.agent_protocols import (
     Aggregator,
     Analyst,
     Coder,
-    SmallTalk,
     Supervisor,
     TeamDomain,
     normalise_sequence,
     truncate,
 )
 from ragkit.roles.llm import check_chat_model
-from ragkit.roles.llm_agents import LLMAggregator, LLMAnalyst, LLMCoder, LLMSmallTalk, LLMSupervisor
-from ragkit.roles.protocols import choose
+from ragkit.roles.llm_agents import LLMAggregator, LLMAnalyst, LLMCoder, LLMSupervisor
+from ragkit.roles.llm_queries import LLMSmallTalk
+from ragkit.roles.protocols import SmallTalk, choose
 
 BUILDER = "build_supervisor_graph"
 AgentNode = Literal["rag_agent", "code_agent", "analysis_agent", "chitchat_agent"]
@@ -393,7 +393,7 @@ def supervisor_graph(
     analyst: Analyst | None = None,
     coder: Coder | None = None,
     aggregator: Aggregator | None = None,
-    chitchat: SmallTalk | Callable[[str], str] | None = None,
+    small_talk: SmallTalk | Callable[[str], str] | None = None,
     run_code: Callable[[str], CodeRun] | None = None,
     domain: TeamDomain = HANDBOOK_TEAM,
     max_hops: int = SUPERVISOR.max_hops,
@@ -401,6 +401,7 @@ def supervisor_graph(
     previous_answer_chars: int = SUPERVISOR.previous_answer_chars,
     max_question_chars: int = GRAPHS.max_question_chars,
     strict: bool = False,
+    chitchat: SmallTalk | Callable[[str], str] | None = None,
 ) -> StateGraph:
     """The supervisor graph, uncompiled (see the module docstring).
 
@@ -408,8 +409,8 @@ def supervisor_graph(
     :func:`ragkit.core.search.as_scored_search` takes; default the handbook). ``rag_graph`` is any compiled
     ragkit RAG graph (Self-RAG, CRAG ...): it is invoked with ``{"question": task}`` and read through its
     result fields. ``run_code`` runs the code agent's code (``ragkit.sandbox.python_runner(**limits)``);
-    without it the code agent says it cannot run code. ``chitchat`` replies to small talk (an object with
-    ``reply(question)`` or a plain function). Roles left as ``None``: the LLM role on ``chat_model`` (the
+    without it the code agent says it cannot run code. ``small_talk`` replies to small talk (an object with
+    ``reply(question)`` or a plain function; ``chitchat=`` is its old, deprecated name). Roles left as ``None``: the LLM role on ``chat_model`` (the
     supervisor on ``judge_model`` when given), else the local one. ``max_hops`` is the default cap; a run
     can pass ``{"max_hops": n}`` in its input. ``strict=True`` raises, instead of warning, when a chat
     model cannot return structured output.
@@ -434,8 +435,13 @@ def supervisor_graph(
     def canned() -> LocalSmallTalk:
         return LocalSmallTalk(domain.small_talk, domain.replies, domain.small_talk_fallback)
 
-    chitchat = choose(chitchat, SmallTalk, "chitchat", model=chat_model, local=canned,
-                      llm=lambda m: LLMSmallTalk(m, domain.small_talk_prompt, fallback=canned().reply))
+    if chitchat is not None:
+        if small_talk is not None:
+            raise TypeError("pass small_talk= only (chitchat= is its old name)")
+        warnings.warn("chitchat= is deprecated: pass small_talk=", DeprecationWarning, stacklevel=2)
+        small_talk = chitchat
+    small_talk = choose(small_talk, SmallTalk, "small_talk", model=chat_model, local=canned,
+                        llm=lambda m: LLMSmallTalk(m, domain.small_talk_prompt, fallback=canned().reply))
     if rag_graph is None:
         rag_graph = build_crag_graph(retriever, chat_model=chat_model, judge_model=judge_model, k=k, max_clarifications=0,
                                      max_question_chars=max_question_chars, strict=strict)
@@ -447,7 +453,7 @@ def supervisor_graph(
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("supervisor", supervisor_node(supervisor))
     works = {"rag": rag_work(rag_graph), "code": code_work(coder, run_code),
-             "analysis": analysis_work(analyst, search, k, domain.corpus), "chitchat": chitchat_work(chitchat)}
+             "analysis": analysis_work(analyst, search, k, domain.corpus), "chitchat": chitchat_work(small_talk)}
     for agent, work in works.items():
         graph.add_node(f"{agent}_agent", agent_node(agent, work, previous_answer_chars))  # type: ignore[arg-type]
         graph.add_conditional_edges(f"{agent}_agent", route_after_agent)

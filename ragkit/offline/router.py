@@ -311,8 +311,8 @@ class LocalIntentClassifier:
     """rag vs chitchat by the nearest labelled examples (a :class:`LocalRouter`); ties go to rag.
 
     >>> clf = LocalIntentClassifier()  # doctest: +SKIP
-    >>> clf.classify("thanks a lot!").route, clf.classify("thanks a lot!").kind  # doctest: +SKIP
-    ('chitchat', 'thanks')
+    >>> clf.classify("thanks a lot!").route  # doctest: +SKIP
+    'chitchat'
     """
 
     def __init__(self, embedder: Embeddings | None = None, rag_examples: Sequence[str] = RAG_EXAMPLES,
@@ -324,35 +324,30 @@ class LocalIntentClassifier:
         self.embedder = embedder if embedder is not None else load_embedder()
         self.router = LocalRouter(intent_routes(rag_examples, chitchat_examples), fallback="rag",
                                   embedder=self.embedder, margin=margin, min_similarity=min_similarity, k=k)
-        self._kinds = [kind for kind, texts in chitchat_examples.items() for _ in texts]
-        self._kind_vectors = embed(self.embedder, [text for texts in chitchat_examples.values() for text in texts])
-
-    def kind(self, question: str) -> str:
-        """The kind of small talk: that of the most similar chitchat example."""
-        vector = embed(self.embedder, [clean_query(question, what="question")])[0]
-        return self._kinds[int(np.argmax(self._kind_vectors @ vector))]
 
     def classify(self, question: str) -> Intent:
         decision = self.router.route(question)
-        kind = self.kind(question) if decision.route == "chitchat" else None
-        return Intent(decision.route, decision.confidence, kind, decision.note)  # type: ignore[arg-type]
+        return Intent(decision.route, decision.confidence, decision.note)  # type: ignore[arg-type]
 
 
-def canned_reply(kind: str | None) -> str:
-    """The offline reply to a kind of small talk (``other`` when the kind is unknown).
+def small_talk_kinds(chitchat: Mapping[str, Sequence[str]] = CHITCHAT_EXAMPLES) -> tuple[RouteSpec, ...]:
+    """One route per kind of small talk (its examples), and ``other`` for the rest: what :class:`LocalSmallTalk`
+    picks a canned reply with.
 
-    >>> canned_reply("thanks")
-    "You're welcome. Ask me another question about the documents whenever you like."
+    >>> [spec.name for spec in small_talk_kinds({"thanks": ["Thanks!"]})]
+    ['thanks', 'other']
     """
-    return CANNED_REPLIES.get(kind or "other", CANNED_REPLIES["other"])
+    return (*(RouteSpec(kind, kind.replace("_", " "), tuple(texts)) for kind, texts in chitchat.items()),
+            RouteSpec("other", "other small talk"))
 
 
 class LocalSmallTalk:
     """A reply to small talk without a chat model: the kind of small talk, then that kind's canned reply.
 
     The kind is the route a ``LocalRouter`` picks over ``kinds`` (one ``RouteSpec`` per kind of small
-    talk; a message close to none, or too close to two, gets the ``fallback`` kind); the kinds and replies
-    are domain data, passed in. It cannot say anything new (one fixed reply per kind), and it does not
+    talk; a message close to none, or too close to two, gets the ``fallback`` kind). The defaults are the
+    generic kinds and honest replies above (:data:`CHITCHAT_EXAMPLES`, :data:`CANNED_REPLIES`); a domain
+    passes its own (the supervisor's team does). It cannot say anything new (one fixed reply per kind), and it does not
     decide *whether* a message is small talk, only which kind.
 
     >>> talk = LocalSmallTalk([RouteSpec("greeting", "a greeting", ("hello",)), RouteSpec("other", "other")],
@@ -361,8 +356,9 @@ class LocalSmallTalk:
     'Hello!'
     """
 
-    def __init__(self, kinds: Sequence[RouteSpec], replies: Mapping[str, str], fallback: str,
-                 embedder: Embeddings | None = None):
+    def __init__(self, kinds: Sequence[RouteSpec] | None = None, replies: Mapping[str, str] = CANNED_REPLIES,
+                 fallback: str = "other", embedder: Embeddings | None = None):
+        kinds = small_talk_kinds() if kinds is None else kinds
         missing = sorted({spec.name for spec in kinds} - set(replies))
         if missing:
             raise ValueError(f"no reply for the small-talk kind(s) {missing}")

@@ -99,11 +99,6 @@ class Aggregator(Protocol):
     def combine(self, question: str, answers: Sequence[AgentAnswer]) -> Aggregate: ...
 
 
-@runtime_checkable
-class SmallTalk(Protocol):
-    def reply(self, question: str) -> str: ...
-
-
 @dataclass(frozen=True)
 class TeamDomain:
     """What the supervisor's team knows about its corpus, passed in (the handbook's:
@@ -173,5 +168,5 @@ def truncate(text: str, max_chars: int | None) -> str:
 
 
 __all__ = ["AGENTS", "DEFAULT_AGENT", "Aggregate", "Aggregator", "AgentAnswer", "AgentName", "Analysis", "Analyst",
-           "CodeDraft", "CodeOrigin", "Coder", "Plan", "SmallTalk", "Supervisor", "TeamDomain", "agent_name",
+           "CodeDraft", "CodeOrigin", "Coder", "Plan", "Supervisor", "TeamDomain", "agent_name",
            "normalise_sequence", "truncate"]

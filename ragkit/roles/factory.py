@@ -128,8 +128,8 @@ class Roles:
         """A router over ``routes``: the override, else ``LLMRouter`` on the (judge) model, else ``LocalRouter``
         with ``documents`` (route name -> the documents that route searches) as corpus evidence."""
         if "router" not in self._built:
-            from ragkit.roles.llm import LLMRouter
             from ragkit.offline.router import LocalRouter
+            from ragkit.roles.llm import LLMRouter
 
             model = self.model_for("router")
             self._built["router"] = (LLMRouter(model, routes, fallback=fallback) if model is not None else

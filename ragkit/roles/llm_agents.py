@@ -13,23 +13,23 @@ code (:func:`parse_agent_names`); ``LLMStructuredSupervisor`` asks for the same 
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import Literal, Mapping, Sequence
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.chat_models import message_text
 from ragkit.core.nlp import clean_query, code_blocks
 from ragkit.defaults import SUPERVISOR
 from ragkit.roles.agent_protocols import (
     AGENTS,
     DEFAULT_AGENT,
-    Aggregate,
-    Aggregator,
     AgentAnswer,
     AgentName,
+    Aggregate,
+    Aggregator,
     Analysis,
     CodeDraft,
     Plan,
@@ -56,13 +56,6 @@ def team_inputs(question: str, findings: Sequence[AgentAnswer], documents: Seque
     """The prompt variables of an agent that works on what the earlier agents found."""
     return {"question": question, "findings": format_findings(findings, max_chars),
             "documents": format_documents(list(documents))}
-
-
-def _text_of(message: Any) -> str:
-    content = getattr(message, "content", message)
-    if isinstance(content, list):  # some providers return a list of content parts
-        return " ".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
-    return str(content)
 
 
 # ---------------------------------------------------------------- supervisor
@@ -111,7 +104,7 @@ class LLMSupervisor:
         messages = self.prompt.format_messages(agents=format_agents(self.descriptions), max_hops=max_hops,
                                                question=question)
         try:
-            reply = _text_of(self.model.invoke(messages)).strip()
+            reply = message_text(self.model.invoke(messages)).strip()
         except Exception as err:  # noqa: BLE001 - a failed call takes the stated default
             return Plan((self.default,), (), f"model call failed: {type(err).__name__}: {err}"[:200], (), True)
         sequence, dropped, fallback = normalise_sequence(parse_agent_names(reply), max_hops, self.default)
@@ -279,27 +272,8 @@ class LLMAggregator:
 
 
 # ---------------------------------------------------------------- small talk
-class LLMSmallTalk:
-    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
-    gets ``fallback``'s reply instead.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
-    'Hi! What shall we look up?'
-    """
-
-    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
-        self.model, self.prompt, self.fallback = model, prompt, fallback
-
-    def reply(self, question: str) -> str:
-        try:
-            text = _text_of(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
-        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
-            text = ""
-        return text or self.fallback(question)
-
 
 __all__ = ["AGGREGATOR_PROMPT", "ANALYST_PROMPT", "CODER_PROMPT", "STRUCTURED_SUPERVISOR_PROMPT", "SUPERVISOR_PROMPT",
-           "AgentChoice", "AnalysisText", "CombinedAnswer", "LLMAggregator", "LLMAnalyst", "LLMCoder", "LLMSmallTalk",
+           "AgentChoice", "AnalysisText", "CombinedAnswer", "LLMAggregator", "LLMAnalyst", "LLMCoder",
            "LLMStructuredSupervisor", "LLMSupervisor", "Program", "format_agents", "format_findings", "parse_agent_names",
            "team_inputs"]

@@ -3,7 +3,7 @@
 - :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
   (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
   a greeting searched for costs a refusal, a question taken for small talk would lose its answer.
-  :func:`small_talk` writes the reply to small talk with a chat model.
+  :class:`LLMSmallTalk` writes the reply to small talk with a chat model.
 - :class:`LLMQueryTransformer`: three alternative queries and one hypothetical answer (multi-query
   retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022), in one JSON call; output that does not parse is
   a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
@@ -14,7 +14,7 @@ Their local stand-ins are :class:`ragkit.offline.router.LocalIntentClassifier` a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -22,6 +22,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.chat_models import message_text
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
 from ragkit.roles.llm import call_structured, choice_schema
@@ -44,7 +45,7 @@ class LLMIntentClassifier:
 
     >>> from ragkit.core.chat_models import scripted
     >>> LLMIntentClassifier(scripted('{"route": "chitchat"}')).classify("Hi!")
-    Intent(route='chitchat', confidence=1.0, kind=None, note='', fallback=False)
+    Intent(route='chitchat', confidence=1.0, note='', fallback=False)
     >>> LLMIntentClassifier(scripted("hello?")).classify("Hi!").route
     'rag'
     """
@@ -57,22 +58,28 @@ class LLMIntentClassifier:
         question = clean_query(question, what="question")
         result = call_structured(self.model, self.prompt, self.schema, {"question": question})
         if not result.ok:
-            return Intent("rag", 0.0, None, result.note, fallback=True)
-        return Intent(result.value.route, 1.0, None, getattr(result.value, "reason", ""))
+            return Intent("rag", 0.0, result.note, fallback=True)
+        return Intent(result.value.route, 1.0, getattr(result.value, "reason", ""))
 
 
-def small_talk(model: BaseChatModel, question: str, prompt: str = SMALL_TALK_PROMPT) -> str:
-    """A chat model's short reply to small talk; "" when the call fails or says nothing (the caller has a canned one).
+class LLMSmallTalk:
+    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
+    gets ``fallback``'s reply instead.
 
     >>> from ragkit.core.chat_models import scripted
-    >>> small_talk(scripted("Hello! Ask me about the documents."), "hi")
-    'Hello! Ask me about the documents.'
+    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
+    'Hi! What shall we look up?'
     """
-    try:
-        reply = model.invoke([SystemMessage(prompt), HumanMessage(question)])
-    except Exception:  # noqa: BLE001 - a failing model gets the canned reply instead
-        return ""
-    return (reply.content if isinstance(reply.content, str) else str(reply.content)).strip()
+
+    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
+        self.model, self.prompt, self.fallback = model, prompt, fallback
+
+    def reply(self, question: str) -> str:
+        try:
+            text = message_text(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
+        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
+            text = ""
+        return text or self.fallback(question)
 
 
 # ---------------------------------------------------------------- query transformer
@@ -127,4 +134,4 @@ class LLMQueryTransformer:
 
 
 __all__ = ["Expansion", "INTENT_PROMPT", "LLMIntentClassifier", "LLMQueryTransformer", "QUERY_TRANSFORM_PROMPT",
-           "SMALL_TALK_PROMPT", "small_talk"]
+           "LLMSmallTalk", "SMALL_TALK_PROMPT"]

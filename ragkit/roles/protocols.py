@@ -203,11 +203,10 @@ INTENT_ROUTES: tuple[str, ...] = ("rag", "chitchat")
 
 @dataclass(frozen=True)
 class Intent:
-    """What a message wants: ``route`` and, for small talk, its ``kind`` (greeting, thanks, farewell ...)."""
+    """What a message wants: a search (``rag``) or a reply to small talk (``chitchat``)."""
 
     route: IntentRoute
     confidence: float
-    kind: str | None = None
     note: str = ""
     fallback: bool = False
 
@@ -215,6 +214,13 @@ class Intent:
 @runtime_checkable
 class IntentClassifier(Protocol):
     def classify(self, question: str) -> Intent: ...
+
+
+@runtime_checkable
+class SmallTalk(Protocol):
+    """The reply to a message that is small talk (a greeting, thanks, "who are you?")."""
+
+    def reply(self, question: str) -> str: ...
 
 
 # ---------------------------------------------------------------- query transformer (the advanced pipeline)
@@ -357,5 +363,5 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
 
 
 __all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
-           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "new_queries", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
+           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "SmallTalk", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "new_queries", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
            "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "arguments", "methods_of", "signature", "takes"]
