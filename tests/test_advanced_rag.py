@@ -25,7 +25,7 @@ from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 class ScriptedIntent(Script):
     def classify(self, question: str) -> Intent:
         route = self.next()
-        return Intent(route, 1.0, "greeting" if route == "chitchat" else None)
+        return Intent(route, 1.0, f"scripted {route}")
 
 
 class ScriptedTransformer:
