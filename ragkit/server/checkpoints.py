@@ -23,7 +23,7 @@ from typing import Any
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 # Modules whose dataclasses may appear in a graph's state (and so in a checkpoint).
-STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.tools.guards", "ragkit.core.contract")
+STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract")
 
 
 def allowed_types() -> list[tuple[str, str]]:
