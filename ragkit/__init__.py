@@ -40,10 +40,10 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.tool_planner import LocalToolPlanner
+from ragkit.offline.tool_planner import LocalToolPlanner
 from ragkit.sandbox import run_python
 from ragkit.core.nlp import clean_query, split_sentences, tokenize
-from ragkit.tools import OrderStore, load_order_store
+from ragkit.domains.shop.orders import OrderStore, load_order_store
 from ragkit.domains.web.search import OfflineWebSearch
 
 __version__ = "0.2.0"  # the one place: pyproject.toml reads it; the tag v0.2.0 marks it

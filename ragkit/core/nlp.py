@@ -5,12 +5,14 @@ Every retriever and local role reads text through these functions, so they all c
 - **tokens**: the classic IR analyzer (:func:`tokenize`): lower-case, strip accents, split on word
   characters, drop Lucene's 33 English stopwords, Porter-stem (Snowball's C implementation, PyStemmer);
   :func:`key_terms` keeps a question's content words;
-- **sentences**: a regular expression (:func:`split_sentences`) that knows decimals and common
-  abbreviations; :func:`prose_sentences` keeps only the ones worth quoting (no headings, code, labels);
+- **sentences**: a regular expression (:func:`split_sentences`, for prose or typed chat) that knows
+  decimals and abbreviations; :func:`prose_sentences` keeps the ones worth quoting (no headings, code);
 - **language**: by Unicode script, plus function words for French, Spanish and German
   (:func:`detect_language`), so the offline roles can say they read English only;
 - **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
   :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
+- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions),
+  matched with :func:`phrase_pattern`;
 - **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations;
 - **clauses**: :func:`split_clauses` cuts a request into the steps it asks for, in the order their work
   must happen (:func:`reorder`).
@@ -115,17 +117,42 @@ def key_terms(text: str) -> list[str]:
     return list(seen)
 
 
-_ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx".split())
+# Abbreviations whose full stop ends no sentence: titles, scholarly references and address words ("12 High St.").
+ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx rd ave nr apt co ltd inc bldg".split())
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_TYPED_END = re.compile(r"[.!?]+(?=\s|$)|;|\n")
 
 
-def split_sentences(text: str) -> list[str]:
+def _abbreviated(text: str) -> bool:
+    """Does ``text`` end with one of the ``ABBREVIATIONS`` (its full stops aside)? "... 12 High St." does."""
+    last = text.rstrip(".").split()[-1:]
+    return bool(last) and last[0].lower() in ABBREVIATIONS
+
+
+def split_sentences(text: str, *, chat: bool = False) -> list[str]:
     """Split text into sentences with a regular expression (keeps decimals and common abbreviations).
+
+    Prose (the default): a sentence ends at ``.``, ``!`` or ``?`` before a capital or a digit, and at a
+    blank line or a list line; white space is tidied. ``chat=True`` reads a message as people type it: a
+    sentence also ends before a lower-case word, at ``;`` and at every line break, and each sentence is
+    the text as written up to its end mark (spacing kept, the mark left out), for a reader that cuts it
+    further. In both, a full stop after an abbreviation ("St.", "e.g.") ends no sentence.
 
     >>> split_sentences("It costs 12.50 euros. See Art. 4 for details! Is it ok? Yes.")
     ['It costs 12.50 euros.', 'See Art. 4 for details!', 'Is it ok?', 'Yes.']
+    >>> split_sentences("cancel A1001. send A1002 to 1 High St. York; thanks", chat=True)
+    ['cancel A1001', ' send A1002 to 1 High St. York', ' thanks']
     """
-    sentences: list[str] = []
+    if chat:
+        sentences, start = [], 0
+        for m in _TYPED_END.finditer(text):
+            if m.group().startswith(".") and _abbreviated(text[start : m.start()]):
+                continue
+            sentences.append(text[start : m.start()])
+            start = m.end()
+        sentences.append(text[start:])
+        return [s for s in sentences if s.strip()]
+    sentences = []
     for block in re.split(r"\n\s*\n|\n(?=\s*[-*#|]|\s*\d+\.\s)", text):
         block = " ".join(block.split())
         if not block:
@@ -135,8 +162,7 @@ def split_sentences(text: str) -> list[str]:
             piece = piece.strip()
             if not piece:
                 continue
-            last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lower() if pieces else ""
-            if pieces and last in _ABBREVIATIONS:
+            if pieces and _abbreviated(pieces[-1]):
                 pieces[-1] = f"{pieces[-1]} {piece}"
             else:
                 pieces.append(piece)
@@ -357,6 +383,39 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
     first = text.split()[0].strip("\"'(.,;:!?") if text.split() else ""
     lower = first.lower()
     return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
+
+
+# ---------------------------------------------------------------- negation
+# One English negation lexicon, in groups by what the words negate; a reader takes the groups it needs and
+# matches them with phrase_pattern(). The tool planner reads all four as they are: its figures depend on them.
+NEGATORS = ("not", "without")  # negate the action or value after them: "not A1004", "without tracking it"
+NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")  # a negated action: "don't cancel", "won't need"
+WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
+               "forget about", "hold off", "hold off on", "skip", "scratch")  # set an action aside
+RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
+               "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
+               "didn't do that")  # a whole reply that takes back what was just asked
+APOSTROPHE = "['\u2019]"  # straight or curly
+
+
+def phrase_pattern(phrases: Sequence[str]) -> str:
+    """A regular expression (source, no flags) for any of ``phrases``, longest first: words apart by any white
+    space, a contraction in "n't" also written out, run together or with a curly apostrophe.
+
+    >>> pattern = re.compile(rf"\\b(?:{phrase_pattern(NEGATED_AUXILIARIES)})\\b", re.IGNORECASE)
+    >>> [bool(pattern.fullmatch(t)) for t in ("don't", "do not", "dont", "Don\u2019t", "do")]
+    [True, True, True, True, False]
+    """
+    def one(phrase: str) -> str:
+        parts = []
+        for word in phrase.split():
+            if word.endswith("n't"):
+                parts.append(rf"{re.escape(word[:-3])}\s*n(?:o|{APOSTROPHE})?t")
+            else:
+                parts.append(re.escape(word))
+        return r"\s+".join(parts)
+
+    return "|".join(one(p) for p in sorted(dict.fromkeys(phrases), key=len, reverse=True))
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences

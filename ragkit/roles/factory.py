@@ -52,8 +52,8 @@ ROLES: dict[str, tuple[bool, str, str]] = {
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
     "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),
 }
-# Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
-SPECIAL_ROLES = ("router", "tool_planner")
+# Roles built with extra arguments (see the methods of Roles). The tool loop picks its planner itself.
+SPECIAL_ROLES = ("router",)
 ROLE_NAMES: tuple[str, ...] = (*ROLES, *SPECIAL_ROLES)
 
 
@@ -135,16 +135,6 @@ class Roles:
             self._built["router"] = (LLMRouter(model, routes, fallback=fallback) if model is not None else
                                      LocalRouter(routes, fallback=fallback, embedder=self.embedder, documents=documents))
         return self._built["router"]
-
-    @property
-    def tool_planner(self) -> BaseChatModel:
-        """The model that proposes tool calls: the override, else the chat model, else ``LocalToolPlanner``."""
-        if "tool_planner" not in self._built:
-            from ragkit.roles.tool_planner import LocalToolPlanner
-
-            self._built["tool_planner"] = (self.chat_model if self.chat_model is not None
-                                           else LocalToolPlanner(embedder=self.embedder))
-        return self._built["tool_planner"]
 
 
 def make_roles(chat_model: BaseChatModel | None = None, *, judge_model: BaseChatModel | None = None,

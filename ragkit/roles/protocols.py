@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from langchain_core.documents import Document
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable
 
 from ragkit.core.nlp import strip_citations
 
@@ -260,6 +263,19 @@ def new_queries(candidates: Sequence[str], question: str, tried: Sequence[str], 
             out.append(query)
     return tuple(out[:limit])
 
+
+# ---------------------------------------------------------------- tool planner (the tool loop)
+@runtime_checkable
+class ToolPlanner(Protocol):
+    """A chat model that proposes tool calls: ``bind_tools(tools)`` gives a runnable whose ``invoke(messages)``
+    returns an ``AIMessage`` with ``tool_calls`` (any LangChain chat model with tool calling, or the offline
+    ``LocalToolPlanner``). It only proposes; the tool loop's guards decide."""
+
+    def bind_tools(self, tools: Sequence[Any]) -> Runnable: ...
+
+    def invoke(self, input: Any) -> AIMessage: ...
+
+
 # ---------------------------------------------------------------- checking and picking roles
 R = TypeVar("R")
 
@@ -319,6 +335,11 @@ def as_role(value: Any, protocol: type, keyword: str) -> Any:
                         f"got {type(value).__name__}")
     if protocol is DocumentGrader and not callable(getattr(role, "grade_many", None)):
         role = GradeEach(role)
+    if protocol is ToolPlanner and isinstance(role, BaseChatModel) and type(role).bind_tools is BaseChatModel.bind_tools:
+        raise TypeError(f"{keyword}= needs a chat model that can call tools, but {type(value).__name__} does not "
+                        "implement bind_tools. Use a chat model with tool calling (Gemini), "
+                        "ragkit.core.chat_models.ScriptedChatModel in tests, or leave it None for the offline "
+                        "LocalToolPlanner.")
     return role
 
 
@@ -363,5 +384,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
 
 
 __all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
-           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "SmallTalk", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "new_queries", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
-           "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "arguments", "methods_of", "signature", "takes"]
+           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "Judge", "Judgement", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "QuestionRewriter", "RouteDecision", "RouteSpec", "Router", "SmallTalk", "ToolPlanner", "Usefulness", "Verdict", "Writer", "arguments", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "new_queries", "signature", "takes"]

@@ -37,7 +37,7 @@ def _check_clarification(pending: Mapping[str, Any], payload: Any) -> Any:
 
 def _check_tool_payload(store: Any) -> Callable[[Mapping[str, Any], Any], Any]:
     def check(pending: Mapping[str, Any], payload: Any) -> Any:
-        from ragkit.tools.guards import ResumePayloadError, parse_approval, parse_login, parse_otp
+        from ragkit.core.tools import ResumePayloadError, parse_approval, parse_login, parse_otp
 
         kind = pending.get("kind")
         try:
@@ -108,8 +108,8 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     from ragkit.graphs.statute_qa import build_statute_qa_graph
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.graphs.tool_agent import build_tool_agent_graph
+    from ragkit.domains.shop.orders import load_order_store
     from ragkit.sandbox import python_runner
-    from ragkit.tools.orders import load_order_store
 
     store = load_order_store()
     bandit = advanced_bandit(database, state_dir)
