@@ -17,7 +17,8 @@ from ragkit.offline.router import (
     LocalSmallTalk,
 )
 from ragkit.offline.writing import LocalQueryTransformer
-from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
+from ragkit.roles.llm import SMALL_TALK_PROMPT, LLMSmallTalk
+from ragkit.roles.llm_queries import LLMIntentClassifier, LLMQueryTransformer
 from ragkit.roles.protocols import IntentClassifier, QueryTransformer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -29,6 +29,7 @@ from ragkit.offline.agents import (
 from ragkit.offline.router import LocalSmallTalk
 from ragkit.offline.supervisor import LocalSupervisor, steps_from_evidence
 from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, agent_name, normalise_sequence, truncate
+from ragkit.roles.llm import LLMSmallTalk
 from ragkit.roles.llm_agents import (
     LLMAggregator,
     LLMAnalyst,
@@ -38,7 +39,6 @@ from ragkit.roles.llm_agents import (
     format_findings,
     parse_agent_names,
 )
-from ragkit.roles.llm_queries import LLMSmallTalk
 
 
 # ---------------------------------------------------------------- normalising any proposal

@@ -71,8 +71,15 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.router import LocalIntentClassifier, LocalSmallTalk
 from ragkit.offline.writing import LocalQueryTransformer, LocalWriter
-from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMWriter, check_chat_model
-from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
+from ragkit.roles.llm import (
+    SMALL_TALK_PROMPT,
+    LLMGrader,
+    LLMHallucinationGrader,
+    LLMSmallTalk,
+    LLMWriter,
+    check_chat_model,
+)
+from ragkit.roles.llm_queries import LLMIntentClassifier, LLMQueryTransformer
 from ragkit.roles.protocols import (
     Answer,
     DocumentGrader,

@@ -79,9 +79,8 @@ from ragkit.roles.agent_protocols import (
     normalise_sequence,
     truncate,
 )
-from ragkit.roles.llm import check_chat_model
+from ragkit.roles.llm import LLMSmallTalk, check_chat_model
 from ragkit.roles.llm_agents import LLMAggregator, LLMAnalyst, LLMCoder, LLMSupervisor
-from ragkit.roles.llm_queries import LLMSmallTalk
 from ragkit.roles.protocols import SmallTalk, choose
 
 BUILDER = "build_supervisor_graph"

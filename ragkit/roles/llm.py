@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field, create_model
 
@@ -501,6 +502,44 @@ class LLMJudge:
                          corrected_query=corrected if out.verdict == "insufficient" else None)
 
 
+# ---------------------------------------------------------------- small talk
+SMALL_TALK_PROMPT = ("You are a document question-answering assistant. The user is making small talk. Reply in one "
+                     "or two short, friendly sentences, make no factual claims, and invite a question about the documents.")
+
+
+class LLMSmallTalk:
+    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
+    gets ``fallback``'s reply instead.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
+    'Hi! What shall we look up?'
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
+        self.model, self.prompt, self.fallback = model, prompt, fallback
+
+    def reply(self, question: str) -> str:
+        try:
+            text = message_text(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
+        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
+            text = ""
+        return text or self.fallback(question)
+
+
+def message_text(message: Any) -> str:
+    """The text of a chat model's reply, whether its content is a string or a list of parts.
+
+    >>> from langchain_core.messages import AIMessage
+    >>> message_text(AIMessage("Hello!")), message_text(AIMessage([{"type": "text", "text": "Hi"}, " there"]))
+    ('Hello!', 'Hi  there')
+    """
+    content = getattr(message, "content", message)
+    if isinstance(content, list):  # some providers return a list of content parts
+        return " ".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    return str(content)
+
+
 class Answered(BaseModel):
     """The probe schema :func:`check_chat_model` asks a model to bind."""
 
@@ -508,6 +547,6 @@ class Answered(BaseModel):
 
 
 __all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "JUDGE_PROMPT", "LLMAnswerGrader",
-           "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMRouter", "LLMWriter", "REWRITER_PROMPT",
-           "ROUTER_PROMPT", "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
-           "check_chat_model", "choice_schema", "drop_invalid_citations", "format_documents", "format_routes"]
+           "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMRouter", "LLMSmallTalk", "LLMWriter", "REWRITER_PROMPT",
+           "ROUTER_PROMPT", "SMALL_TALK_PROMPT", "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
+           "check_chat_model", "choice_schema", "drop_invalid_citations", "format_documents", "format_routes", "message_text"]

@@ -20,7 +20,6 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.core.chat_models import message_text
 from ragkit.core.nlp import clean_query, code_blocks
 from ragkit.defaults import SUPERVISOR
 from ragkit.roles.agent_protocols import (
@@ -36,7 +35,7 @@ from ragkit.roles.agent_protocols import (
     normalise_sequence,
     truncate,
 )
-from ragkit.roles.llm import call_structured, format_documents
+from ragkit.roles.llm import call_structured, format_documents, message_text
 
 
 def format_findings(answers: Sequence[AgentAnswer], max_chars: int | None = 1_000) -> str:

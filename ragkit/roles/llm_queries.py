@@ -3,7 +3,7 @@
 - :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
   (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
   a greeting searched for costs a refusal, a question taken for small talk would lose its answer.
-  :class:`LLMSmallTalk` writes the reply to small talk with a chat model.
+  (:class:`ragkit.roles.llm.LLMSmallTalk` writes the reply to small talk.)
 - :class:`LLMQueryTransformer`: three alternative queries and one hypothetical answer (multi-query
   retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022), in one JSON call; output that does not parse is
   a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
@@ -14,15 +14,13 @@ Their local stand-ins are :class:`ragkit.offline.router.LocalIntentClassifier` a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
-from ragkit.core.chat_models import message_text
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
 from ragkit.roles.llm import call_structured, choice_schema
@@ -36,9 +34,6 @@ INTENT_PROMPT = ChatPromptTemplate.from_messages([
                "assistant itself; nothing to look up.\nIf unsure, choose rag."),
     ("human", "Message: {question}"),
 ])
-SMALL_TALK_PROMPT = ("You are a document question-answering assistant. The user is making small talk. Reply in one "
-                     "or two short, friendly sentences, make no factual claims, and invite a question about the documents.")
-
 
 class LLMIntentClassifier:
     """A chat model picks rag or chitchat (a ``Literal`` field); on any failure: rag, with ``fallback=True``.
@@ -60,26 +55,6 @@ class LLMIntentClassifier:
         if not result.ok:
             return Intent("rag", 0.0, result.note, fallback=True)
         return Intent(result.value.route, 1.0, getattr(result.value, "reason", ""))
-
-
-class LLMSmallTalk:
-    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
-    gets ``fallback``'s reply instead.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
-    'Hi! What shall we look up?'
-    """
-
-    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
-        self.model, self.prompt, self.fallback = model, prompt, fallback
-
-    def reply(self, question: str) -> str:
-        try:
-            text = message_text(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
-        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
-            text = ""
-        return text or self.fallback(question)
 
 
 # ---------------------------------------------------------------- query transformer
@@ -134,4 +109,4 @@ class LLMQueryTransformer:
 
 
 __all__ = ["Expansion", "INTENT_PROMPT", "LLMIntentClassifier", "LLMQueryTransformer", "QUERY_TRANSFORM_PROMPT",
-           "LLMSmallTalk", "SMALL_TALK_PROMPT"]
+           ]
