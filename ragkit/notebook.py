@@ -215,9 +215,68 @@ def graph_mermaid(graph: Any, xray: bool = False, direction: str | None = None) 
     return text
 
 
+def graph_png(graph: Any) -> bytes:
+    """The graph drawn offline with matplotlib (:func:`ragkit.plots.plot_graph`), as PNG bytes."""
+    import matplotlib.pyplot as plt
+
+    from ragkit.plots import plot_graph
+
+    fig = plot_graph(graph)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
 def show_graph(graph: Any, xray: bool = False, echo: Echo = False, direction: str | None = None) -> None:
-    """Render a LangGraph graph in JupyterLab (its mermaid text only on request). Never calls mermaid.ink."""
-    mermaid(graph_mermaid(graph, xray=xray, direction=direction), echo=echo)
+    """Show a LangGraph graph: JupyterLab draws its mermaid text; GitHub, nbviewer and exported HTML show the
+    picture drawn offline with it (one output, two forms). Never calls mermaid.ink."""
+    text = graph_mermaid(graph, xray=xray, direction=direction).strip()
+    if not _in_kernel():
+        print(text)
+        return
+    import base64
+
+    from IPython.display import display
+
+    png = base64.b64encode(graph_png(graph)).decode("ascii")
+    display({MERMAID_MIME: text, "image/png": png, "text/plain": "<graph: mermaid diagram and picture>"}, raw=True)
+    if echo == "details":
+        block = f"<details><summary>mermaid text</summary><pre>{html.escape(text)}</pre></details>"
+        display({"text/html": block, "text/plain": "<mermaid text in a collapsed block>"}, raw=True)
+    elif echo:
+        print(text)
+
+
+def graph_shape(graph: Any) -> tuple[list[str], list[tuple[str, str, bool]]]:
+    """A graph's nodes and edges (source, target, conditional), sorted: what two graphs must share to be the same.
+
+    >>> from langgraph.graph import END, START, StateGraph
+    >>> g = StateGraph(dict).add_node("a", lambda s: s).add_edge(START, "a").add_edge("a", END)
+    >>> graph_shape(g)
+    (['__end__', '__start__', 'a'], [('__start__', 'a', False), ('a', '__end__', False)])
+    """
+    drawable = graph.get_graph() if hasattr(graph, "get_graph") else graph.compile().get_graph()
+    edges = sorted((e.source, e.target, bool(e.conditional)) for e in drawable.edges)
+    return sorted(drawable.nodes), edges
+
+
+def same_shape(mine: Any, reference: Any) -> str:
+    """"same shape" when two graphs have the same nodes and edges, else what differs, in words.
+
+    The notebooks build each graph cell by cell and check it against the builder's with this.
+    """
+    (nodes_a, edges_a), (nodes_b, edges_b) = graph_shape(mine), graph_shape(reference)
+    problems = []
+    if set(nodes_b) - set(nodes_a):
+        problems.append(f"missing nodes {sorted(set(nodes_b) - set(nodes_a))}")
+    if set(nodes_a) - set(nodes_b):
+        problems.append(f"extra nodes {sorted(set(nodes_a) - set(nodes_b))}")
+    if set(edges_b) - set(edges_a):
+        problems.append(f"missing edges {sorted(set(edges_b) - set(edges_a))}")
+    if set(edges_a) - set(edges_b):
+        problems.append(f"extra edges {sorted(set(edges_a) - set(edges_b))}")
+    return "; ".join(problems) or "same shape"
 
 
 def notebook_titles(directory: Path | str | None = None) -> dict[str, str]:

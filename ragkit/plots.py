@@ -350,3 +350,78 @@ def plot_grouped_bars(table: Mapping[str, Mapping[str, float | None]], title: st
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
     return fig
+
+
+# ---------------------------------------------------------------- a graph's shape, drawn offline
+def graph_layers(nodes: Sequence[str], edges: Sequence[tuple[str, str, bool]]) -> dict[str, int]:
+    """Each node's layer: its longest distance from ``__start__`` along edges that do not close a loop.
+
+    >>> graph_layers(["__start__", "a", "b", "__end__"], [("__start__", "a", False), ("a", "b", True),
+    ...              ("b", "a", True), ("b", "__end__", False)])
+    {'__start__': 0, 'a': 1, 'b': 2, '__end__': 3}
+    """
+    import networkx as nx
+
+    forward = nx.DiGraph()
+    forward.add_nodes_from(nodes)
+    seen: set[str] = set()
+
+    def visit(node: str, stack: set[str]) -> None:  # depth-first: an edge back into the stack closes a loop
+        seen.add(node)
+        stack.add(node)
+        for source, target, _ in edges:
+            if source == node and target not in stack:
+                forward.add_edge(source, target)
+                if target not in seen:
+                    visit(target, stack)
+        stack.discard(node)
+
+    visit("__start__", set())
+    layer = {node: 0 for node in nodes}
+    for node in nx.topological_sort(forward):
+        for target in forward.successors(node):
+            layer[target] = max(layer[target], layer[node] + 1)
+    return {node: layer[node] for node in nodes}
+
+
+def plot_graph(graph: Any, title: str | None = None) -> Any:
+    """A LangGraph graph drawn with matplotlib, top-down by layer: solid arrows for fixed edges, dashed for
+    a router's choices, curved ones for loops back. The picture behind :func:`ragkit.notebook.show_graph`
+    where mermaid does not render (GitHub, nbviewer, exported HTML)."""
+    plt = _pyplot()
+    drawable = graph.get_graph() if hasattr(graph, "get_graph") else graph.compile().get_graph()
+    nodes = list(drawable.nodes)
+    edges = [(e.source, e.target, bool(e.conditional)) for e in drawable.edges]
+    layer = graph_layers(nodes, edges)
+    rows: dict[int, list[str]] = {}
+    for node in nodes:
+        rows.setdefault(layer[node], []).append(node)
+    width = max(len(row) for row in rows.values())
+
+    def place() -> dict[str, tuple[float, float]]:
+        return {node: ((i + 1) * (width + 1) / (len(rows[d]) + 1), -d) for d in rows for i, node in enumerate(rows[d])}
+
+    for _ in range(3):  # order each layer by the mean position of its neighbours above (fewer crossings)
+        pos = place()
+        for depth in sorted(rows)[1:]:
+            above = {n: [pos[s][0] for s, t, _ in edges if t == n and layer[s] < depth] for n in rows[depth]}
+            rows[depth].sort(key=lambda n: sum(above[n]) / len(above[n]) if above[n] else width / 2)
+    pos = place()
+    fig, ax = plt.subplots(figsize=(max(6.0, 2.2 * width), max(3.0, 1.0 * len(rows))))
+    for source, target, conditional in edges:
+        span = layer[target] - layer[source]
+        bend = 0.4 if span <= 0 else (0.25 if span > 1 else 0.0)  # a loop back, a long jump, a neighbour
+        ax.annotate("", xy=pos[target], xytext=pos[source],
+                    arrowprops={"arrowstyle": "-|>", "color": "#555", "linestyle": "--" if conditional else "-",
+                                "shrinkA": 14, "shrinkB": 14, "connectionstyle": f"arc3,rad={bend}"})
+    for node, (x, y) in pos.items():
+        end = node in ("__start__", "__end__")
+        ax.text(x, y, node.strip("_") if end else node, ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round,pad=0.4", "fc": "#ffffff" if end else "#f2f0ff", "ec": "#7b6fd6"})
+    ax.set_xlim(0, width + 1)
+    ax.set_ylim(-max(rows) - 0.6, 0.6)
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig
