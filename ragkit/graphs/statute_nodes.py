@@ -24,8 +24,7 @@ from ragkit.core import contract as policy
 from ragkit.core.contract import add_path, traced
 from ragkit.core.search import ScoredSearch, doc_key
 from ragkit.domains.statute.paragraphs import bracket_citations, cite_paragraphs, paragraphs_of, remove_citations
-from ragkit.core.nlp import same_query
-from ragkit.graphs.crag import tidy
+from ragkit.core.nlp import same_query, tidy
 from ragkit.graphs.statute_helpers import (
     REFUSALS,
     Refusal,

@@ -51,10 +51,9 @@ from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.core.contract import check_documents
-from ragkit.core.nlp import answer_type, clean_query, has_answer, names, split_sentences
+from ragkit.core.nlp import answer_type, clean_query, has_answer, mentions_term, names, split_sentences, supporting_sentence
 from ragkit.defaults import STATUTE_QA
 from ragkit.domains.statute.citations import parse_citations
-from ragkit.offline.judge import mentions, supporting_sentence
 from ragkit.roles.protocols import DocumentGrader
 from ragkit.roles.llm import call_structured
 from ragkit.roles.llm import format_documents
@@ -72,7 +71,7 @@ def missing_names(question: str, documents: Sequence[Document]) -> list[str]:
         question = question[: citation.start] + question[citation.end:]
     found = [n for sentence in split_sentences(question) for n in sorted(names(sentence), key=sentence.lower().find)]
     wanted = [n.removesuffix("'s").removesuffix("’s") for n in dict.fromkeys(found) if not n[:1].isdigit()]
-    return [t for t in wanted if not any(mentions(d.page_content, t) for d in documents)]
+    return [t for t in wanted if not any(mentions_term(d.page_content, t) for d in documents)]
 
 
 def answer_gap(question: str, text: str) -> str | None:
