@@ -160,6 +160,18 @@ class QueryAnalysisDefaults:
 
 
 @dataclass(frozen=True)
+class GraphWalkDefaults:
+    """GraphRetriever's walk (``ragkit.core.graph_retriever``: personalized PageRank over a document graph),
+    chosen on the first 50 MuSiQue questions over ``build_entity_graph`` (``benchmarks/statute/musique_retrieval.py``).
+    A graph with one hub (a statute's definitions article) needs its own: ``STATUTE_QA.graph_*``."""
+
+    direction: str = "forward"
+    damping: float = 0.95
+    mix: float = 1.0
+    seed_k: int = 10
+
+
+@dataclass(frozen=True)
 class StatuteQADefaults:
     """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
     question classifier and the evidence grader. The tuned values were chosen on the DEV split of
@@ -248,11 +260,13 @@ WRITER = WriterDefaults()
 VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
 QUERY_ANALYSIS = QueryAnalysisDefaults()
+GRAPH_WALK = GraphWalkDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
 ADVANCED = AdvancedDefaults()
 
-__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GraderDefaults", "GraphDefaults", "JUDGE",
+__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GRAPH_WALK", "GraderDefaults", "GraphDefaults",
+           "GraphWalkDefaults", "JUDGE",
            "JudgeDefaults", "QUERY_ANALYSIS", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
            "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "VERIFIER",
            "VerifierDefaults", "WRITER", "WriterDefaults"]

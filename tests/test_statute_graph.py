@@ -39,6 +39,7 @@ from ragkit.domains.statute.citations import (
     parse_citations,
 )
 from ragkit.domains.statute.corpus import article_references, load_statute
+from ragkit.evaluation.tuning import graph_walk_grid
 
 
 @pytest.fixture(scope="module")
@@ -412,6 +413,17 @@ def test_mix_zero_keeps_the_seed_order(statute: list[Document], graph: nx.DiGrap
     seeds = [d.metadata["id"] for d, _ in base.search_with_scores(query, 5)]
     r = GraphRetriever(graph=graph, base=base, mix=0.0, seed_k=5)
     assert [d.metadata["id"] for d, _ in r.search_with_scores(query, 5)] == seeds
+
+
+def test_the_walk_grid_ranks_as_the_retriever_does(statute: list[Document], graph: nx.DiGraph) -> None:
+    base = BM25Retriever.from_documents(statute)
+    queries = ["suspension of a permit and notice to the operator", "fine for fishing without a licence", "zzzz qqqq"]
+    seed_runs = [base.search_with_scores(q, 20) for q in queries]
+    grid = list(graph_walk_grid(graph, seed_runs, 5, DIRECTIONS, (0.3, 0.85), (5, 10), (0.0, 0.5, 1.0)))
+    assert len(grid) == len(DIRECTIONS) * 2 * 2 * 3
+    for setting, ranked in grid:
+        walker = GraphRetriever(graph=graph, base=base, **setting)
+        assert ranked == [[d.metadata["id"] for d, _ in walker.search_with_scores(q, 5)] for q in queries], setting
 
 
 def test_graph_retriever_rejects_bad_parts(graph: nx.DiGraph) -> None:
