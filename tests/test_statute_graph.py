@@ -26,9 +26,6 @@ from ragkit.domains.statute.article_graph import (
     STATUTE_GRAPH_DEFAULTS,
     build_article_graph,
     defined_terms,
-    draw_article_graph,
-    graph_elements,
-    graph_layout,
     statute_graph_retriever,
 )
 from ragkit.domains.statute.citations import (
@@ -38,7 +35,8 @@ from ragkit.domains.statute.citations import (
     cited_articles,
     parse_citations,
 )
-from ragkit.domains.statute.corpus import article_references, load_statute
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.plots import draw_article_graph, graph_elements, graph_layout
 from ragkit.evaluation.tuning import graph_walk_grid
 
 
@@ -209,10 +207,10 @@ def test_definition_pattern_is_linear_on_hostile_input() -> None:
 # ------------------------------------------------------------------------------------------------ article graph
 
 @pytest.mark.parametrize("article", [3, 8, 12, 24, 35, 36, 38])
-def test_reference_edges_match_article_references(statute: list[Document], graph: nx.DiGraph, article: int) -> None:
+def test_reference_edges_match_the_cited_articles(statute: list[Document], graph: nx.DiGraph, article: int) -> None:
     doc = statute[article - 1]
     body = doc.page_content.split("\n\n", 1)[1]
-    expected = {f"art-{n}" for n in article_references(body, exclude=article)}
+    expected = {f"art-{n}" for n in cited_articles(body, exclude=article)}
     cited = {v for _, v, d in graph.out_edges(f"art-{article}", data=True) if "reference" in d["kinds"]}
     assert cited == expected
 

@@ -195,6 +195,49 @@ class Judge(Protocol):
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
 
 
+# ---------------------------------------------------------------- question classifier
+@dataclass(frozen=True)
+class KindDecision:
+    """A question's *kind*: which evidence it needs, one label of a domain's table ("definition",
+    "multihop", ...). Not its *form* (:func:`ragkit.core.nlp.question_form`: what, how, yes/no) nor its
+    *answer type* (:func:`ragkit.core.nlp.answer_type`: a person, a time, a quantity). ``confidence`` is
+    a score, not a probability."""
+
+    kind: str
+    confidence: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class QuestionClassifier(Protocol):
+    def classify(self, question: str) -> KindDecision: ...
+
+
+# ---------------------------------------------------------------- evidence grader
+EvidenceVerdict = Literal["sufficient", "short"]
+
+
+@dataclass(frozen=True)
+class EvidenceGrade:
+    """The verdict on a set of documents; ``supporting`` are 0-based indexes of those that hold the answer."""
+
+    verdict: EvidenceVerdict
+    supporting: tuple[int, ...] = ()
+    score: float = 0.0
+    note: str = ""
+    fallback: bool = False
+
+    @property
+    def sufficient(self) -> bool:
+        return self.verdict == "sufficient"
+
+
+@runtime_checkable
+class EvidenceGrader(Protocol):
+    def grade(self, question: str, documents: Sequence[Document]) -> EvidenceGrade: ...
+
+
 # ---------------------------------------------------------------- checking and picking roles
 R = TypeVar("R")
 
@@ -275,6 +318,7 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
-           "Groundedness", "HallucinationGrader", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
+__all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "EvidenceGrade", "EvidenceGrader",
+           "EvidenceVerdict", "FunctionRole", "Grade", "GradeEach", "Groundedness", "HallucinationGrader", "Judge",
+           "Judgement", "KindDecision", "QuestionClassifier", "QuestionRewriter", "RouteDecision", "RouteSpec",
            "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "signature"]
