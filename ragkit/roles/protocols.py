@@ -198,10 +198,8 @@ class Judge(Protocol):
 # ---------------------------------------------------------------- question classifier
 @dataclass(frozen=True)
 class KindDecision:
-    """A question's *kind*: which evidence it needs, one label of a domain's table ("definition",
-    "multihop", ...). Not its *form* (:func:`ragkit.core.nlp.question_form`: what, how, yes/no) nor its
-    *answer type* (:func:`ragkit.core.nlp.answer_type`: a person, a time, a quantity). ``confidence`` is
-    a score, not a probability."""
+    """A question's *kind* (which evidence it needs: a label of a domain's table), not its *form*
+    (``core.nlp.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
 
     kind: str
     confidence: float
