@@ -27,12 +27,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ragkit import workshop as workshop_command
-from ragkit.evaluation.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.defaults import RETRIEVAL
 from ragkit.evaluation import command as eval_command
+from ragkit.evaluation.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.ingest import command as ingest_command
 from ragkit.server import command as serve_command
-
 
 # Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
 COMMAND_MODULES = (ingest_command, serve_command, eval_command, workshop_command)

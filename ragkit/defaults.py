@@ -172,32 +172,43 @@ class QueryAnalysisDefaults:
 
 
 @dataclass(frozen=True)
+class GraphWalkDefaults:
+    """GraphRetriever's walk (``ragkit.core.graph_retriever``: personalized PageRank over a document graph),
+    chosen on the first 50 MuSiQue questions over ``build_entity_graph`` (``benchmarks/statute/musique_retrieval.py``).
+    A graph with one hub (a statute's definitions article) needs its own: ``STATUTE_QA.graph_*``."""
+
+    direction: str = "forward"
+    damping: float = 0.95
+    mix: float = 1.0
+    seed_k: int = 10
+
+
+@dataclass(frozen=True)
 class StatuteQADefaults:
     """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
     question classifier and the evidence grader. The tuned values were chosen on the DEV split of
-    ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (the grid and the rule are in
-    ``benchmarks/results/statute_qa_tuning.json``); the caps are the issue's (2 retrievals, 2 generations)."""
+    ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (grids and rules in
+    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps are
+    the issue's (2 retrievals, 2 generations)."""
 
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2
     max_generations: int = 2
-    # GraphRetriever over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS reads these):
-    # max mean(hit@1, recall@5) on the 64 answerable dev questions, mix 0 (= hybrid) excluded.
+    # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces
+    # GRAPH_WALK there): max mean(hit@1, recall@5) on the answerable dev questions, mix 0 (= hybrid) excluded.
     graph_direction: str = "undirected"
     graph_damping: float = 0.3
     graph_mix: float = 0.5
     graph_seed_k: int = 10
     graph_defined_term_weight: float = 0.5  # weight of a defined-term edge (a reference edge weighs 1)
-    # LocalQuestionClassifier (the router's machinery): best dev accuracy over a grid neighbourhood among the
-    # settings that call at most 5% of the answerable dev questions unanswerable.
+    # The question classifier (ragkit.domains.statute.questions.local_question_classifier): best dev accuracy over
+    # a grid neighbourhood among the settings that call at most 5% of the answerable dev questions unanswerable.
     classifier_refuse_margin: float = 0.15
     classifier_k: int = 1
     classifier_passage_weight: float = 0.35
     classifier_passage_bar: float = 0.6  # not tuned: with the same passages behind every answerable kind it only shifts the margin
     classifier_term_weight: float = 0.5
-    # LocalEvidenceGrader: an article is evidence when the grader's probability clears this bar and the question's
-    # answer type is found. Dev outcome accuracy fell as the bar rose (0.77 at 0, 0.63 at 0.15): relevance does not
-    # separate this set's near misses from its answerable questions, so the bar is 0 and only names and answer type act.
+    # The evidence grader's bar on LocalGrader's probability: best dev outcome accuracy (0 = names and answer type only).
     evidence_relevant_above: float = 0.0
 
 
@@ -262,11 +273,13 @@ VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
 TOOL_PLANNER = ToolPlannerDefaults()
 QUERY_ANALYSIS = QueryAnalysisDefaults()
+GRAPH_WALK = GraphWalkDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
 ADVANCED = AdvancedDefaults()
 
-__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GraderDefaults", "GraphDefaults", "JUDGE",
+__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GRAPH_WALK", "GraderDefaults", "GraphDefaults",
+           "GraphWalkDefaults", "JUDGE",
            "JudgeDefaults", "QUERY_ANALYSIS", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
            "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "TOOL_PLANNER",
            "ToolPlannerDefaults", "VERIFIER",

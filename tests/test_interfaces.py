@@ -38,10 +38,10 @@ from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, tool_agent_graph
-from ragkit.roles.llm import LLMJudge, LLMWriter
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.factory import make_roles
+from ragkit.roles.llm import LLMJudge, LLMWriter
 
 DOCS = [
     Document("Harbour fish soup, a starter with saffron and croutons, costs 11.50 EUR.", metadata={"id": "m1", "title": "Fish soup"}),

@@ -8,11 +8,10 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.domains.menu.corpus import load_menu, menu_and_wines, menu_search
-from ragkit.offline.structured_answers import StructuredWriter, structured_roles
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, run_crag
-from ragkit.offline.judge import answerability_gap
-from ragkit.offline.judge import LocalJudge
+from ragkit.offline.judge import LocalJudge, answerability_gap
+from ragkit.offline.structured_answers import StructuredWriter, structured_roles
 from ragkit.roles.query_analysis import LocalQueryAnalyzer
 
 NUT_DESSERTS = ("Orange and almond cake", "Panna cotta")

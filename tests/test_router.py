@@ -18,9 +18,8 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.nlp import words
 from ragkit.domains.menu.corpus import load_routing_questions
 from ragkit.graphs.adaptive_rag import ROUTE_NAMES, ROUTES, load_route_documents
-from ragkit.offline.router import LocalRouter
+from ragkit.offline.router import LocalRouter, passages, term_shares
 from ragkit.roles.protocols import RouteSpec
-from ragkit.offline.router import passages, term_shares
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "routing_dev.json"
 AXES = ["lamb", "soup", "wine", "red", "ferry", "umami", "price"]

@@ -13,10 +13,10 @@ from langchain_core.structured_query import Comparator, Comparison, Operation, O
 from ragkit.core.chat_models import scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.offline.structured import StructuredRetriever, describe, matches
-from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis
 from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
-from ragkit.roles.llm import LLMWriter
 from ragkit.offline.writing import LocalWriter
+from ragkit.roles.llm import LLMWriter
+from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis
 
 
 class Order:

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.adaptive_rag import ROUTES, SEARCH_ROUTES, load_route_documents, structured_evidence  # noqa: E402
 from ragkit.graphs.adaptive_routes import StructuredSearch, route_search  # noqa: E402
-from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
 from ragkit.offline.router import LocalRouter
+from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_routing.json"
 

@@ -44,9 +44,9 @@ from check_near_duplicates import near_pairs, normalise  # noqa: E402
 
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.defaults import SUPERVISOR  # noqa: E402
+from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.offline.router import LocalRouter
-from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES  # noqa: E402
 from ragkit.offline.supervisor import LocalSupervisor, plan_from_steps, steps_from_evidence  # noqa: E402
 from ragkit.roles.agent_protocols import AGENTS  # noqa: E402
 

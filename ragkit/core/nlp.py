@@ -204,6 +204,16 @@ def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "qu
     return query
 
 
+def tidy(question: str) -> str:
+    """Normalise white space and strip wrapping quotes; reject an empty question with a clear error.
+
+    >>> tidy('  "When was   the  abbey founded?" ')
+    'When was the abbey founded?'
+    """
+    question = " ".join(clean_query(question, what="question").split())
+    return clean_query(question.strip("\"'`“”‘’ "), what="question")
+
+
 # ---------------------------------------------------------------- language
 
 # Unicode character-name prefixes -> script. Kana before Han: Japanese text mixes both.
@@ -566,6 +576,17 @@ def mentions(sentence: str, subject: str) -> bool:
     return bool(terms) and 2 * len(present) >= len(terms)
 
 
+def mentions_term(text: str, term: str) -> bool:
+    """True when a word of ``text`` starts with ``term`` (case, accents and thousands commas ignored).
+
+    >>> mentions_term("Huguenots settled in North American colonies.", "america"), mentions_term("In the 1970s", "1970")
+    (True, True)
+    >>> mentions_term("The Americas", "merica")
+    False
+    """
+    return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
+
+
 def _normalise_number(token: str) -> str:
     token = token.replace(",", "")
     if re.fullmatch(r"\d+\.\d+", token):
@@ -785,4 +806,14 @@ def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
     return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
 
 
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+def supporting_sentence(question: str, text: str) -> str:
+    """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
+
+    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
+    'The abbey was founded in 1066.'
+    """
+    sentences = split_sentences(text) or [text]
+    return max(sentences, key=lambda s: term_coverage(question, s))
+
+
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of', 'tidy', 'mentions_term', 'supporting_sentence']

@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 from langchain_core.documents import Document
 
+from ragkit.core.nlp import same_query
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.graphs.crag import route_after_judge
-from ragkit.core.nlp import same_query
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
 

@@ -1,7 +1,7 @@
 """Checkers for notebook 11 (statute QA): reading direct citations, and a k-hop walk over the article graph.
 
 >>> from ragkit.domains.statute.citations import cited_articles
->>> from ragkit.domains.statute.article_graph import articles_within
+>>> from ragkit.domains.statute.plots import articles_within
 >>> check_cited_articles(cited_articles, quiet=True).passed, check_articles_within(articles_within, quiet=True).passed
 (True, True)
 """
@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import networkx as nx
 
-from ragkit.domains.statute.article_graph import articles_within
 from ragkit.domains.statute.citations import cited_articles
+from ragkit.domains.statute.plots import articles_within
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 
 

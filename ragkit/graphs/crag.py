@@ -49,7 +49,13 @@ from ragkit.core.contract import (
     traced,
     with_threads,
 )
-from ragkit.core.nlp import cited_numbers, clean_query, same_query, supporting_documents
+from ragkit.core.nlp import (
+    cited_numbers,
+    clean_query,
+    same_query,
+    supporting_documents,
+    tidy,
+)
 from ragkit.core.search import ScoredSearch, as_scored_search, with_score
 from ragkit.defaults import GRAPHS
 from ragkit.domains.handbook.corpus import handbook_search
@@ -114,16 +120,6 @@ Node = Callable[[CragState], CragState]
 
 
 # ---------------------------------------------------------------- small helpers
-def tidy(question: str) -> str:
-    """Normalise white space and strip wrapping quotes; reject an empty question with a clear error.
-
-    >>> tidy('  "When was   the  abbey founded?" ')
-    'When was the abbey founded?'
-    """
-    question = " ".join(clean_query(question, what="question").split())
-    return clean_query(question.strip("\"'`“”‘’ "), what="question")
-
-
 def merge_clarification(question: str, reply: str) -> str:
     """Fold the user's clarification into the question (kept in brackets so both stay visible).
 

@@ -47,8 +47,8 @@ from ragkit.core.nlp import (
     fold,
     has_answer,
     key_terms,
-    split_sentences,
-    term_coverage,
+    mentions_term,
+    supporting_sentence,
     words,
 )
 from ragkit.defaults import JUDGE, QUERY_ANALYSIS
@@ -290,17 +290,6 @@ def rare_terms(question: str) -> list[str]:
     return list(out)
 
 
-def mentions(text: str, term: str) -> bool:
-    """True when a word of ``text`` starts with ``term`` (case, accents and thousands commas ignored).
-
-    >>> mentions("Huguenots settled in North American colonies.", "america"), mentions("In the 1970s", "1970")
-    (True, True)
-    >>> mentions("The Americas", "merica")
-    False
-    """
-    return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
-
-
 @lru_cache(maxsize=50_000)
 def _word_vector(word: str) -> np.ndarray:
     from ragkit.core.embeddings import embed, load_embedder
@@ -322,16 +311,6 @@ def related_in(text: str, term: str, bar: float | None) -> bool:
         return False
     target = _word_vector(term)
     return any(float(_word_vector(w) @ target) >= bar for w in sorted(candidates))
-
-
-def supporting_sentence(question: str, text: str) -> str:
-    """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
-
-    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
-    'The abbey was founded in 1066.'
-    """
-    sentences = split_sentences(text) or [text]
-    return max(sentences, key=lambda s: term_coverage(question, s))
 
 
 def carries(metadata: Mapping[str, Any] | None, analysis: Any) -> bool:
@@ -380,7 +359,7 @@ def answerability_gap(question: str, text: str, analysis: Any | None = None, met
             return gap
     used = {fold(w) for w in getattr(analysis, "used", ())} if checked else set()
     for term in rare_terms(question):
-        if term in used or mentions(text, term) or related_in(text, term, related_bar):
+        if term in used or mentions_term(text, term) or related_in(text, term, related_bar):
             continue
         return f"the passage never mentions {term!r}"
     sentence = supporting_sentence(question, text)
@@ -396,4 +375,4 @@ def answerability_gap(question: str, text: str, analysis: Any | None = None, met
     return None
 
 
-__all__ = ['LocalJudge', 'answerability_gap', 'carries', 'condition_gap', 'has_antecedent', 'mentions', 'negation_understood', 'rare_terms', 'related_in', 'supporting_sentence', 'title_split', 'underspecified']
+__all__ = ['LocalJudge', 'answerability_gap', 'carries', 'condition_gap', 'has_antecedent', 'negation_understood', 'rare_terms', 'related_in', 'supporting_sentence', 'title_split', 'underspecified']

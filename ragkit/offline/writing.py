@@ -59,7 +59,6 @@ from ragkit.core.nlp import (
 from ragkit.defaults import ADVANCED, WRITER
 from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, NOT_ENOUGH_INFORMATION, Answer, QueryTransform, new_queries
 
-
 # ---------------------------------------------------------------- the extractive writer
 MIN_UNIT_WORDS = 5
 

@@ -48,9 +48,6 @@ ROLES: dict[str, tuple[bool, str, str]] = {
     "answer_grader": (True, "ragkit.offline.graders:LocalAnswerGrader", "ragkit.roles.llm:LLMAnswerGrader"),
     "judge": (True, "ragkit.offline.judge:LocalJudge", "ragkit.roles.llm:LLMJudge"),
     "query_analyzer": (True, "ragkit.roles.query_analysis:LocalQueryAnalyzer", "ragkit.roles.query_analysis:LLMQueryAnalyzer"),
-    "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
-                            "ragkit.roles.question_classifier:LLMQuestionClassifier"),
-    "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),
 }
 # Roles built with extra arguments (see the methods of Roles). The tool loop picks its planner itself.
 SPECIAL_ROLES = ("router",)
@@ -120,8 +117,6 @@ class Roles:
     hallucination_grader = property(lambda self: self.get("hallucination_grader"), doc="hallucination grader / verifier")
     answer_grader = property(lambda self: self.get("answer_grader"), doc="answer grader")
     judge = property(lambda self: self.get("judge"), doc="CRAG judge")
-    question_classifier = property(lambda self: self.get("question_classifier"), doc="statute question classifier")
-    evidence_grader = property(lambda self: self.get("evidence_grader"), doc="evidence grader (sufficient / short)")
 
     def router(self, routes: Sequence[RouteSpec], fallback: str | None = None,
                documents: Mapping[str, Sequence[Document]] | None = None) -> Any:
