@@ -44,7 +44,7 @@ from ragkit.roles.tool_planner import LocalToolPlanner
 from ragkit.sandbox import run_python
 from ragkit.core.nlp import clean_query, split_sentences, tokenize
 from ragkit.tools import OrderStore, load_order_store
-from ragkit.domains.web.search import OfflineWebSearch
+from ragkit.domains.web.corpus import OfflineWebSearch
 
 __version__ = "0.1.0"
 

@@ -1,7 +1,8 @@
-"""LocalRouter's scoring: k-nearest prototypes, corpus evidence (passages, rare terms), the dev set.
+"""LocalRouter's scoring: k-nearest prototypes, corpus evidence (passages, rare terms), the dev set's hygiene.
 
 The arithmetic is checked with a tiny keyword embedder (exact, fast); the behaviour that matters is checked
-with MiniLM on the Adaptive RAG routes and the bundled corpora.
+with MiniLM on the menu's Adaptive RAG routes and the bundled corpora. How accurate the router is on the
+dev set it was tuned on is a benchmark figure, not a test (``benchmarks/roles/router_accuracy.py``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.nlp import words
-from ragkit.domains.menu.corpus import load_routing_questions
-from ragkit.graphs.adaptive_rag import ROUTE_NAMES, ROUTES, load_route_documents
-from ragkit.offline.router import LocalRouter
+from ragkit.domains.menu.routes import ROUTE_NAMES, ROUTES, load_route_documents, load_routing_questions
+from ragkit.offline.router import LocalRouter, passages, term_shares
 from ragkit.roles.protocols import RouteSpec
-from ragkit.offline.router import passages, term_shares
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "routing_dev.json"
 AXES = ["lamb", "soup", "wine", "red", "ferry", "umami", "price"]
@@ -152,15 +151,6 @@ def test_load_route_documents_follows_the_routes() -> None:
     docs = load_route_documents()
     assert set(docs) == {"search_menu", "search_wine", "search_web"} and all(docs.values())
     assert set(load_route_documents([ROUTES[0], ROUTES[3]])) == {"search_menu"}
-
-
-def test_router_reaches_the_tuned_accuracy_on_the_dev_set(router: LocalRouter) -> None:
-    # Tuned on this set at 0.96 (benchmarks/roles/router_accuracy.py); the original router scored 0.63.
-    dev = load_routing_questions(DEV)
-    chosen = [router.route(item["question"]).route for item in dev]
-    per_route = {name: np.mean([c == name for c, item in zip(chosen, dev) if item["route"] == name]) for name in ROUTE_NAMES}
-    assert np.mean([c == item["route"] for c, item in zip(chosen, dev)]) >= 0.9
-    assert min(per_route.values()) >= 0.85, per_route
 
 
 def test_named_things_go_to_their_corpus_and_general_knowledge_to_the_fallback(router: LocalRouter) -> None:

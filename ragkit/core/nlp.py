@@ -10,7 +10,8 @@ Every retriever and local role reads text through these functions, so they all c
 - **language**: by Unicode script, plus function words for French, Spanish and German
   (:func:`detect_language`), so the offline roles can say they read English only;
 - **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
-  :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
+  :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`; **negation**
+  (:data:`NEGATIONS` and the exclusion cues) and **clauses** (:func:`clause_groups`);
 - **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations.
 
 What it cannot do: it is English only (French, Spanish and German are recognised, not read); the
@@ -279,8 +280,9 @@ POLAR_OPENERS = frozenset("is are was were am do does did can could should would
 QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
                   **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
 QUESTION_FORMS = ("what", "how", "why", "wh_other", "yes_no")
-NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-                         "hundred hundreds thousand thousands million millions billion dozen half several".split())
+NUMBER_VALUES = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), start=1)}
+NUMBER_WORDS = frozenset(NUMBER_VALUES) | frozenset("zero eleven twelve twenty thirty forty fifty hundred hundreds "
+                                                    "thousand thousands million millions billion dozen half several".split())
 TIME_WORDS = frozenset(
     "january february march april may june july august september october november december jan feb mar apr jun "
     "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
@@ -355,6 +357,28 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
     first = text.split()[0].strip("\"'(.,;:!?") if text.split() else ""
     lower = first.lower()
     return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
+
+
+# ---------------------------------------------------------------- negation
+# The one English negation lexicon: the words that negate ("it is not vegan"), the cues before what they
+# exclude (a list cue runs on across "and": "without nuts and dairy"; a clause cue stops there: "not vegetarian
+# and cheap") and the suffix after it ("nut-free"). A domain adds its own phrasing ("allergic to") where it
+# reads its questions (ragkit.domains.menu.vocabulary).
+NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())
+LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
+CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
+NEGATION_SUFFIXES = frozenset({"free"})
+CLAUSE_MARKS = frozenset(",;:.?!")  # the punctuation that ends a clause, and a negation's scope with it
+
+
+def clause_groups(tokens: Sequence[str]) -> list[list[int]]:
+    """The positions of a token list grouped by clause, cut at the punctuation tokens (:data:`CLAUSE_MARKS`).
+
+    >>> clause_groups(["coeliac", "here", ",", "which", "sides", "?"])
+    [[0, 1], [3, 4]]
+    """
+    cuts = [-1] + [i for i, token in enumerate(tokens) if token in CLAUSE_MARKS] + [len(tokens)]
+    return [list(range(a + 1, b)) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences
@@ -544,4 +568,4 @@ def term_coverage(question: str, text: str) -> float:
     return sum(t in present for t in terms) / len(terms)
 
 
-__all__ = ['same_query', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+__all__ = ['same_query', 'ANSWER_TYPES', 'AnswerType', 'CLAUSE_MARKS', 'CLAUSE_NEGATION_CUES', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'LIST_NEGATION_CUES', 'NEGATIONS', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'clause_groups', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']

@@ -47,7 +47,6 @@ ROLES: dict[str, tuple[bool, str, str]] = {
                              "ragkit.roles.llm:LLMHallucinationGrader"),
     "answer_grader": (True, "ragkit.offline.graders:LocalAnswerGrader", "ragkit.roles.llm:LLMAnswerGrader"),
     "judge": (True, "ragkit.offline.judge:LocalJudge", "ragkit.roles.llm:LLMJudge"),
-    "query_analyzer": (True, "ragkit.roles.query_analysis:LocalQueryAnalyzer", "ragkit.roles.query_analysis:LLMQueryAnalyzer"),
     "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
     "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),
