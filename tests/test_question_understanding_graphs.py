@@ -66,6 +66,12 @@ def test_structured_evidence_overrides_a_router_that_the_data_contradicts(adapti
     assert out["route"] == "search_menu" and out["answer"].startswith("No: Lemon tart")
 
 
+def test_menu_roles_are_a_structured_writer_and_judge_on_one_analyser() -> None:
+    roles, self_rag_roles = menu_roles(), menu_roles(judge=False)
+    assert set(roles) == {"writer", "judge"} and set(self_rag_roles) == {"writer"}
+    assert isinstance(roles["writer"], StructuredWriter) and roles["judge"].query_analyzer is roles["writer"].analyzer
+
+
 def test_crag_answers_the_negated_menu_questions(crag_menu) -> None:
     for i, (question, must_not) in enumerate([("Which desserts do not contain nuts?", NUT_DESSERTS),
                                               ("Which mains are not vegetarian?", ("Mushroom and chestnut pie",))]):
