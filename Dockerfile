@@ -6,11 +6,14 @@ FROM python:3.11-slim
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY constraints.txt pyproject.toml README.md ./
+COPY constraints.txt pyproject.toml setup.py MANIFEST.in LICENSE README.md ./
 COPY ragkit ./ragkit
+# setup.py packs data/ into the installed package (ragkit/_workbook/data), where data_dir() finds it.
 COPY data ./data
 # The CPU build of PyTorch first: a bare torch requirement would pull a multi-GB CUDA build.
-RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu \
+# --build-arg TORCH_INDEX_URL=https://pypi.org/simple where only PyPI is reachable (as the Makefile's variable).
+ARG TORCH_INDEX_URL=https://download.pytorch.org/whl/cpu
+RUN pip install --no-cache-dir torch==2.13.0 --index-url "$TORCH_INDEX_URL" \
  && pip install --no-cache-dir -c constraints.txt .
 
 ENV HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 RAGKIT_STATE_DIR=/var/lib/ragkit

@@ -1,7 +1,7 @@
 """ragkit: the nodes, roles and graphs of the ragkit workbook (RAG and agents with LangGraph, offline by default)."""
 
 from ragkit.core.chat_models import describe_backend, load_chat_model
-from ragkit.core.files import DataError, data_dir
+from ragkit.core.files import DataError, DataNotFound, data_dir, notebooks_dir, results_dir
 from ragkit.domains.corpora import load_corpus
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
@@ -40,13 +40,13 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.tool_planner import LocalToolPlanner
+from ragkit.offline.tool_planner import LocalToolPlanner
 from ragkit.sandbox import run_python
 from ragkit.core.nlp import clean_query, split_sentences, tokenize
-from ragkit.tools import OrderStore, load_order_store
+from ragkit.domains.shop.orders import OrderStore, load_order_store
 from ragkit.domains.web.corpus import OfflineWebSearch
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one place: pyproject.toml reads it; the tag v0.2.0 marks it
 
 __all__ = [
     "build_adaptive_rag_graph",
@@ -62,7 +62,10 @@ __all__ = [
     "build_tool_agent_graph",
     "resume_tool_agent",
     "DataError",
+    "DataNotFound",
     "data_dir",
+    "notebooks_dir",
+    "results_dir",
     "load_corpus",
     "load_handbook",
     "load_menu",

@@ -11,7 +11,9 @@ add ``--dense maxp`` for the systems whose dense side scores a document by its b
 
 ``ragkit ingest PATH --collection NAME`` reads your own folder into a collection and ``ragkit collections``
 lists (or deletes) them (:mod:`ragkit.ingest.command`); ``ragkit serve`` serves every graph over HTTP
-(:mod:`ragkit.server.command`); ``ragkit eval`` replays a golden set (:mod:`ragkit.evaluation.command`).
+(:mod:`ragkit.server.command`); ``ragkit eval`` replays a golden set (:mod:`ragkit.evaluation.command`);
+``ragkit doctor``, ``ragkit lab``, ``ragkit workbook`` and ``ragkit wheelhouse`` prepare a workshop
+(:mod:`ragkit.workshop`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ragkit import workshop as workshop_command
 from ragkit.evaluation.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.defaults import RETRIEVAL
 from ragkit.evaluation import command as eval_command
@@ -32,7 +35,7 @@ from ragkit.server import command as serve_command
 
 
 # Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
-COMMAND_MODULES = (ingest_command, serve_command, eval_command)
+COMMAND_MODULES = (ingest_command, serve_command, eval_command, workshop_command)
 
 
 def parse_systems(text: str) -> list[str]:

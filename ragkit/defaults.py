@@ -133,7 +133,19 @@ class GraphDefaults:
     crag_max_clarifications: int = 1
     crag_max_revisions: int = 1
     tool_max_rounds: int = 4
+    tool_max_calls_per_round: int = 4
+    tool_max_otp_attempts: int = 3
     tool_max_message_chars: int = 2_000
+
+
+@dataclass(frozen=True)
+class ToolPlannerDefaults:
+    """LocalToolPlanner's MiniLM bars (set by hand with the first planner, unchanged since) and its request
+    splitter's negation window (chosen with the clause rules on ``benchmarks/tools/planner_dev_messages.json``)."""
+
+    min_similarity: float = 0.4  # cosine a MiniLM example must reach: "clearly about this", not "vaguely"
+    min_margin: float = 0.03  # and by how much it must beat the best example of any other tool
+    negation_window: int = 4  # words after a negation cue in which an action word counts as negated
 
 
 @dataclass(frozen=True)
@@ -191,8 +203,9 @@ class StatuteQADefaults:
 
 @dataclass(frozen=True)
 class SupervisorDefaults:
-    """The supervisor graph's caps and sandbox limits, and LocalSupervisor's clause rules (chosen on the
-    dev split of ``data/eval/supervisor_routing.json``, ``benchmarks/supervisor/routing_accuracy.py``)."""
+    """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
+    LocalSupervisor's clause rules (chosen on the dev split of ``data/eval/supervisor_routing.json``,
+    ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
@@ -247,6 +260,7 @@ ROUTER = RouterDefaults()
 WRITER = WriterDefaults()
 VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
+TOOL_PLANNER = ToolPlannerDefaults()
 QUERY_ANALYSIS = QueryAnalysisDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
@@ -254,5 +268,6 @@ ADVANCED = AdvancedDefaults()
 
 __all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GraderDefaults", "GraphDefaults", "JUDGE",
            "JudgeDefaults", "QUERY_ANALYSIS", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
-           "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "VERIFIER",
+           "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "TOOL_PLANNER",
+           "ToolPlannerDefaults", "VERIFIER",
            "VerifierDefaults", "WRITER", "WriterDefaults"]

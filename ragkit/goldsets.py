@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
-import fcntl
 import hashlib
 import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
+
+from filelock import FileLock
 
 from ragkit.core.files import DataError, data_dir, read_json
 
@@ -67,8 +68,7 @@ def read_manifest() -> dict[str, dict[str, str]]:
 def _locked_manifest() -> Iterator[dict[str, dict[str, str]]]:
     path = manifest_path()
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with FileLock(path.with_suffix(".lock")):  # flock on Unix, msvcrt on Windows
         manifest = read_manifest()
         yield manifest
         tmp = path.with_suffix(".tmp")

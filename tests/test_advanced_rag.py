@@ -15,9 +15,8 @@ from langchain_core.documents import Document
 from ragkit.bandit import LinUCB, SharedBandit, ThompsonSampling
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
-from ragkit.roles.protocols import Answer
-from ragkit.roles.intent import Intent
-from ragkit.roles.query_transform import QueryTransform
+from ragkit.offline.router import CANNED_REPLIES
+from ragkit.roles.protocols import Answer, Intent, QueryTransform
 from tests.conftest import assert_snapshot
 from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 
@@ -26,7 +25,7 @@ from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 class ScriptedIntent(Script):
     def classify(self, question: str) -> Intent:
         route = self.next()
-        return Intent(route, 1.0, "greeting" if route == "chitchat" else None)
+        return Intent(route, 1.0, f"scripted {route}")
 
 
 class ScriptedTransformer:
@@ -122,7 +121,7 @@ def test_the_default_arms_are_built_lazily_so_drawing_the_graph_is_cheap() -> No
 def test_chitchat_never_runs_retrieval() -> None:
     graph, parts = make_graph(intents=["chitchat"])
     out = graph.invoke({"question": "Hello!"})
-    assert out["path"] == ["check_question", "classify", "generate", "hallucination_check"]
+    assert out["path"] == ["check_question", "classify", "generate", "hallucination_check", "finish"]
     assert searched(parts) == [] and parts["grader"].calls == 0 and parts["writer"].calls == []
     assert out["route"] == "chitchat" and out["generation"].startswith("Hello!")  # the canned greeting
     assert out["verified"] is False and "nothing to check" in out["note"]
@@ -132,7 +131,7 @@ def test_rag_happy_path_searches_every_query_with_one_arm_and_updates_the_bandit
     graph, parts = make_graph()
     out = graph.invoke({"question": "How does BM25 score documents?"})
     assert out["path"] == ["check_question", "classify", "query_transform", "retrieve", "rerank", "grade", "generate",
-                           "hallucination_check"]
+                           "hallucination_check", "finish"]
     arm = out["arm"]
     assert arm in ("dense", "bm25", "hybrid") and out["arms_used"] == [arm]
     q = "How does BM25 score documents?"
@@ -144,7 +143,9 @@ def test_rag_happy_path_searches_every_query_with_one_arm_and_updates_the_bandit
     assert out["relevance_score"] == 1.0 and out["bandit_update"] == {"arm": arm, "reward": 1.0}
     assert out["bandit_stats"]["total_pulls"] == 1 and out["bandit_stats"]["arms"][arm]["pulls"] == 1
     assert out["verified"] is True and out["generation"] == "answer 1 [1]." and out["hallucination_score"] == 1.0
-    assert out["original_question"] == out["question"] == q
+    assert (out["answer"], out["outcome"], out["citations"]) == ("answer 1 [1].", "answered", [1])
+    assert out["sources"] == out["relevant"] and out["reason"] == out["note"]
+    assert out["question"] == out["query"] == q
     assert {name for name, _ in out["timings"]} == set(out["path"])
 
 
@@ -162,7 +163,7 @@ def test_no_relevant_document_retries_with_a_different_formulation() -> None:
     first, second = parts["query_transformer"].calls
     assert first["tried"] == [] and second["tried"] == ["q", "q alt1a", "q alt1b", "hypothetical 1"]
     assert set(second["documents"]).isdisjoint(out["rejected"][:4])  # the first pass skips rejected documents
-    assert out["question"] == "q alt2a" and out["original_question"] == "q"  # the lead query changed
+    assert out["query"] == "q alt2a" and out["question"] == "q"  # the lead query changed
     assert sorted(searched(parts)) == sorted(["q", "q alt1a", "q alt1b", "hypothetical 1",
                                               "q alt2a", "q alt2b", "hypothetical 2"])  # "q" is not searched again
     assert out["retrieval_retries"] == 1 and len(out["arms_used"]) == 2
@@ -174,14 +175,14 @@ def test_retries_exhausted_without_relevant_documents_ends_in_a_refusal() -> Non
     graph, parts = make_graph(relevant=[False] * 8, then=False, answered=[False])
     out = graph.invoke({"question": "q"})
     assert out["retrieval_retries"] == 1 and parts["writer"].calls == [("q", [])]
-    assert out["path"][-2:] == ["generate", "hallucination_check"] and out["verified"] is False
+    assert out["path"][-3:] == ["generate", "hallucination_check", "finish"] and out["verified"] is False
     assert out["bandit_update"]["reward"] == 0.0 and "do not answer" in out["note"]
 
 
 def test_a_hallucinated_answer_is_written_again_and_then_verified() -> None:
     graph, parts = make_graph(grounded=[False, True])
     out = graph.invoke({"question": "q"})
-    assert out["path"][-4:] == ["generate", "hallucination_check", "generate", "hallucination_check"]
+    assert out["path"][-5:] == ["generate", "hallucination_check", "generate", "hallucination_check", "finish"]
     assert out["generation"] == "answer 2 [1]." and out["verified"] is True and out["generation_retries"] == 1
     assert out["note"].startswith("verified")
     # the retry writes without the document that only the unsupported sentence cited ([1])
@@ -192,7 +193,7 @@ def test_hallucinated_with_no_retry_left_ends_saying_it_could_not_be_verified() 
     graph, _ = make_graph(grounded=[False, False])
     out = graph.invoke({"question": "q"})
     assert out["generation_retries"] == 1 and out["verified"] is False and out["grounded"] is False
-    assert out["note"].startswith("This answer could not be verified") and out["path"][-1] == "hallucination_check"
+    assert out["note"].startswith("This answer could not be verified") and out["path"][-1] == "finish" and out["reason"] == out["note"]
 
 
 def test_a_writer_that_repeats_an_ungrounded_answer_is_not_asked_a_third_time() -> None:
@@ -281,7 +282,8 @@ def test_an_oversized_question_names_the_builder_argument() -> None:
 def test_a_question_the_local_roles_cannot_read_gets_the_language_message() -> None:
     graph, parts = make_graph()
     out = graph.invoke({"question": "체크포인터는 무엇을 합니까?"})
-    assert out["path"] == ["check_question", "unsupported_language"] and "English" in out["generation"]
+    assert out["path"] == ["check_question", "unsupported_language"] and "English" in out["answer"]
+    assert out["outcome"] == "refused"
     assert searched(parts) == []
 
 
@@ -348,11 +350,11 @@ def test_any_verdicts_end_within_the_caps(retrieval_cap, generation_cap, intents
     out = graph.invoke({"question": "q"}, {"recursion_limit": worst_case_steps(retrieval_cap, generation_cap)})
     assert out["retrieval_retries"] <= retrieval_cap and out["generation_retries"] <= generation_cap
     assert len(out["path"]) < worst_case_steps(retrieval_cap, generation_cap)
-    assert out["path"][-1] == "hallucination_check" and out["generation"]
+    assert out["path"][-1] == "finish" and out["reason"] == out["note"] and out["generation"]
     assert out["path"].count("retrieve") == out["transforms"] == out.get("retrieval_retries", 0) + (out["route"] == "rag")
     assert out["path"].count("generate") == out["generations"] == out["generation_retries"] + 1
     assert (out.get("bandit_stats") or {}).get("total_pulls", 0) == out["path"].count("grade")  # one update per search
-    assert out["verified"] == (out["route"] == "rag" and out["answer"].answered and out["grounded"])
+    assert out["verified"] == (out["route"] == "rag" and out["draft"].answered and out["grounded"])
 
 
 # ---------------------------------------------------------------- LLM roles on a scripted chat model
@@ -384,7 +386,8 @@ def test_malformed_llm_output_is_a_visible_fallback_and_the_caps_hold() -> None:
     assert out["intent"].fallback and out["route"] == "rag"  # an unparsable intent: search
     assert out["transform_fallback"] and "no transform" in out["transform_note"] and out["queries"] == []
     # LLMGrader keeps documents on failure; LLMWriter refuses; a refusal claims nothing
-    assert out["relevance_score"] == 1.0 and out["answer"].answered is False and out["verified"] is False
+    assert out["relevance_score"] == 1.0 and out["draft"].answered is False and out["verified"] is False
+    assert out["outcome"] == "refused"
 
 
 def test_chitchat_with_a_chat_model_gets_its_short_reply() -> None:
@@ -416,11 +419,11 @@ def test_default_local_roles_answer_a_handbook_question(handbook_graph) -> None:
 
 def test_default_local_roles_reply_to_thanks_without_searching(handbook_graph) -> None:
     out = handbook_graph.invoke({"question": "Thanks a lot, that helped!"})
-    assert out["path"] == ["check_question", "classify", "generate", "hallucination_check"]
-    assert out["intent"].kind == "thanks" and "welcome" in out["generation"]
+    assert out["path"] == ["check_question", "classify", "generate", "hallucination_check", "finish"]
+    assert out["route"] == "chitchat" and out["generation"] == CANNED_REPLIES["thanks"]
 
 
 def test_default_local_roles_refuse_an_off_topic_question(handbook_graph) -> None:
     out = handbook_graph.invoke({"question": "What is the capital of Peru?"})
-    assert out["answer"].answered is False and out["verified"] is False and out["retrieval_retries"] == 1
+    assert out["outcome"] == "refused" and out["verified"] is False and out["retrieval_retries"] == 1
     assert out["bandit_stats"]["total_pulls"] >= out["path"].count("grade") == 2  # the bandit outlives a run

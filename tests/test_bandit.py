@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-import importlib
 import json
 import math
 import random
@@ -483,8 +481,3 @@ def test_features_need_an_idf_table():
         query_features("vitamin c", {})
     with pytest.raises(ValueError, match="no document contains"):
         idf_of(["the and of"])
-
-
-@pytest.mark.parametrize("module", ["base", "policies", "contextual", "features", "store"])
-def test_doctests(module):
-    assert doctest.testmod(importlib.import_module(f"ragkit.bandit.{module}")).failed == 0

@@ -37,7 +37,7 @@ from ragkit.defaults import GRAPHS, RETRIEVAL
 from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
-from ragkit.graphs.tool_agent import build_tool_agent_graph
+from ragkit.graphs.tool_agent import build_tool_agent_graph, tool_agent_graph
 from ragkit.roles.llm import LLMJudge, LLMWriter
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalWriter
@@ -187,11 +187,11 @@ def test_make_roles_local_llm_judge_model_and_overrides():
         make_roles(judge_model=judge_model)
 
 
-@pytest.mark.parametrize("builder", [adaptive_rag_graph, self_rag_graph, crag_graph, build_tool_agent_graph])
+@pytest.mark.parametrize("builder", [adaptive_rag_graph, self_rag_graph, crag_graph, tool_agent_graph])
 def test_every_builder_takes_chat_model_and_the_input_limit(builder):
     params = inspect.signature(builder).parameters
     assert "chat_model" in params
-    assert ("max_message_chars" if builder is build_tool_agent_graph else "max_question_chars") in params
+    assert ("max_message_chars" if builder is tool_agent_graph else "max_question_chars") in params
 
 
 def test_crag_runs_on_a_chat_model_without_building_roles_by_hand():

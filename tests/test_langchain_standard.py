@@ -22,9 +22,9 @@ from ragkit.core.hybrid import HybridRetriever
 from ragkit.core.maxp import MaxChunkDenseRetriever
 from ragkit.core.rerank import LocalReranker, RerankRetriever
 from ragkit.core.search import FunctionSearch, VectorStoreSearch
-from ragkit.roles.tool_planner import LocalToolPlanner
-from ragkit.tools import load_order_store
-from ragkit.tools.specs import ORDER_TOOL_SPECS
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
+from ragkit.offline.tool_planner import LocalToolPlanner
 
 DOCS = [Document(f"Document {i} is about {topic}.", metadata={"id": f"d{i}"})
         for i, topic in enumerate(["red wine and lamb", "white wine and fish", "the ferry timetable", "wine prices",

@@ -9,6 +9,7 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.router import LocalRouter
+from ragkit.offline.tool_planner import LocalToolPlanner
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles import llm
 from ragkit.roles import protocols as roles
@@ -31,6 +32,7 @@ def test_every_exported_name_exists_and_is_documented():
         (LocalHallucinationGrader, roles.HallucinationGrader),
         (LocalAnswerGrader, roles.AnswerGrader),
         (LocalJudge, roles.Judge),
+        (LocalToolPlanner, roles.ToolPlanner),
         (llm.LLMGrader, roles.DocumentGrader),
         (llm.LLMRewriter, roles.QuestionRewriter),
         (llm.LLMWriter, roles.Writer),

@@ -125,7 +125,7 @@ def test_the_tool_loop_needs_the_token_and_its_digest(server):
     assert "now cancelled" in done["state"]["messages"][-1]["content"]
 
 
-def test_a_paused_thread_and_the_bandit_survive_a_server_restart(tmp_path):
+def test_a_paused_thread_its_owner_and_the_bandit_survive_a_server_restart(tmp_path):
     first = Server(tmp_path)
     try:
         out = first.client.post("/graphs/crag/invoke", json={"question": CRAG_AMBIGUOUS, "thread_id": "keep"}).json()
@@ -140,6 +140,8 @@ def test_a_paused_thread_and_the_bandit_survive_a_server_restart(tmp_path):
     try:
         assert second.client.get("/metrics").json()["bandit"]["arms"] == learned["arms"]  # saved after every update
         assert second.client.get("/threads/keep").json()["paused"]
+        taken = second.client.post("/graphs/self_rag/invoke", json={"question": "What is BM25?", "thread_id": "keep"})
+        assert taken.status_code == 409 and "belongs to graph 'crag'" in taken.json()["message"]  # ownership is durable
         done = second.client.post("/threads/keep/resume", json={"value": "BM25 and its k1 parameter"}).json()
         assert done["state"]["outcome"] == "answered"
     finally:
@@ -175,6 +177,51 @@ def test_an_oversized_body_is_refused(server):
     response = server.client.post("/graphs/crag/invoke", content=b'{"question": "' + b"x" * 100_000 + b'"}',
                                   headers={"content-type": "application/json"})
     assert response.status_code == 413 and "bytes" in response.json()["message"]
+
+
+def chunks(total: int, size: int = 8_192):
+    for start in range(0, total, size):
+        yield b"x" * min(size, total - start)
+
+
+# Every kind of error the server sends, the framework's own included: (method, path, request kwargs, status, code).
+ERRORS = [
+    ("post", "/graphs/crag/invoke", {"content": b'{"question": "caf\xe9 \xff"}', "headers": {"content-type": "application/json"}},
+     400, "bad_request"),  # not UTF-8
+    ("post", "/graphs/crag/invoke", {"content": b'{"question": ', "headers": {"content-type": "application/json"}},
+     422, "invalid_request"),  # not JSON
+    ("post", "/graphs/crag/invoke", {"content": b"question=hi", "headers": {"content-type": "text/plain"}},
+     422, "invalid_request"),  # not a JSON object
+    ("post", "/graphs/crag/invoke", {"json": {"question": 42}}, 422, "invalid_request"),
+    ("post", "/graphs/crag/invoke", {"json": {"message": "hi"}}, 422, "wrong_field"),
+    ("get", "/no/such/route", {}, 404, "not_found"),
+    ("post", "/graphs", {"json": {}}, 405, "method_not_allowed"),
+    ("get", "/graphs/crag/invoke", {}, 405, "method_not_allowed"),
+    ("options", "/health", {}, 405, "method_not_allowed"),
+    ("post", "/graphs/crag/invoke", {"content": b"x" * 70_000, "headers": {"content-type": "application/json"}},
+     413, "body_too_large"),  # content-length says so
+    ("post", "/graphs/crag/invoke", {"content": lambda: chunks(70_000), "headers": {"content-type": "application/json"}},
+     413, "body_too_large"),  # chunked: counted as it arrives
+    ("post", "/graphs/nope/invoke", {"json": {"question": "x"}}, 404, "unknown_graph"),
+    ("get", "/threads/never-made", {}, 404, "unknown_thread"),
+    ("post", "/threads/inv-1/resume", {"json": {"value": "x"}}, 409, "not_paused"),
+    ("post", "/graphs/tool_agent/invoke", {"json": {"message": "Track A1002"}}, 401, "unauthorised"),
+    ("get", "/collections", {}, 401, "unauthorised"),
+    ("post", "/graphs/boom/invoke", {"json": {"question": "x"}}, 500, "internal"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "kwargs", "status", "code"), ERRORS,
+                         ids=[f"{s}-{c}-{i}" for i, (_, _, _, s, c) in enumerate(ERRORS)])
+def test_every_error_is_the_projects_json(server, method, path, kwargs, status, code):
+    if path == "/threads/inv-1/resume":  # a thread that ran to its end
+        server.client.post("/graphs/adaptive_rag/invoke", json={"question": "What is on the menu?", "thread_id": "inv-1"})
+    kwargs = {**kwargs, "content": kwargs["content"]() if callable(kwargs.get("content")) else kwargs.get("content")}
+    response = server.client.request(method.upper(), path, **{k: v for k, v in kwargs.items() if v is not None})
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["error"] == code and set(response.json()) == {"error", "message"}
+    assert response.json()["message"] and "Traceback" not in response.text
 
 
 def test_graphs_that_change_data_are_off_without_a_configured_token(tmp_path):

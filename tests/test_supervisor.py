@@ -12,11 +12,9 @@ from langchain_core.documents import Document
 from langgraph.errors import GraphRecursionError
 
 from ragkit.core.chat_models import scripted
-from ragkit.graphs.supervisor import build_supervisor_graph, check_sandbox_options, worst_case_steps
-from ragkit.graphs.supervisor_nodes import rag_result
-from ragkit.roles.analysis import Analysis
-from ragkit.roles.supervisor import AGENTS, Plan
-from ragkit.roles.supervisor_types import AgentAnswer
+from ragkit.graphs.supervisor import NO_RUNNER, build_supervisor_graph, rag_answer, supervisor_graph, worst_case_steps
+from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, Analysis, Plan
+from ragkit.sandbox import python_runner
 from tests.conftest import assert_snapshot
 
 HANDBOOK_DOC = Document("Reciprocal rank fusion adds 1/(k + rank).\n\n```python\nprint(1 / 61)\n```",
@@ -48,8 +46,8 @@ class FakeRag:
         self.questions.append(state["question"])
         if self.fail:
             raise OSError("index offline")
-        return self.output or {"answer": "RRF adds 1/(k + rank) [1].", "outcome": "answered",
-                               "sources": [HANDBOOK_DOC], "candidates": [HANDBOOK_DOC]}
+        return self.output or {"answer": "RRF adds 1/(k + rank) [1].", "outcome": "answered", "reason": "verified",
+                               "sources": [HANDBOOK_DOC], "citations": [1]}
 
 
 class RecordingAnalyst:
@@ -70,9 +68,23 @@ class StaticSearch:
         return [(Document("BM25 is lexical.", metadata={"id": "HB-10"}), 1.0)]
 
 
+class RecordingRunner:
+    """A code runner that records the code and runs it in the sandbox (or raises what it is given)."""
+
+    def __init__(self, fail: BaseException | None = None, **limits: Any) -> None:
+        self.codes: list[str] = []
+        self.fail, self.run = fail, python_runner(**limits)
+
+    def __call__(self, code: str) -> Any:
+        self.codes.append(code)
+        if self.fail is not None:
+            raise self.fail
+        return self.run(code)
+
+
 def make_graph(proposal: Any = Plan(("rag",)), **kwargs: Any) -> tuple[Any, dict]:
     parts = {"supervisor": ScriptedSupervisor(proposal), "rag_graph": FakeRag(), "analyst": RecordingAnalyst(),
-             "chitchat": lambda q: "Hello!", "retriever": StaticSearch()}
+             "chitchat": lambda q: "Hello!", "retriever": StaticSearch(), "run_code": RecordingRunner()}
     parts.update(kwargs)
     return build_supervisor_graph(**parts), parts
 
@@ -83,9 +95,12 @@ def test_mermaid_snapshot() -> None:
     assert_snapshot("supervisor.mmd", graph.get_graph().draw_mermaid())
 
 
-def test_the_default_graph_builds_with_no_arguments() -> None:
-    graph = build_supervisor_graph()  # roles and corpora are built on first use (LazyRole, LazySearch)
+def test_the_default_graph_builds_with_no_arguments_and_is_extendable() -> None:
+    graph = build_supervisor_graph()  # the corpus is searched on first use (LazySearch)
     assert "rag_agent" in graph.get_graph().nodes
+    uncompiled = supervisor_graph(rag_graph=FakeRag())
+    uncompiled.add_node("extra", lambda state: {})
+    assert "extra" in uncompiled.compile().get_graph().nodes
 
 
 # ---------------------------------------------------------------- each branch
@@ -103,6 +118,7 @@ def test_a_three_hop_chain_passes_each_agent_the_earlier_answers() -> None:
     assert out["path"] == ["check_question", "supervisor", "rag_agent", "next_hop", "code_agent", "next_hop",
                            "analysis_agent", "aggregator"]
     assert parts["rag_graph"].questions == ["find RRF"]  # the rag agent searches with its task
+    assert parts["run_code"].codes == ["print(1 / 61)"]  # the block of the document the rag agent's result gave
     assert [a.agent for a in parts["analyst"].seen[0]] == ["rag", "code"]
     assert "0.01639344262295082" in out["code_answer"] and "HB-12" in out["code_answer"]  # the found block, run
     log = out["hop_log"]
@@ -110,6 +126,8 @@ def test_a_three_hop_chain_passes_each_agent_the_earlier_answers() -> None:
         ["find RRF", "run its code", "judge it"]
     assert [len(h["saw"]) for h in log] == [0, 1, 2] and all(h["seconds"] >= 0 for h in log)
     assert out["answer"].startswith("1. From the handbook (rag agent)") and "3. Analysis" in out["answer"]
+    assert (out["outcome"], out["sources"], out["citations"]) == ("answered", [HANDBOOK_DOC], [1])
+    assert out["reason"] == "done by: rag, code, analysis"
 
 
 def test_earlier_answers_are_cut_before_the_next_agent_sees_them() -> None:
@@ -149,20 +167,45 @@ def test_a_failing_rag_graph_is_an_answer_and_the_run_goes_on() -> None:
     assert out["hop_log"][0]["ok"] is False and "could not do its part" in out["answer"]
 
 
-def test_rag_result_reads_every_ragkit_rag_graph() -> None:
-    from ragkit.roles.protocols import Answer
+def test_rag_answer_reads_only_the_result_fields() -> None:
+    answered = rag_answer({"answer": "a [1]", "outcome": "answered", "sources": [HANDBOOK_DOC], "citations": [1],
+                           "reason": "verified", "candidates": ["not read"], "generation": "not read"})
+    assert (answered.text, answered.documents, answered.citations, answered.ok, answered.note) == \
+        ("a [1]", (HANDBOOK_DOC,), (1,), True, "verified")
+    refused = rag_answer({"answer": "No.", "outcome": "refused", "sources": [], "reason": "irrelevant"})
+    assert not refused.ok and refused.documents == ()
+    asked = rag_answer({"answer": "Which RRF?", "outcome": "asked_back", "sources": [HANDBOOK_DOC]})
+    assert not asked.ok and asked.text == "The RAG graph asked back instead of answering: Which RRF?"
+    assert not rag_answer({"answer": "a"}).ok  # no outcome: not a ragkit RAG result
 
-    assert rag_result({"answer": "a", "outcome": "refused"})[3] is False
-    assert rag_result({"generation": "g", "answer": Answer("g"), "documents": [HANDBOOK_DOC]})[:2] == ("g", [HANDBOOK_DOC])
-    assert rag_result({"generation": "g", "answer": Answer("g"), "gave_up": True})[3] is False
+
+def _rag_docs() -> list[Document]:
+    return [HANDBOOK_DOC, Document("Thompson sampling keeps a Beta posterior per arm.", metadata={"id": "HB-40"})]
+
+
+@pytest.mark.parametrize("name", ["self_rag", "crag"])
+def test_self_rag_and_crag_as_the_rag_graph(name) -> None:
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.graphs.crag import build_crag_graph
+    from ragkit.graphs.self_rag import build_self_rag_graph
+
+    retriever = BM25Retriever.from_documents(_rag_docs())
+    rag = build_crag_graph(retriever, max_clarifications=0) if name == "crag" else build_self_rag_graph(retriever)
+    question = "How does reciprocal rank fusion combine rankings?"
+    expected = rag.invoke({"question": question}, {"configurable": {"thread_id": "direct"}})
+    graph, _ = make_graph(Plan(("rag",)), rag_graph=rag)
+    out = graph.invoke({"question": question})
+    assert out["path"] == ["check_question", "supervisor", "rag_agent", "aggregator"]
+    assert out["rag_answer"] == expected["answer"] and out["answer"] == out["rag_answer"].strip()
+    assert out["sources"] == expected["sources"] and out["citations"] == expected["citations"]
+    assert out["outcome"] == expected["outcome"] and out["hop_log"][0]["ok"] == (expected["outcome"] == "answered")
 
 
 def test_a_crag_subgraph_answers_and_its_threads_are_removed() -> None:
     from ragkit.core.bm25 import BM25Retriever
     from ragkit.graphs.crag import build_crag_graph
 
-    docs = [HANDBOOK_DOC, Document("Thompson sampling keeps a Beta posterior per arm.", metadata={"id": "HB-40"})]
-    crag = build_crag_graph(BM25Retriever.from_documents(docs), max_clarifications=0)
+    crag = build_crag_graph(BM25Retriever.from_documents(_rag_docs()), max_clarifications=0)
     graph, _ = make_graph(Plan(("rag",)), rag_graph=crag)
     out = graph.invoke({"question": "How does reciprocal rank fusion combine rankings?"})
     assert out["path"] == ["check_question", "supervisor", "rag_agent", "aggregator"] and out["rag_answer"]
@@ -176,45 +219,42 @@ def test_the_analyst_alone_reads_background_passages_first() -> None:
     assert out["analysis_answer"].startswith("No earlier agent had found anything") and "1 documents" in out["analysis_answer"]
 
 
-def test_the_code_agent_without_code_says_so_and_the_sandbox_is_not_called(monkeypatch) -> None:
-    calls = []
-    monkeypatch.setattr("ragkit.graphs.supervisor_nodes.run_python", lambda code, **kw: calls.append(code))
-    graph, _ = make_graph(Plan(("code",)), rag_graph=FakeRag({"answer": "", "sources": []}))
+def test_the_code_agent_without_code_says_so_and_the_runner_is_not_called() -> None:
+    graph, parts = make_graph(Plan(("code",)), rag_graph=FakeRag({"answer": "", "sources": [], "outcome": "refused"}))
     out = graph.invoke({"question": "Simulate a bandit."})
-    assert calls == [] and "writes no new code" in out["code_answer"] and out["hop_log"][0]["ok"] is False
+    assert parts["run_code"].codes == [] and "writes no new code" in out["code_answer"] and out["hop_log"][0]["ok"] is False
 
 
-def test_the_code_agent_runs_code_only_through_run_python(monkeypatch) -> None:
-    from ragkit.sandbox import run_python as real
-
-    calls = []
-
-    def spy(code: str, **kwargs: Any):
-        calls.append((code, kwargs))
-        return real(code, **kwargs)
-
-    monkeypatch.setattr("ragkit.graphs.supervisor_nodes.run_python", spy)
-    graph, _ = make_graph(Plan(("code",)), sandbox={"timeout_s": 3.0})
+def test_the_code_agent_runs_code_only_through_its_runner_with_its_limits() -> None:
+    runner = RecordingRunner(timeout_s=3.0)
+    graph, _ = make_graph(Plan(("code",)), run_code=runner)
     out = graph.invoke({"question": "What is 6 * 7?"})
-    assert [c for c, _ in calls] == ["print(6 * 7)"] and calls[0][1]["timeout_s"] == 3.0
+    assert runner.codes == ["print(6 * 7)"] and runner.run.keywords["timeout_s"] == 3.0
     assert "42" in out["code_answer"] and out["code_result"].status == "ok"
 
 
-def test_a_sandbox_that_cannot_run_is_reported(monkeypatch) -> None:
+def test_without_a_runner_the_code_agent_says_so_and_runs_nothing() -> None:
+    graph, _ = make_graph(Plan(("code", "chitchat")), run_code=None)
+    out = graph.invoke({"question": "What is 6 * 7?"})
+    assert out["code_answer"].endswith(NO_RUNNER) and "```python\nprint(6 * 7)\n```" in out["code_answer"]
+    assert out["code_result"] is None and "42" not in out["code_answer"] and out["hop_log"][0]["ok"] is False
+    assert "built without a code runner" in out["answer"] and "python_runner()" in out["answer"]
+    with pytest.raises(TypeError, match="run_code must be a function"):
+        build_supervisor_graph(rag_graph=FakeRag(), run_code="python")
+
+
+def test_a_runner_that_cannot_run_is_reported() -> None:
     from ragkit.sandbox import SandboxUnavailable
 
-    def broken(code: str, **kwargs: Any):
-        raise SandboxUnavailable("the sandbox needs a POSIX system (Linux or macOS)")
-
-    monkeypatch.setattr("ragkit.graphs.supervisor_nodes.run_python", broken)
-    out = make_graph(Plan(("code", "chitchat")))[0].invoke({"question": "What is 6 * 7?"})
+    runner = RecordingRunner(fail=SandboxUnavailable("the sandbox needs a POSIX system (Linux or macOS)"))
+    out = make_graph(Plan(("code", "chitchat")), run_code=runner)[0].invoke({"question": "What is 6 * 7?"})
     assert "could not run it: the sandbox needs a POSIX system" in out["code_answer"] and out["path"][-1] == "aggregator"
 
 
-def test_sandbox_options_are_checked() -> None:
-    assert check_sandbox_options({"memory_mb": 128})["memory_mb"] == 128
+def test_sandbox_limits_are_checked_when_the_runner_is_made() -> None:
+    assert python_runner(memory_mb=128).keywords["memory_mb"] == 128
     with pytest.raises(ValueError, match="unknown sandbox option"):
-        check_sandbox_options({"allow_network": True})
+        python_runner(allow_network=True)
 
 
 # ---------------------------------------------------------------- input policy and language
@@ -244,7 +284,7 @@ def test_a_question_the_offline_models_cannot_read_is_told_so() -> None:
     graph, parts = make_graph()
     out = graph.invoke({"question": "디저트 중에 견과류가 없는 것은?"})
     assert out["path"] == ["check_question", "unsupported_language"] and "Korean" in out["answer"]
-    assert parts["supervisor"].calls == 0
+    assert (out["outcome"], out["reason"]) == ("refused", "language") and parts["supervisor"].calls == 0
     graph = build_supervisor_graph(chat_model=scripted("chitchat_agent", "안녕하세요!"), rag_graph=FakeRag())
     assert graph.invoke({"question": "안녕하세요"})["answer"] == "안녕하세요!"  # a chat model reads it
 
@@ -253,7 +293,7 @@ def test_a_question_the_offline_models_cannot_read_is_told_so() -> None:
 def test_the_worst_case_takes_exactly_worst_case_steps() -> None:
     for cap in range(1, 6):
         plan = Plan(tuple(("rag", "code")[i % 2] for i in range(cap)))  # type: ignore[arg-type]
-        graph, _ = make_graph(plan, rag_graph=FakeRag({"answer": "no code here", "sources": []}))
+        graph, _ = make_graph(plan, rag_graph=FakeRag({"answer": "no code here", "sources": [], "outcome": "answered"}))
         out = graph.invoke({"question": "q", "max_hops": cap}, {"recursion_limit": worst_case_steps(cap)})
         assert len(out["path"]) + 1 == worst_case_steps(cap) and out["hops"] == cap
         with pytest.raises(ValueError, match="recursion_limit"):  # the bound is tight
@@ -272,7 +312,7 @@ PROPOSALS = st.one_of(
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(proposal=PROPOSALS, cap=st.integers(min_value=1, max_value=6))
 def test_any_proposed_sequence_ends_within_max_hops(proposal, cap) -> None:
-    graph, parts = make_graph(proposal, rag_graph=FakeRag({"answer": "nothing to run", "sources": []}))
+    graph, parts = make_graph(proposal, rag_graph=FakeRag({"answer": "nothing to run", "sources": [], "outcome": "answered"}))
     try:
         out = graph.invoke({"question": "q", "max_hops": cap}, {"recursion_limit": worst_case_steps(cap)})
     except GraphRecursionError:  # pragma: no cover - the property under test
@@ -292,13 +332,22 @@ def test_llm_roles_on_a_scripted_model_happy_path() -> None:
         {"analysis": "The term is small, so k=60 flattens rank differences."},          # analyst
         {"answer": "RRF adds 1/(k + rank) [1]; the code printed 0.0164; k=60 flattens ranks."},  # aggregator
     )
-    graph = build_supervisor_graph(chat_model=model, rag_graph=FakeRag())
+    graph = build_supervisor_graph(chat_model=model, rag_graph=FakeRag(), run_code=python_runner())
     out = graph.invoke({"question": "Find RRF, compute its first term, judge k=60."})
     assert out["plan"] == ["rag", "code", "analysis"] and "0.0164" in out["code_answer"]
     assert out["answer"].endswith("k=60 flattens ranks.") and not out["aggregate_fallback"]
     coder_prompt = model.calls[1]["messages"][0].content
     assert "[rag agent]\nRRF adds 1/(k + rank) [1]." in coder_prompt  # the coder saw the rag agent's answer
     assert len(model.calls) == 4
+
+
+def test_the_supervisor_runs_on_judge_model_and_the_other_roles_on_chat_model() -> None:
+    writer = scripted({"code": "print(1)", "explanation": "One."}, {"answer": "merged"}, cycle=True)
+    judge = scripted("code_agent, chitchat_agent")
+    graph = build_supervisor_graph(chat_model=writer, judge_model=judge, rag_graph=FakeRag(), run_code=python_runner())
+    out = graph.invoke({"question": "Print one, then say hi."})
+    assert out["plan"] == ["code", "chitchat"] and len(judge.calls) == 1 and "supervisor" in judge.calls[0]["messages"][0].content
+    assert len(writer.calls) == 3  # coder, chitchat reply, aggregator
 
 
 def test_malformed_llm_output_takes_each_roles_safe_default() -> None:
@@ -313,16 +362,17 @@ def test_malformed_llm_output_takes_each_roles_safe_default() -> None:
 
 
 def test_the_structured_supervisor_plugs_in() -> None:
-    from ragkit.roles.supervisor import LLMStructuredSupervisor
+    from ragkit.domains.handbook.agents import DESCRIPTIONS
+    from ragkit.roles.llm_agents import LLMStructuredSupervisor
 
-    supervisor = LLMStructuredSupervisor(scripted({"agents": ["chitchat_agent"]}))
-    out = build_supervisor_graph(supervisor=supervisor, rag_graph=FakeRag(), chitchat=lambda q: "Hi!").invoke({"question": "hey"})
+    supervisor = LLMStructuredSupervisor(scripted({"agents": ["chitchat_agent"]}), DESCRIPTIONS)
+    out = build_supervisor_graph(supervisor=supervisor, rag_graph=FakeRag(), small_talk=lambda q: "Hi!").invoke({"question": "hey"})
     assert out["plan"] == ["chitchat"] and out["answer"] == "Hi!"
 
 
 # ---------------------------------------------------------------- the default local graph, end to end
 def test_default_local_graph_plans_a_chain_and_runs_the_handbook_example() -> None:
-    graph = build_supervisor_graph()
+    graph = build_supervisor_graph(run_code=python_runner())
     out = graph.invoke({"question": "Look up reciprocal rank fusion in the handbook and then run its example code."})
     assert out["plan"] == ["rag", "code"] and out["code_result"] is not None and out["code_result"].status == "ok"
     assert "['a', 'c', 'b', 'd']" in out["code_answer"] and "HB-12" in out["code_answer"]

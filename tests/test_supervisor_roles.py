@@ -1,6 +1,9 @@
-"""The supervisor graph's roles: supervisor (local, LLM, structured), clause splitting, analyst, coder, aggregator."""
+"""The supervisor graph's roles: supervisor (local, LLM, structured), clause splitting, analyst, coder, aggregator,
+small talk."""
 
 from __future__ import annotations
+
+import dataclasses
 
 import pytest
 from hypothesis import given, settings
@@ -9,24 +12,33 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
-from ragkit.roles.aggregator import LLMAggregator, LocalAggregator, drop_repeats
-from ragkit.roles.analysis import LIMITS, LLMAnalyst, LocalAnalyst, options_in, printed_numbers
-from ragkit.roles.clauses import Clause, reorder, split_clauses
-from ragkit.roles.coder import NO_CODE, LLMCoder, LocalCoder, code_blocks, describe_code, expression_in
-from ragkit.roles.factory import ROLES, make_roles
-from ragkit.roles.supervisor import (
-    AGENTS,
+from ragkit.core.nlp import Clause, code_blocks, reorder, split_clauses
+from ragkit.domains.handbook.agents import CONTEXT, DESCRIPTIONS, HANDBOOK_TEAM, SUPERVISOR_ROUTES, TITLES
+from ragkit.offline.agents import (
+    LIMITS,
+    LocalAggregator,
+    LocalAnalyst,
+    LocalCoder,
+    describe_code,
+    drop_repeats,
+    expression_in,
+    no_code_message,
+    options_in,
+    printed_numbers,
+)
+from ragkit.offline.router import LocalSmallTalk
+from ragkit.offline.supervisor import LocalSupervisor, steps_from_evidence
+from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, agent_name, normalise_sequence, truncate
+from ragkit.roles.llm_agents import (
+    LLMAggregator,
+    LLMAnalyst,
+    LLMCoder,
     LLMStructuredSupervisor,
     LLMSupervisor,
-    LocalSupervisor,
-    Plan,
-    agent_name,
-    normalise_sequence,
+    format_findings,
     parse_agent_names,
-    steps_from_evidence,
 )
-from ragkit.roles.supervisor_routes import CONTEXT, SUPERVISOR_ROUTES
-from ragkit.roles.supervisor_types import AgentAnswer, format_findings, truncate
+from ragkit.roles.llm_queries import LLMSmallTalk
 
 
 # ---------------------------------------------------------------- normalising any proposal
@@ -63,7 +75,7 @@ def test_parse_agent_names(reply, names) -> None:
 # ---------------------------------------------------------------- LLM supervisors on a scripted model
 def test_llm_supervisor_parses_the_comma_separated_reply() -> None:
     model = scripted("rag_agent, code_agent, code_agent, analysis_agent, chitchat_agent")
-    plan = LLMSupervisor(model).plan("Find it, code it, judge it.", max_hops=3)
+    plan = LLMSupervisor(model, DESCRIPTIONS).plan("Find it, code it, judge it.", max_hops=3)
     assert plan.sequence == ("rag", "code", "analysis") and not plan.fallback
     prompt = model.calls[0]["messages"][0].content
     assert "comma-separated" in prompt and "at most 3" in prompt and "rag_agent" in prompt
@@ -71,15 +83,16 @@ def test_llm_supervisor_parses_the_comma_separated_reply() -> None:
 
 @pytest.mark.parametrize("reply", ["I think you should ask the oracle.", "", ValueError("quota")])
 def test_llm_supervisor_falls_back_to_the_default_on_garbage_or_failure(reply) -> None:
-    plan = LLMSupervisor(scripted(reply)).plan("q")
+    plan = LLMSupervisor(scripted(reply), DESCRIPTIONS).plan("q")
     assert plan.sequence == ("rag",) and plan.fallback
 
 
 def test_structured_supervisor_and_its_malformed_output() -> None:
-    good = LLMStructuredSupervisor(scripted({"agents": ["code_agent", "code_agent", "analysis_agent"], "reason": "r"}))
+    good = LLMStructuredSupervisor(scripted({"agents": ["code_agent", "code_agent", "analysis_agent"], "reason": "r"}),
+                                   DESCRIPTIONS)
     assert good.plan("q").sequence == ("code", "analysis")
     for bad in ('{"agents": ["oracle"]}', "not json", '{"agents": []}'):
-        plan = LLMStructuredSupervisor(scripted(bad)).plan("q")
+        plan = LLMStructuredSupervisor(scripted(bad), DESCRIPTIONS).plan("q")
         assert plan.sequence == ("rag",) and plan.fallback
 
 
@@ -110,12 +123,12 @@ def test_weak_clauses_join_their_neighbour_and_context_is_never_a_step() -> None
 def test_the_supervisor_routes_hold_every_agent_and_the_context_class() -> None:
     assert {r.name for r in SUPERVISOR_ROUTES} == {*AGENTS, CONTEXT}
     with pytest.raises(ValueError, match="every agent"):
-        LocalSupervisor(routes=SUPERVISOR_ROUTES[:2])
+        LocalSupervisor(SUPERVISOR_ROUTES[:2])
 
 
 @pytest.fixture(scope="module")
 def local_supervisor() -> LocalSupervisor:
-    return LocalSupervisor()
+    return LocalSupervisor(SUPERVISOR_ROUTES)
 
 
 @pytest.mark.parametrize("question, sequence", [
@@ -155,14 +168,15 @@ def test_options_in_questions() -> None:
 def test_local_analyst_lines_up_each_option_and_says_what_it_cannot_do() -> None:
     docs = [Document("BM25 excels at exact part numbers. It needs no training.", metadata={"id": "HB-10"}),
             Document("Dense embeddings capture paraphrase but blur exact identifiers.", metadata={"id": "HB-03"})]
-    analysis = LocalAnalyst().analyse("Is BM25 or dense retrieval better for part numbers?", documents=docs)
+    analysis = LocalAnalyst(corpus="handbook").analyse("Is BM25 or dense retrieval better for part numbers?", documents=docs)
     assert analysis.options == ("BM25", "dense retrieval")
     assert "- BM25: BM25 excels at exact part numbers. (HB-10)" in analysis.text
     assert "(HB-03)" in analysis.text and analysis.text.endswith(LIMITS)
 
 
 def test_local_analyst_with_nothing_found_says_so() -> None:
-    assert "nothing to analyse" in LocalAnalyst().analyse("Is it worth it?").text
+    text = LocalAnalyst(corpus="handbook").analyse("Is it worth it?").text
+    assert "nothing to analyse" in text and "Ask for a handbook lookup first" in text
 
 
 def test_printed_numbers_come_from_the_code_agents_output_block() -> None:
@@ -198,14 +212,14 @@ def test_expressions_written_in_the_question(question, code) -> None:
 def test_local_coder_finds_the_best_matching_block_in_the_documents() -> None:
     docs = [Document("Bandits.\n```python\nimport random\nprint(random.random())\n```", metadata={"id": "HB-40"}),
             Document("Reciprocal rank fusion.\n```python\ndef rrf(r):\n    return r\nprint(rrf(1))\n```", metadata={"id": "HB-12"})]
-    draft = LocalCoder().draft("Look up reciprocal rank fusion and run its example", documents=docs)
+    draft = LocalCoder("handbook").draft("Look up reciprocal rank fusion and run its example", documents=docs)
     assert (draft.origin, draft.source) == ("documents", "HB-12") and draft.code.startswith("def rrf")
-    assert "defines rrf(r)" in draft.explanation
+    assert "defines rrf(r)" in draft.explanation and "the example from HB-12 that the handbook lookup found" in draft.explanation
 
 
 def test_local_coder_without_code_says_what_it_cannot_do() -> None:
-    draft = LocalCoder().draft("Simulate 500 rounds of Thompson sampling.")
-    assert draft.code == "" and draft.explanation == NO_CODE
+    draft = LocalCoder("handbook").draft("Simulate 500 rounds of Thompson sampling.")
+    assert draft.code == "" and draft.explanation == no_code_message("handbook") and "a handbook example" in draft.explanation
 
 
 def test_describe_code_and_code_blocks() -> None:
@@ -226,10 +240,10 @@ def test_llm_coder_strips_fences_and_falls_back() -> None:
 def test_local_aggregator_keeps_code_drops_repeats_and_names_failures() -> None:
     answers = [AgentAnswer("rag", "RRF adds 1/(k + rank) [1]. It uses k = 60."),
                AgentAnswer("code", "RRF adds 1/(k + rank).\n```python\nprint(1 / 61)\n```\nOutput:\n```\n0.016\n```", ok=False)]
-    text = LocalAggregator().combine("q", answers).text
+    text = LocalAggregator(TITLES).combine("q", answers).text
     assert text.count("RRF adds") == 1 and "print(1 / 61)" in text and "0.016" in text
     assert "1. From the handbook (rag agent)" in text and text.endswith("could not do its part (see above).")
-    assert LocalAggregator().combine("q", answers[:1]).text == answers[0].text
+    assert LocalAggregator(TITLES).combine("q", answers[:1]).text == answers[0].text
 
 
 def test_drop_repeats_never_touches_code() -> None:
@@ -238,9 +252,10 @@ def test_drop_repeats_never_touches_code() -> None:
 
 def test_llm_aggregator_passes_one_answer_through_and_falls_back_on_garbage() -> None:
     model = scripted("garbage")
-    one = LLMAggregator(model).combine("q", [AgentAnswer("rag", "only")])
+    one = LLMAggregator(model, fallback=LocalAggregator(TITLES)).combine("q", [AgentAnswer("rag", "only")])
     assert one.text == "only" and model.calls == []
-    two = LLMAggregator(scripted("garbage")).combine("q", [AgentAnswer("rag", "a b c."), AgentAnswer("code", "d e f.")])
+    two = LLMAggregator(scripted("garbage"), fallback=LocalAggregator(TITLES)).combine(
+        "q", [AgentAnswer("rag", "a b c."), AgentAnswer("code", "d e f.")])
     assert two.fallback and "1. From the handbook" in two.text
 
 
@@ -249,15 +264,31 @@ def test_findings_are_truncated_for_the_next_agent() -> None:
     assert format_findings([]) == "(no earlier agent has answered)"
 
 
-# ---------------------------------------------------------------- the factory
-def test_factory_builds_local_and_llm_roles() -> None:
-    for name in ("supervisor", "analyst", "coder", "aggregator"):
-        assert name in ROLES
-    local = make_roles()
-    assert [type(local.get(n)).__name__ for n in ("analyst", "coder", "aggregator")] == \
-        ["LocalAnalyst", "LocalCoder", "LocalAggregator"]
-    llm = make_roles(scripted("x"), judge_model=scripted("y"))
-    assert llm.model_for("supervisor") is llm.judge_model and llm.model_for("coder") is llm.chat_model
-    assert type(llm.get("supervisor")).__name__ == "LLMSupervisor"
-    custom = Plan(("code",))
-    assert make_roles(supervisor=custom).get("supervisor") is custom
+# ---------------------------------------------------------------- small talk
+@pytest.mark.parametrize("message, kind", [("hello", "greeting"), ("thanks a lot!", "thanks"), ("good night", "farewell"),
+                                           ("are you a bot?", "about")])
+def test_local_small_talk_replies_by_kind(message, kind) -> None:
+    talk = LocalSmallTalk(HANDBOOK_TEAM.small_talk, HANDBOOK_TEAM.replies, HANDBOOK_TEAM.small_talk_fallback)
+    assert talk.kind(message) == kind and talk.reply(message) == HANDBOOK_TEAM.replies[kind]
+    with pytest.raises(ValueError, match="no reply"):
+        LocalSmallTalk(HANDBOOK_TEAM.small_talk, {"greeting": "Hi"}, "small_talk")
+
+
+def test_llm_small_talk_falls_back_on_a_failed_or_empty_reply() -> None:
+    assert LLMSmallTalk(scripted("Hi there!"), "be brief", fallback=lambda q: "canned").reply("hey") == "Hi there!"
+    assert LLMSmallTalk(scripted(ValueError("quota")), "be brief", fallback=lambda q: "canned").reply("hey") == "canned"
+    assert LLMSmallTalk(scripted(""), "be brief", fallback=lambda q: "canned").reply("hey") == "canned"
+
+
+def test_no_generic_role_names_the_handbook() -> None:
+    """The agents' descriptions, titles and replies that name the handbook come from the domain: a second team
+    with other words gets other words."""
+    team = dataclasses.replace(HANDBOOK_TEAM, corpus="wiki", titles={**TITLES, "rag": "From the wiki"},
+                               descriptions={**DESCRIPTIONS, "rag": "Looks things up in the wiki."})
+    model = scripted("rag_agent")
+    LLMSupervisor(model, team.descriptions).plan("q")
+    prompt = model.calls[0]["messages"][0].content
+    assert "- rag_agent: Looks things up in the wiki." in prompt and "handbook" not in prompt
+    text = LocalAggregator(team.titles).combine("q", [AgentAnswer("rag", "a."), AgentAnswer("code", "b.")]).text
+    assert text.startswith("1. From the wiki (rag agent)")
+    assert "a wiki example" in LocalCoder(team.corpus).draft("Simulate it.").explanation

@@ -2,16 +2,28 @@
 
 from __future__ import annotations
 
+import re
+from contextlib import contextmanager
+
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.graph import StateGraph
 from langgraph.types import Command
+from pydantic import create_model
 
 from ragkit.core.chat_models import ScriptedChatModel
-from ragkit.graphs.tool_agent import NotPausedError, build_tool_agent_graph, pending_interrupt, resume_tool_agent
+from ragkit.graphs.tool_agent import (
+    NotPausedError,
+    build_tool_agent_graph,
+    pending_interrupt,
+    resume_tool_agent,
+    tool_agent_graph,
+)
 from ragkit.notebook import graph_mermaid
-from ragkit.roles.tool_planner import LocalToolPlanner
-from ragkit.tools import ORDER_TOOL_SPECS, SeededCodeSource, ToolSpec, call_digest, load_order_store, make_order_tools
-from ragkit.tools.specs import OrderIdArgs
+from ragkit.core.tools import SeededCodeSource, ToolSpec, UserArg, call_digest
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, OrderIdArgs, make_order_tools
+from ragkit.offline.tool_planner import LocalToolPlanner
 from tests.conftest import assert_snapshot
 
 
@@ -236,7 +248,8 @@ def test_a_tool_that_raises_returns_an_error_and_rolls_back() -> None:
         store.update(order_id, {"status": "cancelled"}, tool="explode")
         raise RuntimeError("disk on fire")
 
-    boom = ToolSpec("explode", "Half-cancel an order, then crash.", OrderIdArgs, explode, mutates=True, needs_login=False)
+    boom = ToolSpec("explode", "Half-cancel an order, then crash.", OrderIdArgs, explode, mutates=True, needs_login=False,
+                    owner_arg="order_id")
     graph, store, _, config = setup(call("explode", order_id="A1001"), "It failed.", specs=(*ORDER_TOOL_SPECS, boom))
     ask(graph, config, "explode A1001")
     digest = pending_interrupt(graph, config)["digest"]
@@ -306,3 +319,87 @@ def test_repeated_mutating_call_needs_a_new_approval_each_time() -> None:
     assert pending_interrupt(graph, config)["kind"] == "approval"  # the same call again: asked again
     resume_tool_agent(graph, config, {"approved": False})
     assert [e.new for e in store.audit] == ["1 New Street, Bath"]
+
+
+# ---------------------------------------------------------------- the graph's contract, and a domain of its own
+def test_a_run_without_a_thread_id_gets_a_plain_error() -> None:
+    graph, *_ = setup()
+    with pytest.raises(ValueError, match="give it a thread id"):
+        graph.invoke({"messages": [HumanMessage("Track A1002")]})
+
+
+def test_a_planner_that_cannot_call_tools_is_refused_when_the_graph_is_built() -> None:
+    from langchain_core.language_models import FakeListChatModel
+
+    with pytest.raises(TypeError, match="chat_model= needs a chat model that can call tools"):
+        tool_agent_graph(chat_model=FakeListChatModel(responses=["hi"]))
+    with pytest.raises(TypeError, match="tool_planner= needs a ToolPlanner: an object with bind_tools"):
+        tool_agent_graph(tool_planner=object())
+    with pytest.raises(ValueError, match="max_calls_per_round must be a positive integer"):
+        tool_agent_graph(max_calls_per_round=0)
+    mine = ScriptedChatModel(responses=["Hello."])
+    graph = build_tool_agent_graph(chat_model=ScriptedChatModel(responses=["unused"]), tool_planner=mine, strict=True)
+    assert graph.invoke({"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": "p"}})["messages"][-1].content == "Hello."
+    assert len(mine.calls) == 1  # the tool_planner= wins over chat_model=
+
+
+def test_the_uncompiled_graph_can_be_extended_and_its_nodes_are_traced() -> None:
+    graph = tool_agent_graph(store=load_order_store())
+    assert isinstance(graph, StateGraph) and set(graph.nodes) >= {"start_turn", "agent", "guard", "execute"}
+    out = build_tool_agent_graph().invoke({"messages": [HumanMessage("Track A1002")]}, {"configurable": {"thread_id": "tr"}})
+    assert out["path"] == ["start_turn", "agent", "guard", "execute", "guard", "agent"]
+
+
+class TicketStore:
+    """A second domain, defined here only: support tickets, each owned by one customer."""
+
+    noun = "ticket"
+
+    def __init__(self) -> None:
+        self.status = {"T7": ("C1", "open"), "T8": ("C2", "open")}
+
+    def owner(self, key: str):
+        from ragkit.core.tools import Owner
+
+        return Owner(key.upper(), self.status[key.upper()][0], "c1@example.com") if key.upper() in self.status else None
+
+    def customers(self) -> set[str]:
+        return {"C1", "C2"}
+
+    @contextmanager
+    def transaction(self, user_id: str = "", digest: str = ""):
+        saved = dict(self.status)
+        try:
+            yield self
+        except BaseException:
+            self.status = saved
+            raise
+
+
+def _close(store: TicketStore, ticket: str) -> str:
+    store.status[ticket.upper()] = (store.status[ticket.upper()][0], "closed")
+    return f"Ticket {ticket.upper()} is closed."
+
+
+TICKET = UserArg("ticket", lambda text: re.findall(r"\bT\d+\b", text), "its number (for example T7)", refers_back=True)
+CLOSE = ToolSpec("close_ticket", "Close a support ticket.", create_model("Ticket", ticket=(str, ...)), _close,
+                 mutates=True, needs_login=True, owner_arg="ticket", title="close a ticket",
+                 examples=("close my ticket", "close the ticket"), user_args=(TICKET,))
+
+
+def test_another_domain_runs_through_the_same_loop_from_its_specs_and_store_alone() -> None:
+    store = TicketStore()
+    graph = build_tool_agent_graph(store, specs=(CLOSE,), tool_planner=LocalToolPlanner(use_embeddings=False),
+                                   system_prompt="You close support tickets.", require_otp=True)
+    config = {"configurable": {"thread_id": "tickets"}}
+    ask(graph, config, "Please close T8")
+    out = resume_tool_agent(graph, config, {"user_id": "C1"})
+    assert tool_messages(out)[-1].content == "Ticket T8 does not belong to the logged-in customer C1. Nothing was run."
+    ask(graph, config, "Then close T7")
+    asked = pending_interrupt(graph, config)
+    assert asked["kind"] == "approval" and asked["call"]["args"] == {"ticket": "T7"}
+    resume_tool_agent(graph, config, {"approved": True, "digest": asked["digest"]})
+    assert pending_interrupt(graph, config)["sent_to"] == "c***@example.com"
+    out = resume_tool_agent(graph, config, {"code": SeededCodeSource().code_for(asked["digest"])})
+    assert store.status["T7"] == ("C1", "closed") and store.status["T8"] == ("C2", "open")
+    assert out["messages"][-1].content == "Ticket T7 is closed."

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from ragkit.tools import (
+from ragkit.core.tools import (
     ASK_USER_REASONS,
-    ORDER_TOOL_SPECS,
+    LOGIN_SHAPE,
     ResumePayloadError,
     SeededCodeSource,
     call_digest,
     check_call,
-    load_order_store,
+    parse_approval,
+    parse_login,
+    parse_otp,
     written_by_user,
 )
-from ragkit.tools.guards import LOGIN_SHAPE, parse_approval, parse_login, parse_otp
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
 
 SPECS = {s.name: s for s in ORDER_TOOL_SPECS}
 SAID = "please cancel A1001, and track A1002 and A9999; A1007 too"

@@ -9,8 +9,8 @@ from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import ScriptedChatModel
 from ragkit.core.files import DataError
-from ragkit.tools import ORDER_TOOL_SPECS, OrderRuleError, load_order_store, load_orders, make_order_tools
-from ragkit.tools.orders import FIELDS, STATUSES
+from ragkit.domains.shop.orders import FIELDS, STATUSES, OrderRuleError, load_order_store, load_orders
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, make_order_tools
 
 CSV = Path(__file__).resolve().parents[1] / "data" / "orders.csv"
 SPECS = {s.name: s for s in ORDER_TOOL_SPECS}

@@ -11,10 +11,12 @@ from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from pydantic import BaseModel
 
-from ragkit.roles.tool_planner import AWAITING, LocalToolPlanner
-from ragkit.tools import ORDER_TOOL_SPECS, ToolSpec, UserArg, load_order_store, make_order_tools
-from ragkit.tools.clauses import split_requests
-from ragkit.tools.extract import clean_free_text, extract_address, extract_order_ids
+from ragkit.core.tools import ToolSpec, UserArg
+from ragkit.domains.shop.extract import clean_free_text, extract_address, extract_order_ids
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, make_order_tools
+from ragkit.offline.tool_planner import AWAITING, LocalToolPlanner
+from ragkit.offline.tool_requests import split_requests
 
 TOOLS = make_order_tools(load_order_store())
 PLANNER = LocalToolPlanner(use_embeddings=False).bind_tools(TOOLS)

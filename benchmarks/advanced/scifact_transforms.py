@@ -5,14 +5,14 @@ The retrievers are those of ``ragkit bench retrieval`` (``ragkit.core.hybrid`` w
 ``dense`` as the weaker first stages. For each claim:
 
 - ``none``: the retriever's top 100 for the claim (for hybrid this reproduces the README's figures);
-- ``multi_query``: the claim plus the :class:`~ragkit.roles.query_transform.LocalQueryTransformer`'s
+- ``multi_query``: the claim plus the :class:`~ragkit.offline.writing.LocalQueryTransformer`'s
   pseudo-relevance-feedback alternatives, each searched 100 deep, the lists fused;
 - ``hyde``: the claim plus the local "hypothetical document" (the best sentences of the first pass);
 - ``both``: all of them, which is what the advanced graph searches.
 
 The first pass is the retriever's own top ``first_pass_k`` for the claim. The lists are fused exactly as the
-graph fuses them (:func:`ragkit.graphs.advanced_search.weighted_queries` and ``fuse``; the script checks a
-sample against :func:`ragkit.graphs.advanced_search.search_queries`). nDCG@10 and Recall@100.
+graph fuses them (:func:`ragkit.graphs.advanced_rag.weighted_queries` and ``fuse``; the script checks a
+sample against :func:`ragkit.graphs.advanced_rag.search_queries`). nDCG@10 and Recall@100.
 
 ``--split train`` (the 809 train claims) grid-searches the transform's knobs (feedback terms, sentences in
 the passage, fusion method, weight of the claim's own list, weight of the passage's list) per retriever and
@@ -51,8 +51,9 @@ from ragkit.core.search import ScoredRetriever, doc_key
 from ragkit.defaults import ADVANCED, RETRIEVAL  # noqa: E402
 from ragkit.evaluation.beir import load_beir
 from ragkit.evaluation.ir_metrics import ndcg_at_k, recall_at_k
-from ragkit.graphs.advanced_search import search_queries, weighted_queries  # noqa: E402
-from ragkit.roles.query_transform import LocalQueryTransformer, QueryTransform  # noqa: E402
+from ragkit.graphs.advanced_rag import search_queries, weighted_queries
+from ragkit.offline.writing import LocalQueryTransformer
+from ragkit.roles.protocols import QueryTransform
 
 DATA = datasets_dir() / "scifact"
 OUT = {"train": ROOT / "benchmarks" / "results" / "advanced_transforms_train.json",

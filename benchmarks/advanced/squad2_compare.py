@@ -62,9 +62,9 @@ from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
 from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.roles.intent import LocalIntentClassifier  # noqa: E402
+from ragkit.offline.router import LocalIntentClassifier
 from ragkit.offline.judge import LocalJudge
-from ragkit.roles.query_transform import LocalQueryTransformer  # noqa: E402
+from ragkit.offline.writing import LocalQueryTransformer
 
 DATA = datasets_dir() / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "advanced_squad2_{split}.json"

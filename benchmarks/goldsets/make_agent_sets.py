@@ -605,7 +605,7 @@ _TRAILING_WORDS = ("and", "also", "then", "instead", "please", "pls", "to")
 
 def validate_planner(items: list[dict[str, Any]], known_ids: set[str] | None = None) -> list[str]:
     """Problems with the planner messages (empty when they are valid)."""
-    from ragkit.tools.specs import ORDER_TOOL_SPECS
+    from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
 
     specs = {spec.name: spec for spec in ORDER_TOOL_SPECS}
     known_ids = order_ids() if known_ids is None else known_ids

@@ -75,7 +75,7 @@ class FixedPlan:
     """A supervisor that always plans ``code -> analysis`` (the cases test the sandbox, not the routing)."""
 
     def plan(self, question: str, max_hops: int = 3) -> Any:
-        from ragkit.roles.supervisor import Plan
+        from ragkit.roles.agent_protocols import Plan
 
         return Plan(("code", "analysis"))
 
@@ -84,14 +84,14 @@ class EchoAnalyst:
     """An analyst that repeats what the code agent reported (no model needed)."""
 
     def analyse(self, question: str, findings: Any = (), documents: Any = ()) -> Any:
-        from ragkit.roles.analysis import Analysis
+        from ragkit.roles.agent_protocols import Analysis
 
         return Analysis("The code agent reported: " + (findings[-1].text.splitlines()[-1] if findings else "nothing"))
 
 
 class NoRag:
     def invoke(self, state: Any, config: Any = None) -> dict:  # never planned here
-        return {"answer": "", "outcome": "refused"}
+        return {"answer": "", "outcome": "refused", "sources": [], "citations": [], "reason": "never planned"}
 
 
 def context() -> dict[str, Any]:
@@ -127,10 +127,12 @@ def close(ctx: dict[str, Any]) -> None:
 
 
 def build_graph(**sandbox: Any) -> Any:
+    """The supervisor graph with the sandbox as its code runner (``LIMITS`` updated with ``sandbox``)."""
     from ragkit.graphs.supervisor import build_supervisor_graph
+    from ragkit.sandbox import python_runner
 
     return build_supervisor_graph(rag_graph=NoRag(), supervisor=FixedPlan(), analyst=EchoAnalyst(),
-                                  sandbox={**LIMITS, **sandbox})
+                                  run_code=python_runner(**{**LIMITS, **sandbox}))
 
 
 def question(case: Case) -> str:

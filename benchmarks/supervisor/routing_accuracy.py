@@ -6,7 +6,7 @@ The set is ``data/eval/supervisor_routing.json`` (frozen before any tuning; its 
 ``benchmarks/goldsets/make_agent_sets.py``'s docstring.
 
 Before anything is scored the script checks that no description or example of
-``ragkit.roles.supervisor_routes.SUPERVISOR_ROUTES`` copies a dev or test question (identical after
+``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES`` copies a dev or test question (identical after
 lower-casing, or MiniLM cosine >= 0.9, with ``benchmarks/roles/check_near_duplicates.py``'s functions)
 and drops from the test split any question within cosine 0.9 of a dev question (reported as a count).
 
@@ -46,8 +46,9 @@ from ragkit.core.embeddings import embed, load_embedder
 from ragkit.defaults import SUPERVISOR  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.supervisor import AGENTS, LocalSupervisor, plan_from_steps, steps_from_evidence  # noqa: E402
-from ragkit.roles.supervisor_routes import SUPERVISOR_ROUTES  # noqa: E402
+from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES  # noqa: E402
+from ragkit.offline.supervisor import LocalSupervisor, plan_from_steps, steps_from_evidence  # noqa: E402
+from ragkit.roles.agent_protocols import AGENTS  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/routing_accuracy.py"
 RESULTS = HERE / "routing_results.json"
@@ -212,14 +213,14 @@ def main(argv: list[str] | None = None) -> int:
     test, dropped = drop_test_near_dev(embedder, dev, test)
     print(f"{SET} sha256 {sha[:12]}; dev {len(dev)}, test {len(test)} (dropped {dropped} near dev); {checks}")
 
-    supervisors = {k: LocalSupervisor(embedder, k=k, term_weight=0.0) for k in GRID["k"]}
+    supervisors = {k: LocalSupervisor(SUPERVISOR_ROUTES, embedder, k=k, term_weight=0.0) for k in GRID["k"]}
     dev_pre = precompute(dev, supervisors)
     setting, dev_acc, smooth = tune(dev_pre)
     print(f"chosen on dev: {setting}  dev accuracy {dev_acc:.4f} (neighbourhood {smooth:.4f})")
     defaults = {key: getattr(SUPERVISOR, key) for key in GRID}
     if setting != defaults:
         print(f"NOTE: ragkit.defaults.SUPERVISOR holds {defaults}; update it to the chosen setting")
-    real = LocalSupervisor(embedder, **setting)
+    real = LocalSupervisor(SUPERVISOR_ROUTES, embedder, **setting)
     dev_pred = [real.plan(item["question"]).sequence for item in dev]
     assert [predict(p, setting) for p in dev_pre] == dev_pred, "the grid arithmetic disagrees with LocalSupervisor"
     for item, pred in zip(dev, dev_pred):

@@ -100,8 +100,9 @@ def load(which: str) -> tuple[list[dict], str, str]:
 
 
 def run(items: list[dict]) -> list[tuple[dict, list[dict], bool, str]]:
-    from ragkit.roles.tool_planner import LocalToolPlanner
-    from ragkit.tools import load_order_store, make_order_tools
+    from ragkit.domains.shop.orders import load_order_store
+    from ragkit.domains.shop.tools import make_order_tools
+    from ragkit.offline.tool_planner import LocalToolPlanner
 
     planner = LocalToolPlanner().bind_tools(make_order_tools(load_order_store()))
     out = []

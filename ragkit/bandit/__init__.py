@@ -7,11 +7,18 @@ example the document grader's relevant share of the top documents. Context-free 
 and ``save``/``load`` make one bandit safe to share between threads and keep it across restarts.
 """
 
-from ragkit.bandit.base import Policy, check_arms, check_reward, make_rng
-from ragkit.bandit.contextual import LinearThompsonSampling, LinUCB, check_context
-from ragkit.bandit.features import FEATURE_NAMES, query_features
-from ragkit.bandit.policies import UCB1, EpsilonGreedy, ThompsonSampling
-from ragkit.bandit.store import POLICIES, BanditStateError, SharedBandit, load, save
+from ragkit.bandit.contextual import FEATURE_NAMES, LinearThompsonSampling, LinUCB, check_context, query_features
+from ragkit.bandit.policies import (
+    UCB1,
+    BanditStateError,
+    EpsilonGreedy,
+    Policy,
+    ThompsonSampling,
+    check_arms,
+    check_reward,
+    make_rng,
+)
+from ragkit.bandit.store import POLICIES, SharedBandit, load, save
 
 __all__ = [
     "FEATURE_NAMES",

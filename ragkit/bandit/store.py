@@ -26,21 +26,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ragkit.bandit.base import Policy
 from ragkit.bandit.contextual import LinearThompsonSampling, LinUCB
-from ragkit.bandit.policies import UCB1, EpsilonGreedy, ThompsonSampling
+from ragkit.bandit.policies import UCB1, BanditStateError, EpsilonGreedy, Policy, ThompsonSampling
 
 FORMAT = "ragkit.bandit"
 VERSION = 1
 POLICIES: dict[str, type[Policy]] = {cls.kind: cls for cls in (ThompsonSampling, EpsilonGreedy, UCB1, LinUCB, LinearThompsonSampling)}
-
-
-class BanditStateError(ValueError):
-    """A state file that cannot be used; the message names the file and the problem."""
-
-    def __init__(self, path: str | Path, problem: str):
-        self.path = Path(path)
-        super().__init__(f"bandit state file {self.path}: {problem}")
 
 
 def save(policy: Policy, path: str | Path, force: bool = False) -> Path:
@@ -123,6 +114,17 @@ class SharedBandit:
         path = Path(path)
         policy = load(path, kind=fresh.kind, arms=fresh.arms) if path.exists() else fresh
         return cls(policy, path, save_every)
+
+    @property
+    def arms(self) -> tuple[str, ...]:
+        return self.policy.arms
+
+    @property
+    def contextual(self) -> bool:
+        return self.policy.contextual
+
+    def default_context(self, arms: Any) -> Callable[[str], Any]:
+        return self.policy.default_context(arms)
 
     def select(self, context: Any = None) -> str:
         with self._lock:

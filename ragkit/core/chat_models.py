@@ -245,3 +245,15 @@ def scripted(*responses: Any, cycle: bool = False) -> ScriptedChatModel:
 
 
 ResponseFn = Callable[[list[BaseMessage], list[str]], Any]
+
+
+def message_text(message: Any) -> str:
+    """The text of a chat model's reply, whether its content is a string or a list of parts.
+
+    >>> message_text(AIMessage("Hello!")), message_text(AIMessage([{"type": "text", "text": "Hi"}, " there"]))
+    ('Hello!', 'Hi  there')
+    """
+    content = getattr(message, "content", message)
+    if isinstance(content, list):  # some providers return a list of content parts
+        return " ".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    return str(content)

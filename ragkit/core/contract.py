@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypedDict, TypeVar
 
 from langchain_core.documents import Document
+from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 
@@ -173,24 +174,39 @@ def language_note(question: str, chat_model_set: bool) -> str | None:
 Start = Callable[[dict, RunnableConfig, str], dict]
 
 
+def last_user_message(messages: Sequence[Any] | None) -> str:
+    """The text of the last message, which must be the user's (a chat graph's turn starts with one)."""
+    last = messages[-1] if messages else None
+    if not isinstance(last, HumanMessage):
+        raise ValueError("a turn starts with a user message: invoke with {'messages': [('user', '...')]} "
+                         "(to answer a pause, resume the paused thread instead)")
+    return last.content if isinstance(last.content, str) else str(last.content)
+
+
 def check_question_node(builder: str, max_chars: int, chat_model_set: bool, start: Start | None = None,
-                        name: str = "check_question") -> Callable[..., dict]:
+                        name: str = "check_question", field: Literal["question", "messages"] = "question"
+                        ) -> Callable[..., dict]:
     """The entry node every graph starts with: check the question (policies 1 and 5), then ``start``.
 
     ``start(state, config, question)`` returns the graph's own first update (its counters, its caps checked
-    against the run's ``recursion_limit``); it may raise a ``ValueError`` too.
+    against the run's ``recursion_limit``); it may raise a ``ValueError`` too. ``field="messages"``: a chat
+    graph's text is its last message, the user's, checked against ``max_chars`` as ``max_message_chars``.
     """
+    what, arg = ("message", "max_message_chars") if field == "messages" else ("question", "max_question_chars")
 
     @traced(name)
     def check_question_(state: dict, config: RunnableConfig) -> dict:
-        """Check the question and the language it is written in; reset the run.
+        """Check the question (or the user's new message) and its language; reset the run.
 
-        Reads: question. Writes: question, language_note, and what ``start`` returns.
+        Reads: question (or messages). Writes: question (not for messages), language_note, what ``start`` returns.
         """
-        question = check_question(state.get("question"), max_chars, builder)
-        update = {"question": question, "language_note": language_note(question, chat_model_set)}
+        given = last_user_message(state.get("messages")) if field == "messages" else state.get("question")
+        question = check_question(given, max_chars, builder, what=what, arg=arg)
+        update = {"language_note": language_note(question, chat_model_set)}
+        if field == "question":
+            update["question"] = question
         if start is not None:
-            update.update(start(state, config, update["question"]))
+            update.update(start(state, config, question))
         return update
 
     return check_question_
@@ -303,6 +319,6 @@ def check_answer(answer: object, max_chars: int = MAX_ANSWER_CHARS) -> str:
 
 __all__ = ["MAX_ANSWER_CHARS", "MAX_DOCUMENTS", "MAX_DOCUMENT_CHARS", "Outcome", "RAGResult", "SETUP_ERRORS",
            "SearchOutcome", "ThreadedGraph", "add_path", "check_answer", "check_cap", "check_documents", "check_limit",
-           "check_positive", "check_question", "check_question_node", "language_note", "result",
+           "check_positive", "check_question", "check_question_node", "language_note", "last_user_message", "result",
            "run_search", "thread", "timings_by_node", "traced", "unsupported_language",
            "with_threads"]

@@ -1,7 +1,12 @@
 """Files: where the teaching data is, reading it with errors that name the file, and saving indexes atomically.
 
-- **the data folder**: :func:`data_dir` is ``$RAGKIT_DATA_DIR`` when set, else the project's ``data/``;
-  :func:`locate` resolves a loader's path argument and, when the file is missing, says what was expected
+- **where the workbook is**: one function per kind, :func:`data_dir`, :func:`results_dir` and
+  :func:`notebooks_dir` (notebooks and benchmarks find files through these, never through ``../``); first
+  match wins: the kind's variable (``RAGKIT_DATA_DIR``, ``RAGKIT_RESULTS_DIR``, ``RAGKIT_NOTEBOOKS_DIR``), a
+  learner's copy made by ``ragkit workbook DEST`` (the current folder or its parent holds
+  ``ragkit-workbook.json``), the checkout ragkit runs from, the copy inside the installed package
+  (``ragkit/_workbook``). A kind found nowhere raises :class:`DataNotFound`, naming the variable and the fix;
+- **locating a file**: :func:`locate` resolves a loader's path argument and, when the file is missing, says what was expected
   and how to point ragkit at it;
 - **reading**: :func:`read_json` and :func:`read_text` turn encoding and syntax errors into a
   :class:`DataError` naming the file and line; :func:`records`, :func:`require` and :func:`unique_ids`
@@ -34,10 +39,90 @@ class DataError(ValueError):
     """A data file exists but cannot be used (bad JSON, a missing field, no sections, an empty corpus)."""
 
 
+PACKAGE = Path(__file__).resolve().parents[1]  # the installed ragkit folder
+
+
+class DataNotFound(FileNotFoundError):
+    """A workbook folder or data file is missing: a setup error, so it is raised, never turned into an answer."""
+
+
+WORKBOOK_MARKER = "ragkit-workbook.json"  # written by ``ragkit workbook DEST`` at the top of the copy
+# kind -> (its variable, its folder inside a workbook root, what it holds)
+KINDS: dict[str, tuple[str, str, str]] = {
+    "data": ("RAGKIT_DATA_DIR", "data", "the teaching data (menu.json, handbook.md, statute.md, web/, eval/, ...)"),
+    "results": ("RAGKIT_RESULTS_DIR", "benchmarks/results", "the saved benchmark results the notebooks read (*.json)"),
+    "notebooks": ("RAGKIT_NOTEBOOKS_DIR", "notebooks", "the numbered notebooks (00_welcome.ipynb ... 12_serving.ipynb)"),
+}
+
+
+def checkout_root() -> Path | None:
+    """The project folder when ragkit runs from a checkout (``pyproject.toml`` beside the package), else None."""
+    root = PACKAGE.parent
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def packaged_root() -> Path:
+    """The workbook copy inside the installed package: ``ragkit/_workbook`` (only a built wheel has it)."""
+    return PACKAGE / "_workbook"
+
+
+def workbook_roots() -> list[Path]:
+    """Where the workbook's folders are looked for after the variables, in order (see the module docstring)."""
+    here = Path.cwd()
+    copies = [folder for folder in (here, here.parent) if (folder / WORKBOOK_MARKER).is_file()]
+    checkout = checkout_root()
+    return [*copies[:1], *([checkout] if checkout else []), packaged_root()]
+
+
+def workbook_dir(kind: str) -> Path:
+    """The folder of one kind of workbook file ("data", "results" or "notebooks"); raises DataNotFound."""
+    variable, relative, holds = KINDS[kind]
+    override = os.environ.get(variable)
+    if override:
+        path = Path(override).expanduser()
+        if not path.is_dir():
+            raise DataNotFound(
+                f"{variable}={override} is not a folder. Expected {holds}. Fix: set {variable} to the folder "
+                f"that holds them, or unset it to use the workbook's own copy."
+            )
+        return path
+    tried = [root / relative for root in workbook_roots()]
+    for path in tried:
+        if path.is_dir():
+            return path
+    raise DataNotFound(
+        f"no {kind} folder found; looked in {', '.join(str(p) for p in tried)}. Expected {holds}. Fix: set "
+        f"{variable} to the folder that holds them, or reinstall ragkit from its wheel, which carries the "
+        "workbook (pip install --force-reinstall ragkit-<version>-py3-none-any.whl; PyPI's \"ragkit\" is "
+        "another project), or run from a checkout."
+    )
+
+
 def data_dir() -> Path:
-    """The folder holding the teaching data: ``$RAGKIT_DATA_DIR`` if set, else the project's ``data/``."""
-    override = os.environ.get("RAGKIT_DATA_DIR")
-    return Path(override).expanduser() if override else Path(__file__).resolve().parents[2] / "data"
+    """The folder holding the teaching data (``RAGKIT_DATA_DIR``, a workbook copy, the checkout, the package).
+
+    >>> (data_dir() / "menu.json").is_file()
+    True
+    """
+    return workbook_dir("data")
+
+
+def results_dir() -> Path:
+    """The folder of saved benchmark results the notebooks read (``benchmarks/results``; ``RAGKIT_RESULTS_DIR``).
+
+    >>> (results_dir() / "crag_squad2.json").is_file()
+    True
+    """
+    return workbook_dir("results")
+
+
+def notebooks_dir() -> Path:
+    """The folder of the numbered notebooks (``notebooks/``; ``RAGKIT_NOTEBOOKS_DIR``).
+
+    >>> (notebooks_dir() / "00_welcome.ipynb").is_file()
+    True
+    """
+    return workbook_dir("notebooks")
 
 
 def locate(path: str | Path | None, default: str, expected: str, want_dir: bool = False) -> Path:
@@ -45,7 +130,7 @@ def locate(path: str | Path | None, default: str, expected: str, want_dir: bool 
     p = Path(path) if path is not None else data_dir() / default
     if not p.exists() or (want_dir and not p.is_dir()) or (not want_dir and not p.is_file()):
         kind = "folder" if want_dir else "file"
-        raise FileNotFoundError(
+        raise DataNotFound(
             f"{kind} not found: {p}. Expected {expected}. "
             "Pass a path, or set RAGKIT_DATA_DIR to the folder that holds the data files."
         )
@@ -234,4 +319,4 @@ def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:
     close()
     return sections
 
-__all__ = ['FENCE', 'markdown_sections', 'DataError', 'data_dir', 'locate', 'read_json', 'read_text', 'records', 'require', 'unique_ids']
+__all__ = ['workbook_roots', 'workbook_dir', 'results_dir', 'packaged_root', 'notebooks_dir', 'checkout_root', 'DataNotFound', 'WORKBOOK_MARKER', 'KINDS', 'FENCE', 'markdown_sections', 'DataError', 'data_dir', 'locate', 'read_json', 'read_text', 'records', 'require', 'unique_ids']

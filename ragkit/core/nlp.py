@@ -5,14 +5,17 @@ Every retriever and local role reads text through these functions, so they all c
 - **tokens**: the classic IR analyzer (:func:`tokenize`): lower-case, strip accents, split on word
   characters, drop Lucene's 33 English stopwords, Porter-stem (Snowball's C implementation, PyStemmer);
   :func:`key_terms` keeps a question's content words;
-- **sentences**: a regular expression (:func:`split_sentences`) that knows decimals and common
-  abbreviations; :func:`prose_sentences` keeps only the ones worth quoting (no headings, code, labels);
+- **sentences**: a regular expression (:func:`split_sentences`, for prose or typed chat) that knows
+  decimals and abbreviations; :func:`prose_sentences` keeps the ones worth quoting (no headings, code);
 - **language**: by Unicode script, plus function words for French, Spanish and German
   (:func:`detect_language`), so the offline roles can say they read English only;
 - **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
-  :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`; **negation**
-  (:data:`NEGATIONS` and the exclusion cues) and **clauses** (:func:`clause_groups`);
-- **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations.
+  :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
+- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions,
+  statement negations, a question's exclusion cues), matched with :func:`phrase_pattern`;
+- **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations;
+- **clauses**: :func:`split_clauses` cuts a request into the steps it asks for, in the order their work
+  must happen (:func:`reorder`).
 
 What it cannot do: it is English only (French, Spanish and German are recognised, not read); the
 sentence splitter and the "name" finder are regular expressions, not trained models, so unusual text
@@ -114,17 +117,42 @@ def key_terms(text: str) -> list[str]:
     return list(seen)
 
 
-_ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx".split())
+# Abbreviations whose full stop ends no sentence: titles, scholarly references and address words ("12 High St.").
+ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx rd ave nr apt co ltd inc bldg".split())
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_TYPED_END = re.compile(r"[.!?]+(?=\s|$)|;|\n")
 
 
-def split_sentences(text: str) -> list[str]:
+def _abbreviated(text: str) -> bool:
+    """Does ``text`` end with one of the ``ABBREVIATIONS`` (its full stops aside)? "... 12 High St." does."""
+    last = text.rstrip(".").split()[-1:]
+    return bool(last) and last[0].lower() in ABBREVIATIONS
+
+
+def split_sentences(text: str, *, chat: bool = False) -> list[str]:
     """Split text into sentences with a regular expression (keeps decimals and common abbreviations).
+
+    Prose (the default): a sentence ends at ``.``, ``!`` or ``?`` before a capital or a digit, and at a
+    blank line or a list line; white space is tidied. ``chat=True`` reads a message as people type it: a
+    sentence also ends before a lower-case word, at ``;`` and at every line break, and each sentence is
+    the text as written up to its end mark (spacing kept, the mark left out), for a reader that cuts it
+    further. In both, a full stop after an abbreviation ("St.", "e.g.") ends no sentence.
 
     >>> split_sentences("It costs 12.50 euros. See Art. 4 for details! Is it ok? Yes.")
     ['It costs 12.50 euros.', 'See Art. 4 for details!', 'Is it ok?', 'Yes.']
+    >>> split_sentences("cancel A1001. send A1002 to 1 High St. York; thanks", chat=True)
+    ['cancel A1001', ' send A1002 to 1 High St. York', ' thanks']
     """
-    sentences: list[str] = []
+    if chat:
+        sentences, start = [], 0
+        for m in _TYPED_END.finditer(text):
+            if m.group().startswith(".") and _abbreviated(text[start : m.start()]):
+                continue
+            sentences.append(text[start : m.start()])
+            start = m.end()
+        sentences.append(text[start:])
+        return [s for s in sentences if s.strip()]
+    sentences = []
     for block in re.split(r"\n\s*\n|\n(?=\s*[-*#|]|\s*\d+\.\s)", text):
         block = " ".join(block.split())
         if not block:
@@ -134,8 +162,7 @@ def split_sentences(text: str) -> list[str]:
             piece = piece.strip()
             if not piece:
                 continue
-            last = pieces[-1].rstrip(".").rsplit(" ", 1)[-1].lower() if pieces else ""
-            if pieces and last in _ABBREVIATIONS:
+            if pieces and _abbreviated(pieces[-1]):
                 pieces[-1] = f"{pieces[-1]} {piece}"
             else:
                 pieces.append(piece)
@@ -360,25 +387,43 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
 
 
 # ---------------------------------------------------------------- negation
-# The one English negation lexicon: the words that negate ("it is not vegan"), the cues before what they
-# exclude (a list cue runs on across "and": "without nuts and dairy"; a clause cue stops there: "not vegetarian
-# and cheap") and the suffix after it ("nut-free"). A domain adds its own phrasing ("allergic to") where it
-# reads its questions (ragkit.domains.menu.vocabulary).
-NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())
+# One English negation lexicon, in groups by what the words negate; a reader takes the groups it needs and
+# matches them with phrase_pattern(). The tool planner reads the first four as they are: its figures depend on them.
+NEGATORS = ("not", "without")  # negate the action or value after them: "not A1004", "without tracking it"
+NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")  # a negated action: "don't cancel", "won't need"
+WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
+               "forget about", "hold off", "hold off on", "skip", "scratch")  # set an action aside
+RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
+               "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
+               "didn't do that")  # a whole reply that takes back what was just asked
+NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())  # negate a statement
+# A question's exclusions (the query analyser): a list cue runs on across "and" ("without nuts and dairy"), a
+# clause cue stops there ("not vegetarian and cheap"), a suffix excludes the word before it ("nut-free"). A
+# domain adds its own phrasing ("allergic to") where it reads its questions (ragkit.domains.menu.vocabulary).
 LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
 CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
 NEGATION_SUFFIXES = frozenset({"free"})
-CLAUSE_MARKS = frozenset(",;:.?!")  # the punctuation that ends a clause, and a negation's scope with it
+APOSTROPHE = "['\u2019]"  # straight or curly
 
 
-def clause_groups(tokens: Sequence[str]) -> list[list[int]]:
-    """The positions of a token list grouped by clause, cut at the punctuation tokens (:data:`CLAUSE_MARKS`).
+def phrase_pattern(phrases: Sequence[str]) -> str:
+    """A regular expression (source, no flags) for any of ``phrases``, longest first: words apart by any white
+    space, a contraction in "n't" also written out, run together or with a curly apostrophe.
 
-    >>> clause_groups(["coeliac", "here", ",", "which", "sides", "?"])
-    [[0, 1], [3, 4]]
+    >>> pattern = re.compile(rf"\\b(?:{phrase_pattern(NEGATED_AUXILIARIES)})\\b", re.IGNORECASE)
+    >>> [bool(pattern.fullmatch(t)) for t in ("don't", "do not", "dont", "Don\u2019t", "do")]
+    [True, True, True, True, False]
     """
-    cuts = [-1] + [i for i, token in enumerate(tokens) if token in CLAUSE_MARKS] + [len(tokens)]
-    return [list(range(a + 1, b)) for a, b in zip(cuts, cuts[1:]) if b > a + 1]
+    def one(phrase: str) -> str:
+        parts = []
+        for word in phrase.split():
+            if word.endswith("n't"):
+                parts.append(rf"{re.escape(word[:-3])}\s*n(?:o|{APOSTROPHE})?t")
+            else:
+                parts.append(re.escape(word))
+        return r"\s+".join(parts)
+
+    return "|".join(one(p) for p in sorted(dict.fromkeys(phrases), key=len, reverse=True))
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences
@@ -435,6 +480,18 @@ def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
 _TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026)[\"'\u201d\u2019)\]]*$")
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
+_FENCED_PYTHON = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The fenced (```, optionally ```python) code blocks of a text, stripped.
+
+    >>> code_blocks("See:\\n```python\\nprint(1)\\n```\\nand\\n```\\nx = 2\\n```")
+    ['print(1)', 'x = 2']
+    """
+    return [block.strip() for block in _FENCED_PYTHON.findall(text) if block.strip()]
+
+
 MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label, not a sentence
 
 
@@ -568,4 +625,172 @@ def term_coverage(question: str, text: str) -> float:
     return sum(t in present for t in terms) / len(terms)
 
 
-__all__ = ['same_query', 'ANSWER_TYPES', 'AnswerType', 'CLAUSE_MARKS', 'CLAUSE_NEGATION_CUES', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'LIST_NEGATION_CUES', 'NEGATIONS', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'clause_groups', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:
+    """The documents cited by the draft's *supported* sentences (if it cites none: all but those cited
+    only by unsupported sentences).
+
+    >>> docs = [Document("a"), Document("b"), Document("c")]
+    >>> [d.page_content for d in supporting_documents("A is so [1]. B is so [2].", docs, ["B is so [2]."])]
+    ['a']
+    """
+    bad = {strip_citations(s) for s in unsupported}
+    sentences = split_sentences(draft)
+    good = [s for s in sentences if strip_citations(s) not in bad]
+    cited = [n for n in cited_numbers(" ".join(good)) if 1 <= n <= len(documents)]
+    if cited:
+        return [documents[n - 1] for n in cited]
+    blamed = set(cited_numbers(" ".join(s for s in sentences if strip_citations(s) in bad)))
+    return [d for i, d in enumerate(documents, start=1) if i not in blamed]
+
+
+# ---------------------------------------------------------------- clauses
+# THE clause splitter of ragkit: a request cut into the steps it asks for (see :func:`split_clauses`).
+
+Order = Literal["", "first", "before_previous", "after_next"]
+
+# Words that join steps; dropped from the front of a clause.
+SEQUENCE_WORDS = ("and then", "and finally", "and also", "after that", "after which", "afterwards", "and", "then",
+                  "finally", "lastly", "next", "also", "so", "but", "plus")
+# Words that open a clause naming what must be done before the clause it is attached to.
+PREREQUISITE_OPENERS = ("after", "once", "based on", "using", "given", "according to", "from")
+_CUT_BEFORE = ("and", "then", "after", "afterwards", "before", "once", "finally", "lastly")
+_CLAUSE_PUNCT = ".?!;:,"
+_ARROWS = ("->", "=>", "\u2192")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One step of a request: its text (connectives removed), the raw text, and its order mark:
+    ``"first"`` ("Check the docs first"), ``"before_previous"`` (a prerequisite of the clause before
+    it: "..., after reading the section", "..., using its definition"), ``"after_next"`` ("Before you code
+    it, look it up") or ``""`` (where it is written)."""
+
+    text: str
+    raw: str
+    order: Order = ""
+
+
+def _clause_pieces(question: str) -> list[str]:
+    """Cut at depth-0 punctuation followed by a space (or the end), arrows, and before cut words."""
+    out, start, depth, quote = [], 0, 0, ""
+    i, n = 0, len(question)
+    while i < n:
+        ch = question[i]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "`\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            arrow = next((a for a in _ARROWS if question.startswith(a, i)), None)
+            if arrow:
+                out.append(question[start:i])
+                start = i = i + len(arrow)
+                continue
+            if ch in _CLAUSE_PUNCT and (i + 1 == n or question[i + 1].isspace()):
+                out.append(question[start:i + 1])
+                start = i + 1
+            elif ch.isspace() and i > start:
+                rest = question[i + 1:i + 12].lower()
+                if any(re.match(rf"{w}\b", rest) for w in _CUT_BEFORE):
+                    out.append(question[start:i])
+                    start = i + 1
+        i += 1
+    out.append(question[start:])
+    return [p.strip() for p in out if p.strip(" \t\n" + _CLAUSE_PUNCT)]
+
+
+def _strip_leading(text: str, words: Sequence[str]) -> tuple[str, str]:
+    """Remove leading ``words`` (longest first, repeatedly); return (rest, the first word removed)."""
+    first = ""
+    changed = True
+    while changed:
+        changed = False
+        for word in sorted(words, key=len, reverse=True):
+            match = re.match(rf"{re.escape(word)}\b[\s,]*", text, flags=re.IGNORECASE)
+            if match and match.end() < len(text):
+                first = first or word
+                text, changed = text[match.end():], True
+                break
+    return text, first
+
+
+def split_clauses(question: str) -> list[Clause]:
+    """The clauses of a request ("Look up BM25, implement it, and then tell me whether ..."), as written,
+    each with its order mark (:class:`Clause`; :func:`reorder` applies the marks).
+
+    It cuts at punctuation (``. ? ! ; : ,`` followed by a space), at arrows (``->``) and before the
+    connectives that can open a new step (``and``, ``then``, ``after``, ``before``, ``once``, ``finally``
+    ...), never inside brackets, quotes or backticks, so ``[1, 2, 3]`` and ```f(a, b)``` stay whole; the
+    joining words (:data:`SEQUENCE_WORDS`) are dropped from the front of a clause.
+
+    What it cannot do: it has no parser, so connectives are read at the start of a clause only ("first"
+    at the end too), "after" as a preposition ("what happens after a crash?") is cut like the conjunction,
+    and a cut inside a noun phrase ("BM25 and dense retrieval") is left for the caller to merge back
+    (:func:`merge`). English only: the word lists are grammar, not the vocabulary of any corpus.
+
+    >>> [c.text for c in split_clauses("Look up BM25, implement it, and then compare it with [1, 2].")]
+    ['Look up BM25', 'implement it', 'compare it with [1, 2]']
+    >>> [(c.text, c.order) for c in split_clauses("Write the parser after checking the docs.")]
+    [('Write the parser', ''), ('checking the docs', 'before_previous')]
+    """
+    clauses = []
+    for raw in _clause_pieces(question):
+        text = raw.strip().rstrip(_CLAUSE_PUNCT).strip()
+        text, _ = _strip_leading(text, SEQUENCE_WORDS)
+        if text.lower().strip(" ,") in SEQUENCE_WORDS:  # a bare joiner ("and", "afterwards"): order as written
+            continue
+        order: Order = ""
+        if re.match(r"first\b", text, re.IGNORECASE) or re.search(r"\bfirst$", text, re.IGNORECASE):
+            order = "first"
+            text = re.sub(r"^first\b[\s,]*|[\s,]*\bfirst$", "", text, flags=re.IGNORECASE).strip() or text
+        elif re.match(r"before\b", text, re.IGNORECASE):
+            order = "after_next"
+            text = re.sub(r"^before\b\s*", "", text, flags=re.IGNORECASE) or text
+        else:
+            rest, opener = _strip_leading(text, PREREQUISITE_OPENERS)
+            if opener:
+                order, text = "before_previous", (rest if opener in ("after", "once") else text)
+        if text.strip():
+            clauses.append(Clause(text.strip(), raw, order))
+    return clauses
+
+
+def reorder(clauses: Sequence[Clause]) -> list[Clause]:
+    """Apply the order marks: "first" clauses to the front, a prerequisite before the clause it follows,
+    an "after_next" clause behind the one after it.
+
+    >>> [c.text for c in reorder([Clause("code it", ""), Clause("look it up", "", "before_previous")])]
+    ['look it up', 'code it']
+    >>> [c.text for c in reorder([Clause("b", ""), Clause("a", "", "first")])]
+    ['a', 'b']
+    """
+    items = list(clauses)
+    for i in range(1, len(items)):
+        if items[i].order == "before_previous":
+            items[i - 1], items[i] = items[i], items[i - 1]
+    for i in range(len(items) - 2, -1, -1):
+        if items[i].order == "after_next":
+            items[i], items[i + 1] = items[i + 1], items[i]
+    firsts = [c for c in items if c.order == "first"]
+    return [*firsts, *(c for c in items if c.order != "first")]
+
+
+_ORDER_STRENGTH: tuple[Order, ...] = ("first", "before_previous", "after_next", "")
+
+
+def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
+    """Two neighbouring clauses as one; ``order`` defaults to the stronger of their marks.
+
+    >>> merge(Clause("a", "a"), Clause("b", "b", "first"))
+    Clause(text='a b', raw='a b', order='first')
+    """
+    if order is None:
+        order = min(a.order, b.order, key=_ORDER_STRENGTH.index)
+    return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
+
+
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES']

@@ -1,7 +1,7 @@
 """Checkers for notebook 06 (the guarded tool loop): a guard that refuses invented arguments, and the digest
 that ties an approval to one exact call.
 
->>> from ragkit.tools import call_digest
+>>> from ragkit.core.tools import call_digest
 >>> check_call_digest(call_digest, quiet=True).passed
 True
 >>> "sort_keys" in check_call_digest(lambda name, args: __import__("hashlib").sha256(
@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.tools import ORDER_TOOL_SPECS, call_digest, check_call, load_order_store
+from ragkit.core.tools import call_digest, check_call
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
 
 SPECS = {spec.name: spec for spec in ORDER_TOOL_SPECS}
 

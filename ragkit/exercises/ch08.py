@@ -96,7 +96,7 @@ def fuse_query_lists(lists: Sequence[Sequence[str]], weights: Sequence[float], k
 
     A list contributes ``weight / (rrf_k + rank)`` to each id in it (ranks from 1); ties keep the order in
     which ids were first met. This is :func:`ragkit.core.hybrid.fuse` as
-    :func:`ragkit.graphs.advanced_search.search_queries` calls it.
+    :func:`ragkit.graphs.advanced_rag.search_queries` calls it.
 
     >>> fuse_query_lists([["a", "b"], ["b", "c"]], [2.0, 1.0], k=3, rrf_k=1)
     ['b', 'a', 'c']

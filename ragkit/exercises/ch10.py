@@ -1,7 +1,8 @@
 """Checkers for notebook 10 (supervisor multi-agent): a supervisor's reply turned into a valid plan, the
 router after each agent that keeps the run within ``max_hops``, and an import allow-list check of code.
 
->>> from ragkit.roles.supervisor import normalise_sequence, parse_agent_names
+>>> from ragkit.roles.llm_agents import parse_agent_names
+>>> from ragkit.roles.agent_protocols import normalise_sequence
 >>> check_plan_parser(lambda reply, max_hops: list(normalise_sequence(parse_agent_names(reply), max_hops)[0]),
 ...                   quiet=True).passed
 True
@@ -19,9 +20,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.graphs.supervisor_nodes import route_after_agent
-from ragkit.roles.supervisor import normalise_sequence, parse_agent_names
-from ragkit.roles.supervisor_types import AGENTS, DEFAULT_AGENT
+from ragkit.graphs.supervisor import route_after_agent
+from ragkit.roles.llm_agents import parse_agent_names
+from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, normalise_sequence
 from ragkit.sandbox.imports import disallowed_imports
 
 

@@ -1,81 +1,512 @@
 """The advanced pipeline: classify, transform the query, let a bandit pick the retriever, rerank, grade, write, check.
 
-The graph (after the input policy's ``check_question``, and ``unsupported_language`` for a question the
-offline roles cannot read)::
+The graph (after the entry node, and ``unsupported_language`` for a question the offline roles cannot read)::
 
-    classify -> generate                                   (chitchat: a reply, no retrieval)
+    classify -> generate                                   (small talk: a reply, no retrieval)
              -> query_transform -> retrieve -> rerank -> grade
     grade -> query_transform                               (no relevant document, a retry left: a new formulation)
-          -> generate -> hallucination_check -> END        (grounded, or nothing to check)
+          -> generate -> hallucination_check -> finish     (grounded, or nothing to check)
                                              -> generate   (not grounded, a retry left)
-                                             -> END        (not grounded, no retry: the note says it is unverified)
 
-- ``classify``: an intent classifier (:mod:`ragkit.roles.intent`) sends greetings, thanks and other small
-  talk straight to ``generate``, which replies without documents.
-- ``query_transform``: alternative queries and a hypothetical answer (:mod:`ragkit.roles.query_transform`);
-  the local transformer reads a first-pass search (the ``first_pass`` source, default the hybrid arm).
-- ``retrieve``: a bandit (:mod:`ragkit.bandit`, default Thompson sampling, seeded) picks one arm per query
-  (default arms: ``dense`` = MiniLM + FAISS with MMR, k=8 of 20; ``bm25``; ``hybrid`` = the graphs'
-  default retriever); the arm searches the lead query, each alternative and the hypothetical answer, and
-  the lists are fused (:func:`ragkit.core.hybrid.fuse`) into the top ``fetch_k`` (20), once each.
-- ``rerank``: the top 20 -> the top 4, by ``CrossEncoderReranker`` when its weights are on this machine
-  (else it warns and works as ``LocalReranker``), or the reranker you pass; ``rerank=False``: no reranking.
-- ``grade``: the document grader's relevant share of the top 4 is the arm's reward: the bandit is updated
-  once per search, in this node, and ``bandit_update`` / ``bandit_stats`` show it in the state.
-- ``generate`` and ``hallucination_check``: the writer, then the hallucination grader (its score in
-  ``hallucination_score``); ``verified`` is True only for an answer that passed.
+- ``classify``: an intent classifier sends greetings, thanks and other small talk straight to ``generate``,
+  which gives the small-talk role's reply (offline: a canned reply for the kind of small talk).
+- ``query_transform``: alternative queries and a hypothetical answer (multi-query retrieval as in
+  RAG-Fusion, and HyDE); the local transformer reads a first-pass search (``first_pass``, default the
+  hybrid arm).
+- ``retrieve``: a bandit (:mod:`ragkit.bandit`, default seeded Thompson sampling) picks one arm per search
+  (default arms: ``dense`` = FAISS with MMR, k=8 of 20; ``bm25``; ``hybrid`` = the graphs' default
+  retriever); the arm searches the lead query, each alternative and the hypothetical answer, and the lists
+  are fused (:func:`ragkit.core.hybrid.fuse`) into the top ``fetch_k``.
+- ``rerank``: the top ``fetch_k`` -> the top ``k``, by ``CrossEncoderReranker`` when its weights are on this
+  machine (else it warns and reranks locally), or the reranker you pass; ``rerank=False``: none.
+- ``grade``: the grader's relevant share of the top ``k`` is the arm's reward; the bandit is updated once
+  per search, here, and ``bandit_update`` / ``bandit_stats`` show it.
+- ``generate``, ``hallucination_check`` and ``finish``: the writer, the hallucination grader, and the
+  result fields (``outcome`` answered or refused; ``reason`` says when an answer could not be verified).
 
-The bandit is a builder argument (a :class:`ragkit.bandit.Policy`, or a :class:`ragkit.bandit.SharedBandit`
-that a server shares between threads and saves); it lives as long as the compiled graph, so it learns
-across runs. A contextual policy (``LinUCB``) gets :func:`ragkit.bandit.query_features` of the question,
-with the bm25 arm's idf, unless you pass ``bandit_context=``.
+The bandit is a builder argument (a :class:`ragkit.bandit.Policy`, or a ``SharedBandit`` a process shares
+between threads); it lives as long as the compiled graph, so it learns across runs. A contextual policy
+gets query features (:func:`ragkit.bandit.query_features` with the bm25 arm's idf) unless you pass
+``bandit_context=``. The caps are state fields (defaults in :data:`ragkit.defaults.ADVANCED`).
 
-Caps are state fields: ``max_retrieval_retries`` and ``max_generation_retries`` (defaults in
-:data:`ragkit.defaults.ADVANCED`, overridable per run); ``check_question`` rejects caps the run's
-``recursion_limit`` could not finish (:func:`worst_case_steps`).
-
-Simplifications: one bandit update per search, whatever happens after it (an answer the hallucination
-grader rejects does not lower the arm's reward); the arms are searched one at a time; with local roles the
-writer quotes its sources, so its answers almost always pass the hallucination check (the regenerate
-branch is there for LLM writers).
+What it cannot do: the reward is the grader's verdict on the top documents, not whether the answer was
+right (an answer the hallucination grader rejects does not lower the arm's reward); with local roles the
+writer quotes its sources, so its answers almost always pass the check (the regenerate branch is there
+for LLM writers); ``benchmarks/advanced/README.md`` measures what each part adds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Literal
+from collections.abc import Callable, Mapping, Sequence
+from typing import Annotated, Any, Literal
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
-from ragkit.bandit import ThompsonSampling, query_features
-from ragkit.core.contract import check_limit
-from ragkit.core.search import ScoredSearch
-from ragkit.defaults import ADVANCED, GRAPHS
-from ragkit.graphs.advanced_nodes import (
-    AdvancedState,
-    can_retry_retrieval,
+from ragkit.bandit.policies import BanditStateError, Policy, ThompsonSampling
+from ragkit.core.contract import (
+    RAGResult,
     check_cap,
+    check_limit,
+    check_positive,
     check_question_node,
-    classify_node,
-    generate_node,
-    grade_node,
-    hallucination_check_node,
-    query_transform_node,
-    rerank_node,
-    retrieve_node,
+    result,
+    run_search,
+    traced,
     unsupported_language,
-    wants_regeneration,
-    worst_case_steps,
 )
-from ragkit.graphs.advanced_search import Bandit, is_contextual, policy_of, search_queries, weighted_queries
-from ragkit.core.search import LazySearch, as_scored_search
-from ragkit.roles.protocols import DocumentGrader, HallucinationGrader, Writer
-from ragkit.roles.factory import make_roles
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.embeddings import load_embedder
+from ragkit.core.hybrid import bm25_retriever, fuse, fused
+from ragkit.core.nlp import supporting_documents
+from ragkit.core.rerank import CrossEncoderReranker, LocalReranker
+from ragkit.core.search import LazySearch, ScoredSearch, as_scored_search, doc_key, with_score
+from ragkit.defaults import ADVANCED, GRAPHS
+from ragkit.domains.handbook.corpus import load_handbook
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.graders import LocalGrader
+from ragkit.offline.router import LocalIntentClassifier, LocalSmallTalk
+from ragkit.offline.writing import LocalQueryTransformer, LocalWriter
+from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMWriter, check_chat_model
+from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
+from ragkit.roles.protocols import (
+    Answer,
+    DocumentGrader,
+    Grade,
+    HallucinationGrader,
+    Intent,
+    IntentClassifier,
+    QueryTransform,
+    QueryTransformer,
+    SmallTalk,
+    Writer,
+    choose,
+)
 
+BUILDER = "build_advanced_rag_graph"
 ARMS = ("dense", "bm25", "hybrid")
+CAPS = ("max_retrieval_retries", "max_generation_retries")
+Node = Callable[..., dict]
+
+
+def merge_metadata(left: dict | None, right: dict | None) -> dict:
+    """Reducer for ``metadata``: later keys win.
+
+    >>> merge_metadata({"a": 1, "b": 1}, {"b": 2})
+    {'a': 1, 'b': 2}
+    """
+    return {**(left or {}), **(right or {})}
+
+
+class AdvancedState(RAGResult, total=False):
+    """State of the advanced pipeline; the result fields (answer, sources, outcome, ...) come from ``RAGResult``.
+
+    ``question`` is the user's question, never changed (what is classified, graded and answered); ``query``
+    is the lead search query (the question, then a retry's new formulation).
+    """
+
+    query: str
+    route: Literal["rag", "chitchat"]
+    intent: Intent
+    queries: list[str]  # the alternative queries of the last transform
+    hypothetical: str  # its hypothetical answer (LLM) or extractive passage (local); "" for none
+    transform_note: str
+    transform_fallback: bool
+    tried: list[str]  # every query searched in this run
+    arm: str  # the retrieval arm the bandit chose for the last search
+    arms_used: list[str]
+    bandit_context: list[float] | None  # the features a contextual bandit chose with (None: context-free)
+    retrieval_note: str
+    search_failed: bool
+    documents: list[Document]  # the fused results of the last search (up to fetch_k)
+    reranked: list[Document]  # the reranker's top k of them
+    rerank_note: str
+    grades: list[Grade]
+    relevant: list[Document]  # the reranked documents the grader kept
+    rejected: list[str]  # keys of every document the grader rejected in this run
+    relevance_score: float  # the relevant share of the reranked documents: the arm's reward
+    bandit_update: dict[str, Any]  # {"arm", "reward"} of the last update
+    bandit_stats: dict[str, Any]  # the bandit's stats() right after that update
+    bandit_note: str
+    draft: Answer  # the last generation
+    generation: str  # its text
+    documents_written_from: list[Document]  # what it was written from (its citations number these)
+    generations_seen: list[str]
+    hallucination_score: float | None
+    grounded: bool
+    unsupported: tuple[str, ...]
+    verified: bool
+    note: str
+    transforms: int
+    retrieval_retries: int
+    max_retrieval_retries: int
+    generations: int
+    generation_retries: int
+    max_generation_retries: int
+    metadata: Annotated[dict[str, Any], merge_metadata]
+
+
+# ---------------------------------------------------------------- the caps
+def worst_case_steps(max_retrieval_retries: int, max_generation_retries: int) -> int:
+    """The ``recursion_limit`` a run needs at most (one step per node, plus LangGraph's start step).
+
+    Nodes: check_question and classify; 4 per retrieval round (query_transform, retrieve, rerank, grade),
+    1 + ``max_retrieval_retries`` rounds; 2 per generation (generate, hallucination_check), 1 +
+    ``max_generation_retries`` generations; and finish.
+
+    >>> worst_case_steps(1, 1)
+    16
+    """
+    return 2 + 4 * (1 + max_retrieval_retries) + 2 * (1 + max_generation_retries) + 2
+
+
+def can_retry_retrieval(state: AdvancedState) -> bool:
+    """Another query_transform -> ... -> grade round fits within ``max_retrieval_retries``.
+
+    >>> can_retry_retrieval({"retrieval_retries": 0, "max_retrieval_retries": 1})
+    True
+    """
+    return state.get("retrieval_retries", 0) < state.get("max_retrieval_retries", ADVANCED.max_retrieval_retries)
+
+
+def wants_regeneration(state: AdvancedState) -> bool:
+    """Write again: the answer is not grounded, a retry is left, and the writer did not just repeat itself
+    (a deterministic writer given the same documents writes the same text again).
+
+    >>> state = {"route": "rag", "grounded": False, "generation_retries": 0, "max_generation_retries": 1}
+    >>> wants_regeneration({**state, "generation": "b", "generations_seen": ["a", "b"]})
+    True
+    >>> wants_regeneration({**state, "generation": "a", "generations_seen": ["a", "a"]})  # a repeat
+    False
+    """
+    if state.get("route") != "rag" or state.get("grounded", True):
+        return False
+    if state.get("generation_retries", 0) >= state.get("max_generation_retries", ADVANCED.max_generation_retries):
+        return False
+    return state.get("generation") not in (state.get("generations_seen") or [])[:-1]
+
+
+# ---------------------------------------------------------------- the queries and their fused search
+def weighted_queries(question: str, transform: QueryTransform | None, original_weight: float = ADVANCED.original_weight,
+                     hypothetical_weight: float = ADVANCED.hypothetical_weight) -> list[tuple[str, float]]:
+    """The queries to search and the weight of each one's list: the question, the alternatives, the hypothetical.
+
+    >>> weighted_queries("q", QueryTransform(("a", "q"), "h"), original_weight=2.0)
+    [('q', 2.0), ('a', 1.0), ('h', 0.5)]
+    """
+    out: dict[str, float] = {question: original_weight}
+    for query in (transform.queries if transform else ()):
+        out.setdefault(query, 1.0)
+    if transform and transform.hypothetical and hypothetical_weight > 0:
+        out.setdefault(transform.hypothetical, hypothetical_weight)
+    return list(out.items())
+
+
+def search_queries(search: ScoredSearch, queries: Sequence[tuple[str, float]], k: int, method: str = ADVANCED.fusion,
+                   depth: int | None = None) -> tuple[list[tuple[Document, float]], list[str]]:
+    """Search every query, fuse the lists (:func:`ragkit.core.hybrid.fuse`), keep the best ``k`` once each.
+
+    ``depth`` is how many results each query asks for (None: the source's own k). A query whose search
+    raises is left out and its note returned; with one list, its own order is kept. The benchmark
+    ``benchmarks/advanced/scifact_transforms.py`` calls this too, so it measures what the graph does.
+
+    >>> docs = {"a": Document("a", metadata={"id": "a"}), "b": Document("b", metadata={"id": "b"})}
+    >>> search = as_scored_search(lambda q: [docs[c] for c in q])
+    >>> [(d.page_content, round(s, 3)) for d, s in search_queries(search, [("ab", 1.0), ("b", 1.0)], k=2, method="rrf")[0]]
+    [('b', 0.033), ('a', 0.016)]
+    """
+    lists, notes, by_key = [], [], {}
+    for query, weight in queries:
+        outcome = run_search(search, query, depth, what="search")  # type: ignore[arg-type]
+        if outcome.failed:
+            notes.append(outcome.note)
+            continue
+        for doc in outcome.documents:
+            by_key.setdefault(doc_key(doc), doc)
+        lists.append((weight, [(doc_key(d), float(d.metadata.get("score", 0.0))) for d in outcome.documents]))
+    if not lists:
+        return [], notes
+    ranking = lists[0][1] if len(lists) == 1 else fuse([scored for _, scored in lists], method, [w for w, _ in lists])  # type: ignore[arg-type]
+    return [(by_key[key], score) for key, score in ranking[:k]], notes
+
+
+# ---------------------------------------------------------------- the default arms and reranker
+def default_arms(docs: Sequence[Document], embeddings: Embeddings | None = None) -> dict[str, ScoredSearch]:
+    """The three arms over ``docs``: dense (MMR, k=8 of 20), bm25, and hybrid (the graphs' default retriever),
+    the hybrid arm fusing the same BM25 with plain-similarity search over the same FAISS index."""
+    dense = DenseRetriever.from_documents(docs, embeddings or load_embedder(), search_type="mmr", k=ADVANCED.dense_k,
+                                          fetch_k=ADVANCED.dense_fetch_k)
+    bm25 = bm25_retriever(docs, k=ADVANCED.arm_k)
+    similarity = dense.model_copy(update={"search_type": "similarity", "k": ADVANCED.arm_k})  # shares the index
+    return {"dense": dense, "bm25": bm25, "hybrid": fused(bm25, similarity, k=ADVANCED.arm_k)}
+
+
+def lazy_arms(docs: Callable[[], Sequence[Document]], label: str, embeddings: Embeddings | None = None) -> dict[str, LazySearch]:
+    """:func:`default_arms` over ``docs()``, built on the first search of any arm."""
+    built: dict[str, ScoredSearch] = {}
+
+    def arm(name: str) -> Callable[[], ScoredSearch]:
+        def build() -> ScoredSearch:
+            if not built:
+                built.update(default_arms(list(docs()), embeddings))
+            return built[name]
+
+        return build
+
+    k = {"dense": ADVANCED.dense_k}
+    return {name: LazySearch(arm(name), k.get(name, ADVANCED.arm_k), name=f"{name} over {label}") for name in ARMS}
+
+
+def default_reranker(embeddings: Embeddings | None = None) -> Callable[[], Any]:
+    """A ``CrossEncoderReranker`` (top ``k``) built on first use; without its weights it warns and reranks locally."""
+    made: list[Any] = []
+
+    def build() -> Any:
+        if not made:
+            fallback = LocalReranker(top_n=ADVANCED.top_k, embeddings=embeddings) if embeddings is not None else None
+            made.append(CrossEncoderReranker(top_n=ADVANCED.top_k, fallback=fallback))
+        return made[0]
+
+    return build
+
+
+# ---------------------------------------------------------------- nodes
+def start_run(caps: dict[str, int]) -> Callable[[dict, RunnableConfig, str], AdvancedState]:
+    """What the entry node adds: the caps (checked against the run's ``recursion_limit``) and fresh counters."""
+
+    def start(state: dict, config: RunnableConfig, question: str) -> AdvancedState:
+        run_caps = {name: state.get(name, caps[name]) for name in CAPS}
+        check_cap(**run_caps)
+        need = worst_case_steps(*run_caps.values())
+        limit = (config or {}).get("recursion_limit")
+        if isinstance(limit, int) and limit < need:
+            raise ValueError(f"these caps can take up to {need} graph steps but recursion_limit is {limit}; lower "
+                             f"the caps or pass config={{'recursion_limit': {need}}}")
+        return {"query": question, **run_caps, "transforms": 0, "retrieval_retries": 0, "generations": 0,
+                "generation_retries": 0, "tried": [], "rejected": [], "arms_used": [], "generations_seen": [],
+                "queries": [], "hypothetical": "", "verified": False, "metadata": dict(state.get("metadata") or {})}
+
+    return start
+
+
+def classify_node(classifier: IntentClassifier) -> Node:
+    """Build the ``classify`` node around an intent classifier."""
+
+    @traced("classify")
+    def classify(state: AdvancedState) -> AdvancedState:
+        """rag or chitchat; a classifier that raises sends the question to rag (search, and say why).
+
+        Reads: question. Writes: route, intent, metadata.
+        """
+        try:
+            intent = classifier.classify(state["question"])
+            if intent.route not in ("rag", "chitchat"):
+                raise ValueError(f"unknown route {intent.route!r}")
+        except Exception as err:  # noqa: BLE001 - the safe default is to search
+            intent = Intent("rag", 0.0, f"intent classifier failed ({type(err).__name__}: {err}); searching",
+                            fallback=True)
+        return {"route": intent.route, "intent": intent, "metadata": {"intent_note": intent.note}}
+
+    return classify
+
+
+def query_transform_node(transformer: QueryTransformer, first_pass: ScoredSearch,
+                         first_pass_k: int = ADVANCED.first_pass_k) -> Node:
+    """Build the ``query_transform`` node: a new formulation each round, from a first pass when the role wants one."""
+
+    @traced("query_transform")
+    def query_transform(state: AdvancedState) -> AdvancedState:
+        """Alternative queries and a hypothetical answer; on a retry, a formulation that differs from all tried.
+
+        On a retry the lead query becomes the first new alternative (the question was searched already),
+        the first pass skips the documents the grader rejected, and the transformer is told what was tried.
+
+        Reads: question, tried, rejected, transforms, retrieval_retries.
+        Writes: query, queries, hypothetical, transform_note, transform_fallback, transforms,
+        retrieval_retries, metadata.
+        """
+        question, tried = state["question"], list(state.get("tried") or [])
+        retry = state.get("transforms", 0) > 0
+        documents: list[Document] = []
+        note = ""
+        if getattr(transformer, "uses_first_pass", False):
+            rejected = set(state.get("rejected") or [])
+            outcome = run_search(first_pass, question, first_pass_k + len(rejected), what="first-pass search")
+            documents = [d for d in outcome.documents if doc_key(d) not in rejected][:first_pass_k]
+            note = f"{outcome.note}; " if outcome.failed else ""
+        try:
+            transform = transformer.transform(question, documents, tried)
+        except Exception as err:  # noqa: BLE001 - no transform, the question alone
+            transform = QueryTransform((), "", f"query transformer failed ({type(err).__name__}: {err})", fallback=True)
+        lead = question
+        if retry:
+            fresh = [q for q in [*transform.queries, transform.hypothetical] if q and q not in tried]
+            lead = fresh[0] if fresh else question
+        return {"query": lead, "queries": [q for q in transform.queries if q != lead],
+                "hypothetical": transform.hypothetical, "transform_note": note + transform.note,
+                "transform_fallback": transform.fallback, "transforms": state.get("transforms", 0) + 1,
+                "retrieval_retries": state.get("retrieval_retries", 0) + int(retry),
+                "metadata": {"first_pass_documents": len(documents)}}
+
+    return query_transform
+
+
+def retrieve_node(arms: dict[str, ScoredSearch], bandit: Policy, context: Callable[[str], Any] | None,
+                  k: int = ADVANCED.fetch_k, method: str = ADVANCED.fusion, original_weight: float = ADVANCED.original_weight,
+                  hypothetical_weight: float = ADVANCED.hypothetical_weight) -> Node:
+    """Build the ``retrieve`` node: the bandit picks one arm, which searches every query; the lists are fused."""
+
+    @traced("retrieve")
+    def retrieve(state: AdvancedState) -> AdvancedState:
+        """Pick an arm (one per search), search the lead query, the alternatives and the hypothetical answer.
+
+        Reads: question, query, queries, hypothetical, tried, arms_used.
+        Writes: arm, arms_used, bandit_context, documents, retrieval_note, search_failed, tried, metadata.
+        """
+        features = context(state["question"]) if context is not None else None
+        arm = bandit.select(features)
+        transform = QueryTransform(tuple(state.get("queries") or ()), state.get("hypothetical") or "")
+        queries = weighted_queries(state["query"], transform, original_weight, hypothetical_weight)
+        hits, notes = search_queries(arms[arm], queries, k, method)
+        note = (f"arm {arm}: {len(hits)} documents from {len(queries)} queries"
+                + (f"; {len(notes)} failed: {notes[0]}" if notes else ""))
+        return {"arm": arm, "arms_used": [*(state.get("arms_used") or []), arm],
+                "bandit_context": None if features is None else [float(x) for x in features],
+                "documents": [with_score(d, s) for d, s in hits], "retrieval_note": note,
+                "search_failed": bool(notes) and len(notes) == len(queries),
+                "tried": [*(state.get("tried") or []), *[q for q, _ in queries]],
+                "metadata": {"queries_searched": len(queries)}}
+
+    return retrieve
+
+
+def rerank_node(reranker: Callable[[], Any] | None, top_k: int = ADVANCED.top_k) -> Node:
+    """Build the ``rerank`` node; ``reranker`` returns the reranker to use (built on first use), None: no reranking."""
+
+    @traced("rerank")
+    def rerank(state: AdvancedState) -> AdvancedState:
+        """Top ``fetch_k`` -> top ``top_k`` by the reranker (against the user's question); a failure keeps the order.
+
+        Reads: question, documents. Writes: reranked, rerank_note, metadata.
+        """
+        docs = state.get("documents") or []
+        if reranker is None or not docs:
+            return {"reranked": docs[:top_k], "rerank_note": "no reranking" if reranker is None else "nothing to rerank",
+                    "metadata": {"reranker": "off" if reranker is None else "unused"}}
+        model = reranker()
+        backend = getattr(model, "backend", type(model).__name__)
+        try:
+            kept = [d for d, _ in model.rerank_with_scores(state["question"], docs, top_k)]
+            note = f"{len(docs)} -> {len(kept)} by {backend}"
+        except Exception as err:  # noqa: BLE001 - keep the fused order, say so
+            kept, note = docs[:top_k], f"reranking failed ({type(err).__name__}: {err}); fused order kept"
+        return {"reranked": kept, "rerank_note": note, "metadata": {"reranker": backend}}
+
+    return rerank
+
+
+def grade_node(grader: DocumentGrader, bandit: Policy) -> Node:
+    """Build the ``grade`` node: grade the reranked documents; their relevant share is the arm's reward."""
+
+    @traced("grade")
+    def grade(state: AdvancedState) -> AdvancedState:
+        """Keep the relevant documents and update the bandit once for this search: reward = relevant share.
+
+        Reads: question, reranked, arm, bandit_context, rejected.
+        Writes: grades, relevant, rejected, relevance_score, bandit_update, bandit_stats, bandit_note.
+        """
+        docs = state.get("reranked") or []
+        grades = list(grader.grade_many(state["question"], docs)) if docs else []
+        relevant = [d for d, g in zip(docs, grades) if g.relevant]
+        reward = len(relevant) / len(docs) if docs else 0.0
+        note = f"{state['arm']} rewarded {reward:.2f}"
+        try:
+            bandit.update(state["arm"], reward, state.get("bandit_context"))
+        except (OSError, BanditStateError) as err:  # saving a shared bandit failed: the answer goes on, and says so
+            note = f"bandit update not saved ({type(err).__name__}: {err})"
+        rejected = [*(state.get("rejected") or []), *[doc_key(d) for d, g in zip(docs, grades) if not g.relevant]]
+        return {"grades": grades, "relevant": relevant, "rejected": rejected, "relevance_score": round(reward, 4),
+                "bandit_update": {"arm": state["arm"], "reward": round(reward, 4)}, "bandit_stats": bandit.stats(),
+                "bandit_note": note}
+
+    return grade
+
+
+def generate_node(writer: Writer, small_talk: SmallTalk) -> Node:
+    """Build the ``generate`` node: the writer for rag, the small-talk role's reply for small talk."""
+
+    @traced("generate")
+    def generate(state: AdvancedState) -> AdvancedState:
+        """Answer the question from the relevant documents (small talk: a reply without documents).
+
+        A retry after an ungrounded answer writes from the documents that its supported sentences cite.
+
+        Reads: route, question, relevant, draft, unsupported, generations.
+        Writes: draft, generation, documents_written_from, generations, generation_retries, generations_seen,
+        metadata.
+        """
+        count = {"generations": state.get("generations", 0) + 1}
+        if state.get("route") == "chitchat":
+            text = small_talk.reply(state["question"])
+            return {**count, "draft": Answer(text, (), answered=False), "generation": text, "generations_seen": [text]}
+        docs = state.get("relevant") or []
+        retry = state.get("generations", 0) > 0
+        if retry and state.get("draft") is not None:
+            docs = supporting_documents(state["draft"].text, docs, state.get("unsupported") or ()) or docs
+        draft = writer.write(state["question"], docs)
+        return {**count, "draft": draft, "generation": draft.text, "documents_written_from": docs,
+                "generation_retries": state.get("generation_retries", 0) + int(retry),
+                "generations_seen": [*(state.get("generations_seen") or []), draft.text],
+                "metadata": {"documents_written_from": len(docs)}}
+
+    return generate
+
+
+def hallucination_check_node(hallucination_grader: HallucinationGrader) -> Node:
+    """Build the ``hallucination_check`` node around a hallucination grader."""
+
+    @traced("hallucination_check")
+    def hallucination_check(state: AdvancedState) -> AdvancedState:
+        """Is every claim supported by the documents? The note says when it could not be verified.
+
+        Reads: route, relevant, draft, generation, generation_retries, max_generation_retries, generations_seen.
+        Writes: grounded, unsupported, hallucination_score, verified, note.
+        """
+        if state.get("route") == "chitchat":
+            return {"grounded": True, "unsupported": (), "hallucination_score": None, "verified": False,
+                    "note": "small talk: a reply without documents, nothing to check"}
+        if not state["draft"].answered:
+            return {"grounded": True, "unsupported": (), "hallucination_score": 1.0, "verified": False,
+                    "note": "no answer: the documents found do not answer the question"}
+        check = hallucination_grader.check(state.get("relevant") or [], state["generation"])
+        update: AdvancedState = {"grounded": check.grounded, "unsupported": tuple(check.unsupported),
+                                 "hallucination_score": round(float(check.score), 4), "verified": check.grounded}
+        if check.grounded:
+            update["note"] = "verified: every sentence is supported by the documents"
+        elif wants_regeneration({**state, **update}):
+            update["note"] = f"not grounded ({check.note or 'unsupported sentences'}); writing again"
+        else:
+            update["note"] = ("This answer could not be verified: the hallucination check found sentences the "
+                              f"documents do not support ({check.note or len(check.unsupported)}).")
+        return update
+
+    return hallucination_check
+
+
+@traced("finish")
+def finish(state: AdvancedState) -> AdvancedState:
+    """The result fields: answered (an answer or a reply to small talk) or refused (the writer found nothing).
+
+    Reads: route, draft, documents_written_from, note. Writes: the result fields.
+    """
+    draft = state["draft"]
+    answered = draft.answered or state.get("route") == "chitchat"
+    sources = (state.get("documents_written_from") or []) if state.get("route") == "rag" else []
+    return result(draft.text, "answered" if answered else "refused", state.get("note", ""), sources, draft.citations)
 
 
 # ---------------------------------------------------------------- routers
@@ -96,92 +527,29 @@ def route_after_grade(state: AdvancedState) -> Literal["generate", "query_transf
     return "query_transform"
 
 
-def route_after_hallucination_check(state: AdvancedState) -> Literal["generate", "__end__"]:
-    """Not grounded with a retry left (and not a repeat) -> ``generate``; otherwise END (the note says why)."""
-    return "generate" if wants_regeneration(state) else END
+def route_after_hallucination_check(state: AdvancedState) -> Literal["generate", "finish"]:
+    """Not grounded with a retry left (and not a repeat) -> ``generate``; otherwise ``finish`` (the note says why)."""
+    return "generate" if wants_regeneration(state) else "finish"
 
 
-# ---------------------------------------------------------------- the default arms
-def default_arms(docs: Sequence[Document], embeddings: Embeddings | None = None) -> dict[str, ScoredSearch]:
-    """The three arms over ``docs``: dense (MMR, k=8 of 20), bm25, and hybrid (the graphs' default retriever).
-
-    The hybrid arm fuses the same BM25 with plain-similarity dense search over the same FAISS index.
-    """
-    from ragkit.core.dense import DenseRetriever
-    from ragkit.core.embeddings import load_embedder
-    from ragkit.core.hybrid import bm25_retriever, fused
-
-    embeddings = embeddings or load_embedder()
-    dense = DenseRetriever.from_documents(docs, embeddings, search_type="mmr", k=ADVANCED.dense_k,
-                                          fetch_k=ADVANCED.dense_fetch_k)
-    bm25 = bm25_retriever(docs, k=ADVANCED.arm_k)
-    similarity = dense.model_copy(update={"search_type": "similarity", "k": ADVANCED.arm_k})  # shares the index
-    return {"dense": dense, "bm25": bm25, "hybrid": fused(bm25, similarity, k=ADVANCED.arm_k)}
-
-
-def lazy_arms(corpus: str | Sequence[Document], embeddings: Embeddings | None = None) -> dict[str, LazySearch]:
-    """:func:`default_arms` over a corpus name or documents, built on the first search of any arm."""
-    built: dict[str, ScoredSearch] = {}
-
-    def arm(name: str) -> Callable[[], ScoredSearch]:
-        def build() -> ScoredSearch:
-            if not built:
-                from ragkit.domains.corpora import load_corpus
-
-                built.update(default_arms(load_corpus(corpus) if isinstance(corpus, str) else list(corpus), embeddings))
-            return built[name]
-
-        return build
-
-    label = corpus if isinstance(corpus, str) else f"{len(corpus)} documents"
-    k = {"dense": ADVANCED.dense_k}
-    return {name: LazySearch(arm(name), k.get(name, ADVANCED.arm_k), name=f"{name} over {label}") for name in ARMS}
-
-
-def bm25_context(arms: Mapping[str, ScoredSearch]) -> Callable[[str], Any]:
-    """Query features for a contextual bandit, with the idf of the bm25 arm (read on first use)."""
-
-    def features(question: str) -> Any:
-        bm25 = arms["bm25"]
-        bm25 = bm25.resolve() if isinstance(bm25, LazySearch) else bm25
-        return query_features(question, bm25.idf)
-
-    return features
-
-
-def default_reranker(embeddings: Embeddings | None = None) -> Callable[[], Any]:
-    """A ``CrossEncoderReranker`` (top 4) built on first use; without its weights it warns and reranks locally."""
-    made: list[Any] = []
-
-    def build() -> Any:
-        if not made:
-            from ragkit.core.rerank import CrossEncoderReranker, LocalReranker
-
-            made.append(CrossEncoderReranker(top_n=ADVANCED.top_k,
-                                             fallback=LocalReranker(top_n=ADVANCED.top_k, embeddings=embeddings)
-                                             if embeddings is not None else None))
-        return made[0]
-
-    return build
-
-
-# ---------------------------------------------------------------- builder
-def build_advanced_rag_graph(
-    corpus: str | Sequence[Document] = "handbook",
+# ---------------------------------------------------------------- the graph
+def advanced_rag_graph(
+    corpus: Sequence[Document] | None = None,
     *,
     arms: Mapping[str, Any] | None = None,
-    bandit: Bandit | None = None,
+    bandit: Policy | None = None,
     bandit_context: Callable[[str], Any] | None = None,
     first_pass: Any | None = None,
     reranker: Any | None = None,
     rerank: bool = True,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
-    intent_classifier: Any | None = None,
-    query_transformer: Any | None = None,
+    intent_classifier: IntentClassifier | None = None,
+    query_transformer: QueryTransformer | None = None,
     grader: DocumentGrader | None = None,
     writer: Writer | None = None,
     hallucination_grader: HallucinationGrader | None = None,
+    small_talk: SmallTalk | None = None,
     embeddings: Embeddings | None = None,
     max_retrieval_retries: int = ADVANCED.max_retrieval_retries,
     max_generation_retries: int = ADVANCED.max_generation_retries,
@@ -192,60 +560,71 @@ def build_advanced_rag_graph(
     hypothetical_weight: float = ADVANCED.hypothetical_weight,
     seed: int = 0,
     max_question_chars: int = GRAPHS.max_question_chars,
-    checkpointer: Any | None = None,
-) -> Any:
-    """Compile the advanced pipeline over ``corpus`` (a bundled corpus name or Documents; default the handbook).
+    strict: bool = False,
+) -> StateGraph:
+    """The advanced pipeline, uncompiled, over ``corpus`` (Documents; default the handbook).
 
-    ``arms`` maps arm names to anything :func:`ragkit.core.search.as_scored_search` takes (default: the
-    three arms of :func:`default_arms` over ``corpus``, built on first search). ``bandit`` is a policy or a
+    ``arms`` maps arm names to anything :func:`ragkit.core.search.as_scored_search` takes (default: the three
+    arms of :func:`default_arms` over ``corpus``, built on first search). ``bandit`` is a policy or a
     ``SharedBandit`` over exactly those arm names (default ``ThompsonSampling(arms, seed=seed)``).
     ``first_pass`` is what the local query transformer reads (default the ``hybrid`` arm, else the first).
-    ``reranker`` needs ``rerank_with_scores(query, docs, top_n)``. Roles left as ``None`` come from
-    :func:`ragkit.roles.factory.make_roles` (local ones, or LLM roles on ``chat_model``, judging ones on
-    ``judge_model``); ``embeddings`` is the embedder of the default arms, reranker and local roles.
+    ``reranker`` needs ``rerank_with_scores(query, docs, top_n)``; ``embeddings`` is the embedder of the
+    default arms and reranker.
     """
     check_limit(max_question_chars)
-    caps = {"max_retrieval_retries": check_cap("max_retrieval_retries", max_retrieval_retries),
-            "max_generation_retries": check_cap("max_generation_retries", max_generation_retries)}
-    for name, value in {"fetch_k": fetch_k, "k": k}.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    check_cap(max_retrieval_retries=max_retrieval_retries, max_generation_retries=max_generation_retries)
+    check_positive(fetch_k=fetch_k, k=k)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer (it seeds the default bandit), got {seed!r}")
     if fusion not in ("rrf", "weighted"):
         raise ValueError(f"fusion must be 'rrf' or 'weighted', got {fusion!r}")
-    if reranker is not None and not hasattr(reranker, "rerank_with_scores"):
+    if reranker is not None and not callable(getattr(reranker, "rerank_with_scores", None)):
         raise TypeError(f"reranker must have rerank_with_scores(query, docs, top_n); got {type(reranker).__name__}")
-    searches = ({name: as_scored_search(value, fetch_k) for name, value in arms.items()} if arms is not None
-                else lazy_arms(corpus, embeddings))
+    if arms is not None:
+        searches = {name: as_scored_search(value, fetch_k) for name, value in arms.items()}
+    elif corpus is not None:
+        docs = list(corpus)
+        searches = lazy_arms(lambda: docs, f"{len(docs)} documents", embeddings)
+    else:
+        searches = lazy_arms(load_handbook, "handbook", embeddings)
     if not searches:
         raise ValueError("arms is empty: give at least one retrieval arm, e.g. {'hybrid': retriever}")
     bandit = bandit if bandit is not None else ThompsonSampling(list(searches), seed=seed)
-    if not all(hasattr(bandit, m) for m in ("select", "update", "stats")):
+    if not all(callable(getattr(bandit, m, None)) for m in ("select", "update", "stats")):
         raise TypeError(f"bandit must be a ragkit.bandit Policy or SharedBandit, got {type(bandit).__name__}")
-    if set(policy_of(bandit).arms) != set(searches):
-        raise ValueError(f"the bandit's arms {list(policy_of(bandit).arms)} are not the graph's arms {list(searches)}")
-    if bandit_context is None and is_contextual(bandit):
-        if "bm25" not in searches:
-            raise ValueError("a contextual bandit needs bandit_context=(question -> features), or a 'bm25' arm for idf")
-        bandit_context = bm25_context(searches)
+    if set(bandit.arms) != set(searches):
+        raise ValueError(f"the bandit's arms {list(bandit.arms)} are not the graph's arms {list(searches)}")
+    if bandit.contextual and bandit_context is None:
+        bandit_context = bandit.default_context(searches)
     first = as_scored_search(first_pass, fetch_k) if first_pass is not None else searches.get("hybrid", next(iter(searches.values())))
-    roles = make_roles(chat_model, judge_model=judge_model, embedder=embeddings, intent_classifier=intent_classifier,
-                       query_transformer=query_transformer, grader=grader, writer=writer,
-                       hallucination_grader=hallucination_grader)
+    chat_model = check_chat_model(chat_model, "chat_model", strict)
+    judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
+    intent_classifier = choose(intent_classifier, IntentClassifier, "intent_classifier", model=judging,
+                               llm=LLMIntentClassifier, local=lambda: LocalIntentClassifier(embedder=embeddings))
+    query_transformer = choose(query_transformer, QueryTransformer, "query_transformer", model=chat_model,
+                               llm=LLMQueryTransformer, local=lambda: LocalQueryTransformer(embedder=embeddings))
+    grader = choose(grader, DocumentGrader, "grader", model=judging, llm=LLMGrader, local=lambda: LocalGrader(embeddings))
+    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=lambda: LocalWriter(embeddings))
+    hallucination_grader = choose(hallucination_grader, HallucinationGrader, "hallucination_grader", model=judging,
+                                  llm=LLMHallucinationGrader, local=lambda: LocalHallucinationGrader(embeddings))
+    canned = LocalSmallTalk(embedder=embeddings)
+    small_talk = choose(small_talk, SmallTalk, "small_talk", model=chat_model, local=lambda: canned,
+                        llm=lambda m: LLMSmallTalk(m, SMALL_TALK_PROMPT, fallback=canned.reply))
     rerank_with = None if not rerank else ((lambda: reranker) if reranker is not None else default_reranker(embeddings))
 
     graph = StateGraph(AdvancedState)
-    graph.add_node("check_question", check_question_node(caps, max_question_chars, roles.llm))
+    graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
+                                                         start_run(dict(zip(CAPS, (max_retrieval_retries, max_generation_retries))))))
     graph.add_node("unsupported_language", unsupported_language)
-    graph.add_node("classify", classify_node(roles.get("intent_classifier")))
-    graph.add_node("query_transform", query_transform_node(roles.get("query_transformer"), first))
-    graph.add_node("retrieve", retrieve_node(searches, bandit, bandit_context if is_contextual(bandit) else None,
+    graph.add_node("classify", classify_node(intent_classifier))
+    graph.add_node("query_transform", query_transform_node(query_transformer, first))
+    graph.add_node("retrieve", retrieve_node(searches, bandit, bandit_context if bandit.contextual else None,
                                              fetch_k, fusion, original_weight, hypothetical_weight))
     graph.add_node("rerank", rerank_node(rerank_with, k))
-    graph.add_node("grade", grade_node(roles.grader, bandit))
-    graph.add_node("generate", generate_node(roles.writer, roles.chat_model))
-    graph.add_node("hallucination_check", hallucination_check_node(roles.hallucination_grader))
+    graph.add_node("grade", grade_node(grader, bandit))
+    graph.add_node("generate", generate_node(writer, small_talk))
+    graph.add_node("hallucination_check", hallucination_check_node(hallucination_grader))
+    graph.add_node("finish", finish)
 
     graph.add_edge(START, "check_question")
     graph.add_conditional_edges("check_question", route_after_check_question)
@@ -257,9 +636,19 @@ def build_advanced_rag_graph(
     graph.add_conditional_edges("grade", route_after_grade)
     graph.add_edge("generate", "hallucination_check")
     graph.add_conditional_edges("hallucination_check", route_after_hallucination_check)
-    return graph.compile(checkpointer=checkpointer)
+    graph.add_edge("finish", END)
+    return graph
 
 
-__all__ = ["ARMS", "AdvancedState", "bm25_context", "build_advanced_rag_graph", "default_arms", "default_reranker",
-           "lazy_arms", "route_after_check_question", "route_after_classify", "route_after_grade",
-           "route_after_hallucination_check", "search_queries", "weighted_queries", "worst_case_steps"]
+def build_advanced_rag_graph(corpus: Sequence[Document] | None = None, *, checkpointer: Any | None = None,
+                             **options: Any) -> CompiledStateGraph:
+    """:func:`advanced_rag_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
+    return advanced_rag_graph(corpus, **options).compile(checkpointer=checkpointer, name="advanced_rag")
+
+
+__all__ = ["ARMS", "AdvancedState", "advanced_rag_graph", "build_advanced_rag_graph", "can_retry_retrieval",
+           "classify_node", "default_arms", "default_reranker", "finish", "generate_node", "grade_node",
+           "hallucination_check_node", "lazy_arms", "merge_metadata", "query_transform_node", "rerank_node",
+           "retrieve_node", "route_after_check_question", "route_after_classify", "route_after_grade",
+           "route_after_hallucination_check", "search_queries", "start_run", "wants_regeneration", "weighted_queries",
+           "worst_case_steps"]

@@ -25,7 +25,7 @@ retry cannot tell the writer *why* a sentence failed; the local judge's bars are
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.documents import Document
@@ -49,7 +49,7 @@ from ragkit.core.contract import (
     traced,
     with_threads,
 )
-from ragkit.core.nlp import cited_numbers, clean_query, same_query, split_sentences, strip_citations
+from ragkit.core.nlp import cited_numbers, clean_query, same_query, supporting_documents
 from ragkit.core.search import ScoredSearch, as_scored_search, with_score
 from ragkit.defaults import GRAPHS
 from ragkit.domains.handbook.corpus import handbook_search
@@ -138,24 +138,6 @@ def check_clarification(reply: object) -> str:
     if not isinstance(reply, str):
         raise TypeError(f"the clarification must be a non-empty string, got {type(reply).__name__}: {reply!r:.60}")
     return " ".join(clean_query(reply, what="clarification").split())
-
-
-def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:
-    """The documents cited by the draft's *supported* sentences (if it cites none: all but those cited
-    only by unsupported sentences).
-
-    >>> docs = [Document("a"), Document("b"), Document("c")]
-    >>> [d.page_content for d in supporting_documents("A is so [1]. B is so [2].", docs, ["B is so [2]."])]
-    ['a']
-    """
-    bad = {strip_citations(s) for s in unsupported}
-    sentences = split_sentences(draft)
-    good = [s for s in sentences if strip_citations(s) not in bad]
-    cited = [n for n in cited_numbers(" ".join(good)) if 1 <= n <= len(documents)]
-    if cited:
-        return [documents[n - 1] for n in cited]
-    blamed = set(cited_numbers(" ".join(s for s in sentences if strip_citations(s) in bad)))
-    return [d for i, d in enumerate(documents, start=1) if i not in blamed]
 
 
 def valid_judgement(j: object, n_candidates: int) -> str | None:

@@ -52,7 +52,14 @@ from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.roles.llm import LLMAnswerGrader, LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMWriter, check_chat_model
+from ragkit.roles.llm import (
+    LLMAnswerGrader,
+    LLMGrader,
+    LLMHallucinationGrader,
+    LLMRewriter,
+    LLMWriter,
+    check_chat_model,
+)
 from ragkit.roles.protocols import (
     Answer,
     AnswerGrader,

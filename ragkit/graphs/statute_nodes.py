@@ -19,12 +19,12 @@ from typing import Any, TypedDict
 from langchain_core.documents import Document
 from typing_extensions import Annotated
 
-from ragkit.defaults import GRAPHS
 from ragkit.core import contract as policy
 from ragkit.core.contract import add_path, traced
-from ragkit.core.search import ScoredSearch, doc_key
-from ragkit.domains.statute.paragraphs import bracket_citations, cite_paragraphs, paragraphs_of, remove_citations
 from ragkit.core.nlp import same_query
+from ragkit.core.search import ScoredSearch, doc_key
+from ragkit.defaults import GRAPHS
+from ragkit.domains.statute.paragraphs import bracket_citations, cite_paragraphs, paragraphs_of, remove_citations
 from ragkit.graphs.crag import tidy
 from ragkit.graphs.statute_helpers import (
     REFUSALS,
@@ -37,8 +37,8 @@ from ragkit.graphs.statute_helpers import (
     record_usage,
     with_titles,
 )
-from ragkit.roles.protocols import HallucinationGrader, QuestionRewriter, Writer
 from ragkit.roles.evidence import EvidenceGrade, EvidenceGrader
+from ragkit.roles.protocols import HallucinationGrader, QuestionRewriter, Writer
 from ragkit.roles.question_classifier import QuestionClassifier, QuestionKind
 
 

@@ -48,10 +48,9 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 
 from ragkit.core.contract import check_limit
-from ragkit.core.search import doc_key
+from ragkit.core.search import as_scored_search, doc_key
 from ragkit.defaults import GRAPHS, STATUTE_QA
 from ragkit.domains.statute.strategies import STRATEGIES, strategy_searches
-from ragkit.core.search import as_scored_search
 from ragkit.graphs.statute_helpers import (
     REFUSALS,
     CitationReport,

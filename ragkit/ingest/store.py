@@ -14,7 +14,7 @@ previous collection as it was. A :class:`Collection` is a ragkit retriever: ``se
 k)`` is the tuned hybrid of its BM25 and dense indexes (:func:`ragkit.core.hybrid.fused`), so any
 graph takes it, and ``collection_search(NAME)`` opens it on its first search.
 
-Locks (``fcntl.flock`` on hidden files next to the collections): one ingest or delete at a time per
+Locks (``filelock``, which uses ``flock`` on Unix and ``msvcrt`` on Windows, on hidden files next to the collections): one ingest or delete at a time per
 collection (a second one fails at once with :class:`CollectionBusy`); loading waits only while a new
 version is being written and swapped in (seconds: the embedding is done before that).
 
@@ -25,7 +25,6 @@ digits, ``_``, ``-`` and ``.`` so a name can never point outside the collections
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -36,6 +35,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock, Timeout
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict
@@ -88,15 +88,15 @@ def locked(name: str, root: str | Path | None, purpose: str, wait: bool) -> Iter
     """Hold a lock on ``<root>/.<name>.<purpose>.lock``; ``wait=False`` raises CollectionBusy if taken."""
     folder = collections_dir(root)
     folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / f".{check_name(name)}.{purpose}.lock", "a") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError as err:
-            raise CollectionBusy(f"collection {name!r} is being ingested or deleted by another process; try again when it ends") from err
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    lock = FileLock(folder / f".{check_name(name)}.{purpose}.lock", timeout=-1 if wait else 0)
+    try:
+        lock.acquire()
+    except Timeout as err:
+        raise CollectionBusy(f"collection {name!r} is being ingested or deleted by another process; try again when it ends") from err
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 @dataclass(frozen=True)

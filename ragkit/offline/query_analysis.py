@@ -64,7 +64,6 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.nlp import (
-    CLAUSE_MARKS,
     CLAUSE_NEGATION_CUES,
     LIST_NEGATION_CUES,
     NEGATION_SUFFIXES,
@@ -72,7 +71,6 @@ from ragkit.core.nlp import (
     POLAR_OPENERS,
     QUESTION_STOPWORDS,
     QUESTION_WORDS,
-    clause_groups,
     clean_query,
     fold,
     stem,
@@ -82,6 +80,9 @@ from ragkit.roles.structured_query import Parse, QueryAnalysis, analysis_from_pa
 
 
 # ---------------------------------------------------------------- tokens
+PUNCTUATION = frozenset(",.;:?!")  # a token of its own; it ends a clause, and a negation's scope with it
+
+
 @dataclasses.dataclass(frozen=True)
 class Tok:
     text: str
@@ -90,7 +91,7 @@ class Tok:
 
     @property
     def punct(self) -> bool:
-        return self.text in CLAUSE_MARKS
+        return self.text in PUNCTUATION
 
 
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)?|[a-z]+(?:'[a-z]+)?|[,.;:?!]")
@@ -517,8 +518,21 @@ def _token_span(toks: list[Tok], match: re.Match, text: str) -> set[int]:
 
 
 def clauses(toks: list[Tok]) -> list[list[int]]:
-    """Token positions grouped by clause (:func:`ragkit.core.nlp.clause_groups`: cut at punctuation)."""
-    return clause_groups([t.text for t in toks])
+    """Token positions grouped by clause, cut at punctuation: the reach of a negation or a self-description.
+
+    Not :func:`ragkit.core.nlp.split_clauses`, which cuts a request's text into the steps it asks for (also
+    before "and", "then", "after"): "without nuts and dairy" is one scope here, two steps there.
+
+    >>> clauses(tokens("Coeliac here, which sides?"))
+    [[0, 1], [3, 4]]
+    """
+    out: list[list[int]] = [[]]
+    for i, t in enumerate(toks):
+        if t.punct:
+            out.append([])
+        else:
+            out[-1].append(i)
+    return [c for c in out if c]
 
 
 def is_polar(toks: list[Tok]) -> bool:

@@ -55,9 +55,8 @@ from ragkit.core.nlp import answer_type, clean_query, has_answer, names, split_s
 from ragkit.defaults import STATUTE_QA
 from ragkit.domains.statute.citations import parse_citations
 from ragkit.offline.judge import mentions, supporting_sentence
+from ragkit.roles.llm import call_structured, format_documents
 from ragkit.roles.protocols import DocumentGrader
-from ragkit.roles.llm import call_structured
-from ragkit.roles.llm import format_documents
 
 EvidenceVerdict = Literal["sufficient", "short"]
 def missing_names(question: str, documents: Sequence[Document]) -> list[str]:

@@ -50,15 +50,9 @@ ROLES: dict[str, tuple[bool, str, str]] = {
     "question_classifier": (True, "ragkit.roles.question_classifier:LocalQuestionClassifier",
                             "ragkit.roles.question_classifier:LLMQuestionClassifier"),
     "evidence_grader": (True, "ragkit.roles.evidence:LocalEvidenceGrader", "ragkit.roles.evidence:LLMEvidenceGrader"),
-    "supervisor": (True, "ragkit.roles.supervisor:LocalSupervisor", "ragkit.roles.supervisor:LLMSupervisor"),
-    "analyst": (False, "ragkit.roles.analysis:LocalAnalyst", "ragkit.roles.analysis:LLMAnalyst"),
-    "coder": (False, "ragkit.roles.coder:LocalCoder", "ragkit.roles.coder:LLMCoder"),
-    "aggregator": (False, "ragkit.roles.aggregator:LocalAggregator", "ragkit.roles.aggregator:LLMAggregator"),
-    "intent_classifier": (True, "ragkit.roles.intent:LocalIntentClassifier", "ragkit.roles.intent:LLMIntentClassifier"),
-    "query_transformer": (False, "ragkit.roles.query_transform:LocalQueryTransformer", "ragkit.roles.query_transform:LLMQueryTransformer"),
 }
-# Roles built with extra arguments (see the methods of Roles), and the tool planner (a chat model itself).
-SPECIAL_ROLES = ("router", "tool_planner")
+# Roles built with extra arguments (see the methods of Roles). The tool loop picks its planner itself.
+SPECIAL_ROLES = ("router",)
 ROLE_NAMES: tuple[str, ...] = (*ROLES, *SPECIAL_ROLES)
 
 
@@ -133,23 +127,13 @@ class Roles:
         """A router over ``routes``: the override, else ``LLMRouter`` on the (judge) model, else ``LocalRouter``
         with ``documents`` (route name -> the documents that route searches) as corpus evidence."""
         if "router" not in self._built:
-            from ragkit.roles.llm import LLMRouter
             from ragkit.offline.router import LocalRouter
+            from ragkit.roles.llm import LLMRouter
 
             model = self.model_for("router")
             self._built["router"] = (LLMRouter(model, routes, fallback=fallback) if model is not None else
                                      LocalRouter(routes, fallback=fallback, embedder=self.embedder, documents=documents))
         return self._built["router"]
-
-    @property
-    def tool_planner(self) -> BaseChatModel:
-        """The model that proposes tool calls: the override, else the chat model, else ``LocalToolPlanner``."""
-        if "tool_planner" not in self._built:
-            from ragkit.roles.tool_planner import LocalToolPlanner
-
-            self._built["tool_planner"] = (self.chat_model if self.chat_model is not None
-                                           else LocalToolPlanner(embedder=self.embedder))
-        return self._built["tool_planner"]
 
 
 def make_roles(chat_model: BaseChatModel | None = None, *, judge_model: BaseChatModel | None = None,

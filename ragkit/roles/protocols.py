@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from langchain_core.documents import Document
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import Runnable
 
 from ragkit.core.nlp import strip_citations
 
@@ -195,6 +198,84 @@ class Judge(Protocol):
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
 
 
+
+# ---------------------------------------------------------------- intent classifier (the advanced pipeline)
+IntentRoute = Literal["rag", "chitchat"]
+INTENT_ROUTES: tuple[str, ...] = ("rag", "chitchat")
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a message wants: a search (``rag``) or a reply to small talk (``chitchat``)."""
+
+    route: IntentRoute
+    confidence: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class IntentClassifier(Protocol):
+    def classify(self, question: str) -> Intent: ...
+
+
+@runtime_checkable
+class SmallTalk(Protocol):
+    """The reply to a message that is small talk (a greeting, thanks, "who are you?")."""
+
+    def reply(self, question: str) -> str: ...
+
+
+# ---------------------------------------------------------------- query transformer (the advanced pipeline)
+MAX_ALTERNATIVE_CHARS = 500  # an alternative query longer than this is not a query
+MAX_HYPOTHETICAL_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class QueryTransform:
+    """Alternative queries (the question itself not included) and a hypothetical answer ("" for none)."""
+
+    queries: tuple[str, ...] = ()
+    hypothetical: str = ""
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class QueryTransformer(Protocol):
+    """``uses_first_pass`` (an attribute, default False): the graph passes the documents of a first-pass search."""
+
+    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform: ...
+
+
+def new_queries(candidates: Sequence[str], question: str, tried: Sequence[str], limit: int) -> tuple[str, ...]:
+    """Clean candidate queries: whitespace collapsed, empty, over-long, repeated or already tried ones dropped.
+
+    >>> new_queries(["  bm25  idf ", "BM25 idf", "what is bm25", "", "tf-idf"], "What is BM25?", ["tf-idf"], 5)
+    ('bm25 idf', 'what is bm25')
+    """
+    seen = {" ".join(q.split()).lower() for q in [question, *tried]}
+    out: list[str] = []
+    for candidate in candidates:
+        query = " ".join(str(candidate).split())
+        if query and len(query) <= MAX_ALTERNATIVE_CHARS and query.lower() not in seen:
+            seen.add(query.lower())
+            out.append(query)
+    return tuple(out[:limit])
+
+
+# ---------------------------------------------------------------- tool planner (the tool loop)
+@runtime_checkable
+class ToolPlanner(Protocol):
+    """A chat model that proposes tool calls: ``bind_tools(tools)`` gives a runnable whose ``invoke(messages)``
+    returns an ``AIMessage`` with ``tool_calls`` (any LangChain chat model with tool calling, or the offline
+    ``LocalToolPlanner``). It only proposes; the tool loop's guards decide."""
+
+    def bind_tools(self, tools: Sequence[Any]) -> Runnable: ...
+
+    def invoke(self, input: Any) -> AIMessage: ...
+
+
 # ---------------------------------------------------------------- checking and picking roles
 R = TypeVar("R")
 
@@ -240,9 +321,12 @@ def as_role(value: Any, protocol: type, keyword: str) -> Any:
     naming the keyword, the methods needed and what was given.
     """
     methods = methods_of(protocol)
+    if isinstance(value, type):
+        raise TypeError(f"{keyword}= needs a {protocol.__name__} object, got the class {value.__name__}: "
+                        f"pass an instance, {value.__name__}(...)")
     if all(callable(getattr(value, m, None)) for m in methods):
         role = value
-    elif callable(value) and not isinstance(value, type) and len(methods) == 1:
+    elif callable(value) and len(methods) == 1 and takes(value, len(arguments(protocol, methods[0]))):
         role = FunctionRole(methods[0], value)
     else:
         wanted = " and ".join(f"{m}{signature(protocol, m)}" for m in methods)
@@ -251,15 +335,39 @@ def as_role(value: Any, protocol: type, keyword: str) -> Any:
                         f"got {type(value).__name__}")
     if protocol is DocumentGrader and not callable(getattr(role, "grade_many", None)):
         role = GradeEach(role)
+    if protocol is ToolPlanner and isinstance(role, BaseChatModel) and type(role).bind_tools is BaseChatModel.bind_tools:
+        raise TypeError(f"{keyword}= needs a chat model that can call tools, but {type(value).__name__} does not "
+                        "implement bind_tools. Use a chat model with tool calling (Gemini), "
+                        "ragkit.core.chat_models.ScriptedChatModel in tests, or leave it None for the offline "
+                        "LocalToolPlanner.")
     return role
+
+
+def arguments(protocol: type, method: str) -> list[str]:
+    """The names of a protocol method's arguments (``self`` left out)."""
+    return [p for p in inspect.signature(getattr(protocol, method)).parameters if p != "self"]
 
 
 def signature(protocol: type, method: str) -> str:
     """A method's arguments and result as a reader would write them: ``(question, documents) -> Answer``."""
-    sig = inspect.signature(getattr(protocol, method))
-    names = [p for p in sig.parameters if p != "self"]
-    result = sig.return_annotation if isinstance(sig.return_annotation, str) else sig.return_annotation.__name__
-    return f"({', '.join(names)}) -> {result}"
+    annotation = inspect.signature(getattr(protocol, method)).return_annotation
+    result = annotation if isinstance(annotation, str) else annotation.__name__
+    return f"({', '.join(arguments(protocol, method))}) -> {result}"
+
+
+def takes(fn: Callable[..., Any], n: int) -> bool:
+    """True when ``fn`` can be called with ``n`` positional arguments (a function standing for a method).
+
+    >>> takes(lambda question, document: None, 2), takes(lambda question: None, 2)
+    (True, False)
+    """
+    try:
+        inspect.signature(fn).bind(*range(n))
+    except TypeError:
+        return False
+    except ValueError:  # a builtin without a signature: let it be tried
+        return True
+    return True
 
 
 def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callable[[Any], R],
@@ -276,5 +384,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
 
 
 __all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
-           "Groundedness", "HallucinationGrader", "Judge", "Judgement", "QuestionRewriter", "RouteDecision", "RouteSpec",
-           "Router", "Usefulness", "Verdict", "Writer", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "signature"]
+           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "Judge", "Judgement", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "QuestionRewriter", "RouteDecision", "RouteSpec", "Router", "SmallTalk", "ToolPlanner", "Usefulness", "Verdict", "Writer", "arguments", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "new_queries", "signature", "takes"]

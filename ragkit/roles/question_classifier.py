@@ -47,9 +47,8 @@ from langchain_core.prompts import ChatPromptTemplate
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import STATUTE_QA
 from ragkit.domains.statute.citations import parse_citations
+from ragkit.roles.llm import call_structured, choice_schema, format_routes
 from ragkit.roles.protocols import RouteSpec
-from ragkit.roles.llm import call_structured, choice_schema
-from ragkit.roles.llm import format_routes
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
 QUESTION_KINDS: tuple[str, ...] = get_args(QuestionKind)

@@ -1,7 +1,7 @@
 """A sandbox for untrusted Python: a separate process with limits, an empty environment, and bubblewrap.
 
-The code agent runs every piece of code it writes or finds through ``run_python`` and gets back a
-``SandboxResult``: the output (cut at a cap), a ``status`` such as ``"ok"``, ``"error"``, ``"timeout"``,
+The supervisor's code agent runs code through ``python_runner()`` (``run_python`` with fixed limits) and
+gets back a ``SandboxResult``: the output (cut at a cap), a ``status`` such as ``"ok"``, ``"error"``, ``"timeout"``,
 ``"memory"`` or ``"output_limit"``, and a ``summary()`` sentence for the user.
 
 >>> from ragkit.sandbox import run_python
@@ -17,12 +17,16 @@ What it does not do: no seccomp filter, no total memory cap across the code's pr
 bubblewrap no file-system or network isolation at all (every result then says so in ``missing``).
 ``disallowed_imports`` (``imports.py``) is a pre-flight allow-list check of the import statements, for a
 clearer message; it is no protection (``__import__("os")`` passes it).
+
+Platforms: this package imports everywhere; the Unix-only parts (``resource``, ``pwd``, ``fork``) load
+when code runs, and on Windows ``run_python`` raises ``SandboxUnavailable`` saying what is missing and
+that WSL has it. Bubblewrap is Linux only and optional: without it, ``missing`` lists what is off.
 """
 
 from ragkit.sandbox.capabilities import SandboxCapabilities, SandboxUnavailable, sandbox_capabilities
 from ragkit.sandbox.imports import disallowed_imports, imported_modules
 from ragkit.sandbox.result import SandboxLimits, SandboxResult, Status, classify
-from ragkit.sandbox.runner import MAX_CODE_CHARS, run_python
+from ragkit.sandbox.runner import MAX_CODE_CHARS, python_runner, run_python
 
 __all__ = [
     "MAX_CODE_CHARS",
@@ -34,6 +38,7 @@ __all__ = [
     "classify",
     "disallowed_imports",
     "imported_modules",
+    "python_runner",
     "run_python",
     "sandbox_capabilities",
 ]

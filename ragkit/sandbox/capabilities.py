@@ -22,6 +22,7 @@ per process, so the total is at most ``max_processes`` times ``memory_mb``).
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
 import shutil
@@ -51,6 +52,31 @@ BASE_PROTECTIONS = (
 
 class SandboxUnavailable(RuntimeError):
     """The sandbox cannot run here, or a protection that was asked for is not available."""
+
+
+UNIX_MODULES = ("resource", "pwd")  # rlimits and the private uid's check: Linux and macOS only
+
+
+def require_unix() -> None:
+    """Raise ``SandboxUnavailable``, with the fix, where the sandbox cannot run (Windows: no fork, no rlimits).
+
+    ragkit imports everywhere; only running code in the sandbox needs a Unix system, so this check runs
+    when ``run_python`` is called, not when ragkit is imported.
+    """
+    missing = []
+    for name in UNIX_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    if not hasattr(os, "fork"):
+        missing.append("os.fork")
+    if missing:
+        raise SandboxUnavailable(
+            f"the sandbox needs Linux or macOS; this platform ({sys.platform}) lacks {', '.join(missing)}. "
+            "On Windows, run the workbook inside WSL (wsl --install, then follow the Linux "
+            "steps in the README); everything else in ragkit works without the sandbox."
+        )
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import pwd
 import shutil
 import stat
 import subprocess
@@ -50,6 +49,8 @@ def live_pids_of_uid(uid: int) -> list[int]:
 
 def claim_uid() -> int:
     """A uid no account and no process uses, for one run under root."""
+    import pwd  # Unix only: imported when used, so that ragkit imports on Windows
+
     with _uid_lock:
         for _ in range(1000):
             uid = SANDBOX_UID_BASE + (os.getpid() % 10_000) * 100 + next(_uid_counter) % 100

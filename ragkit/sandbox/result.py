@@ -16,8 +16,9 @@ from typing import Literal
 
 Status = Literal["ok", "error", "timeout", "cpu", "memory", "output_limit", "crash", "killed", "sandbox_error"]
 
+# By name: Windows has no SIGBUS or SIGSYS, and this module must import there too.
 CRASH_SIGNALS = frozenset(
-    {_signal.SIGSEGV, _signal.SIGBUS, _signal.SIGILL, _signal.SIGFPE, _signal.SIGABRT, _signal.SIGSYS}
+    getattr(_signal, name) for name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGSYS") if hasattr(_signal, name)
 )
 _MEMORY_RE = re.compile(r"(^|\n)\s*(\w+\.)*MemoryError\b|Cannot allocate memory|[Oo]ut of memory")
 _SANDBOX_ERROR_PREFIXES = ("bwrap:", "ragkit-sandbox:")

@@ -19,10 +19,11 @@ and leaves the process group first.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import math
 import os
-import resource
 import selectors
 import signal
 import subprocess
@@ -30,13 +31,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from ragkit.defaults import SUPERVISOR
 from ragkit.sandbox.capabilities import (
     WORKDIR,
     SandboxCapabilities,
     SandboxUnavailable,
     bwrap_argv,
+    require_unix,
     sandbox_capabilities,
 )
 from ragkit.sandbox.cleanup import claim_uid, live_pids_of_uid, release_uid, remove_files_of, remove_tree, sweep_uid
@@ -95,9 +98,8 @@ def run_python(
         memory_mb=memory_mb, max_processes=max_processes, max_output_bytes=max_output_bytes,
         file_size_mb=file_size_mb, disk_mb=disk_mb, max_open_files=max_open_files,
     )
+    require_unix()
     caps = sandbox_capabilities(python)
-    if not hasattr(os, "fork"):
-        raise SandboxUnavailable("the sandbox needs a POSIX system (Linux or macOS)")
     if use_bwrap and not caps.bwrap_usable:
         raise SandboxUnavailable(f"bubblewrap was asked for but cannot be used: {caps.bwrap_problem}")
     bwrap = caps.bwrap_usable if use_bwrap is None else use_bwrap
@@ -121,6 +123,30 @@ def run_python(
         **result, limits=limits, protections=caps.protections(bwrap), missing=caps.missing(bwrap, why_off),
         mode=f"bubblewrap ({caps.bwrap_mode})" if bwrap else "rlimits only", leftover_processes=leftover,
     )
+
+
+def python_runner(**limits: Any) -> Callable[[str], SandboxResult]:
+    """``run_python`` with its limits fixed, as a function ``code -> SandboxResult``: the code runner the
+    supervisor graph's code agent takes (``build_supervisor_graph(run_code=python_runner())``).
+
+    ``limits`` are ``run_python``'s keyword arguments (``timeout_s``, ``memory_mb``, ``use_bwrap`` ...); the
+    defaults are the supervisor's (:data:`ragkit.defaults.SUPERVISOR`: 5 s, 256 MB, 20,000 bytes of
+    output). An unknown name is a ``ValueError`` now, not at the first run.
+
+    >>> python_runner(timeout_s=2.0)("print(6 * 7)").stdout
+    '42\\n'
+    >>> python_runner(allow_network=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown sandbox option(s) ['allow_network']; run_python takes ['cpu_s', 'disk_mb', ...]
+    """
+    allowed = set(inspect.signature(run_python).parameters) - {"code", "stdin"}
+    unknown = sorted(set(limits) - allowed)
+    if unknown:
+        raise ValueError(f"unknown sandbox option(s) {unknown}; run_python takes {sorted(allowed)}")
+    options = {"timeout_s": SUPERVISOR.sandbox_timeout_s, "memory_mb": SUPERVISOR.sandbox_memory_mb,
+               "max_output_bytes": SUPERVISOR.sandbox_max_output_bytes, **limits}
+    return functools.partial(run_python, **options)  # its .keywords are the limits
 
 
 def _run(code: str, stdin: bytes | None, limits: SandboxLimits, caps: SandboxCapabilities, bwrap: bool,
@@ -191,6 +217,8 @@ def _run(code: str, stdin: bytes | None, limits: SandboxLimits, caps: SandboxCap
 
 def _rlimits(limits: SandboxLimits, caps: SandboxCapabilities, uid: int | None, bwrap: bool) -> dict[str, list[int]]:
     """The launcher's rlimits, never above this process's own hard limits."""
+    import resource  # Unix only: imported when used (run_python calls require_unix first)
+
     mem = limits.memory_mb * 1024 * 1024
     own = 2 if (bwrap and caps.bwrap_mode == "userns") else 1  # the launcher (and bwrap's init in userns)
     nproc = limits.max_processes + own

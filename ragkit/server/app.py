@@ -19,18 +19,26 @@ Endpoints (all JSON unless said otherwise):
 
 Graphs run in worker threads (``anyio.to_thread``), never on the event loop, so a slow question does not
 stall ``/health``. Endpoints of a graph that changes data (the tool loop) need ``Authorization: Bearer
-<RAGKIT_SERVER_TOKEN>`` and are refused when no token is configured. Errors are ``{"error", "message"}``
-with a 4xx or 5xx status, never a traceback.
+<RAGKIT_SERVER_TOKEN>`` and are refused when no token is configured. A thread belongs to the graph whose
+request first named it (:mod:`ragkit.server.threads`): a request for another graph on it is refused with 409
+before anything is written (and, if the owner changes data, with 401 unless it carries the token). Every
+error, the framework's own included (unknown route, wrong method, a body that is not JSON), is
+``{"error", "message"}`` with a 4xx or 5xx status, never a traceback.
 
-Simplifications: one process (run several behind a load balancer with PostgreSQL checkpoints, or use
-LangGraph's own server with ``langgraph.json``); requests for one thread are serialised by a lock held in
-this process only.
+``ragkit serve --workers N`` runs N processes of this app (:func:`create_app` is uvicorn's factory, and each
+worker reads its settings from the environment); they share the checkpoints, the thread owners and the
+bandit through the database, and ``/metrics`` sums them (:mod:`ragkit.server.metrics`).
+
+Simplifications: requests for one thread are serialised by a lock held in each process only, so two workers
+can still run one thread at the same moment (the later checkpoint wins); run several replicas behind a load
+balancer with PostgreSQL, or LangGraph's own server with ``langgraph.json``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
+import http
 import json
 import threading
 import time
@@ -46,13 +54,16 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 
 from ragkit.core.search import with_score
 from ragkit.server.checkpoints import open_checkpointer
+from ragkit.server.database import StateDatabase
 from ragkit.server.metrics import Metrics
 from ragkit.server.registry import GraphSpec, ResumeError
 from ragkit.server.serialize import public_state, to_json, update_json
 from ragkit.server.settings import ServerSettings
+from ragkit.server.threads import ThreadOwners
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
 # Collections change data on the server (and read its files), so they share the token rule.
@@ -95,7 +106,11 @@ class SearchRequest(BaseModel):
 
 
 class BodyLimit:
-    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, counting what actually arrives."""
+    """ASGI middleware: refuse a request body over ``max_bytes`` with 413, counting what actually arrives.
+
+    The body (at most ``max_bytes``) is read before the app sees the request, so a chunked upload without a
+    ``content-length`` is refused with the same 413, not halfway through the app's body parsing.
+    """
 
     def __init__(self, app: Any, max_bytes: int):
         self.app, self.max_bytes = app, max_bytes
@@ -103,21 +118,26 @@ class BodyLimit:
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
+        too_large = f"the request body is over {self.max_bytes:,} bytes"
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            return await _send_json(send, 413, "body_too_large", f"the request body is over {self.max_bytes:,} bytes")
-        seen = 0
-
-        async def counted() -> dict:
-            nonlocal seen
+            return await _send_json(send, 413, "body_too_large", too_large)
+        received, seen = [], 0
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise ApiError(413, "body_too_large", f"the request body is over {self.max_bytes:,} bytes")
-            return message
+            received.append(message)
+            if message["type"] != "http.request":
+                break  # the client went away: the app sees that as it would have
+            seen += len(message.get("body", b""))
+            if seen > self.max_bytes:
+                return await _send_json(send, 413, "body_too_large", too_large)
+            if not message.get("more_body", False):
+                break
 
-        await self.app(scope, counted, send)
+        async def replay() -> dict:
+            return received.pop(0) if received else await receive()
+
+        await self.app(scope, replay, send)
 
 
 async def _send_json(send: Any, status: int, code: str, message: str) -> None:
@@ -132,9 +152,12 @@ class Runtime:
 
     def __init__(self, settings: ServerSettings, specs: Mapping[str, GraphSpec] | None = None):
         self.settings = settings
-        self.specs = dict(specs) if specs is not None else settings.graph_specs()
         self.stack = ExitStack()
+        self.database = StateDatabase(settings.checkpoint_url, settings.state_dir)
+        self.stack.callback(self.database.close)
         self.checkpointer = open_checkpointer(settings.checkpoint_url, settings.state_dir, self.stack)
+        self.owners = ThreadOwners(self.database)
+        self.specs = dict(specs) if specs is not None else settings.graph_specs(self.database)
         chat = settings.chat_model()
         self.graphs = {name: spec.build(self.checkpointer, chat) for name, spec in self.specs.items()}
         bandits = [spec.extras["bandit"] for spec in self.specs.values() if "bandit" in spec.extras]
@@ -189,13 +212,39 @@ class Runtime:
         if not hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
             raise ApiError(401, "unauthorised", f"{spec.name} needs the header 'Authorization: Bearer <token>'")
 
-    def thread_graph(self, thread_id: str) -> str:
-        """The graph a thread belongs to (recorded in its checkpoints' metadata)."""
+    def checkpoint_graph(self, thread_id: str) -> str | None:
+        """The graph named in a thread's latest checkpoint (None: no checkpoint; "": one this server did not write)."""
         found = self.checkpointer.get_tuple({"configurable": {"thread_id": thread_id}})
-        name = (found.metadata or {}).get("ragkit_graph") if found else None
-        if not name or name not in self.specs:
+        return None if found is None else str((found.metadata or {}).get("ragkit_graph") or "")
+
+    def thread_graph(self, thread_id: str) -> str:
+        """The graph a thread belongs to: its owner row, or for a thread older than that table, its checkpoints'."""
+        recorded = self.checkpoint_graph(thread_id)
+        name = self.owners.owner(thread_id) or recorded
+        if recorded is None or not name or name not in self.specs:
             raise ApiError(404, "unknown_thread", f"no thread {thread_id!r} on this server")
         return name
+
+    def claim(self, thread_id: str, spec: GraphSpec, request: Request) -> None:
+        """Make ``thread_id`` ``spec``'s if it is new; refuse (409) a thread that another graph owns.
+
+        Nothing is written for a refused request. A thread whose graph changes data is refused with 401/403
+        to a request without the token, so it learns nothing about that thread but that it is protected.
+        """
+        owner = self.owners.owner(thread_id)
+        if owner is None:
+            recorded = self.checkpoint_graph(thread_id)
+            if recorded == "":
+                raise ApiError(409, "thread_not_ours", f"thread {thread_id!r} holds checkpoints this server did not "
+                                                       "write; use another thread id")
+            owner = self.owners.claim(thread_id, recorded or spec.name)
+        if owner == spec.name:
+            return
+        if owner in self.specs:
+            self.authorise(self.specs[owner], request)
+        served = "" if owner in self.specs else ", which this server does not serve"
+        raise ApiError(409, "thread_of_another_graph", f"thread {thread_id!r} belongs to graph {owner!r}{served}; "
+                                                       f"use a new thread id (or none) to run {spec.name}")
 
 
 def run_config(graph_name: str, thread_id: str) -> dict:
@@ -242,6 +291,12 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
     async def api_error(request: Request, err: ApiError) -> JSONResponse:
         return JSONResponse({"error": err.code, "message": err.message}, status_code=err.status)
 
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, err: HTTPException) -> JSONResponse:
+        """The framework's own errors (unknown route, wrong method, unreadable body) in the same format."""
+        return JSONResponse({"error": framework_code(err.status_code), "message": framework_message(request, err)},
+                            status_code=err.status_code, headers=getattr(err, "headers", None))
+
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in err.errors())
@@ -276,6 +331,7 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
         rt.authorise(spec, request)
         text = input_text(spec, body)
         thread_id = body.thread_id or uuid.uuid4().hex
+        await anyio.to_thread.run_sync(rt.claim, thread_id, spec, request)
         return rt, spec, spec.graph_input(text), thread_id, text
 
     @app.post("/graphs/{name}/invoke")
@@ -409,6 +465,31 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
     return app
 
 
+def framework_code(status: int) -> str:
+    """The error code for a status the framework raised: its HTTP phrase in snake case.
+
+    >>> framework_code(405), framework_code(404)
+    ('method_not_allowed', 'not_found')
+    """
+    try:
+        return http.HTTPStatus(status).phrase.lower().replace(" ", "_").replace("-", "_")
+    except ValueError:
+        return "http_error"
+
+
+def framework_message(request: Request, err: HTTPException) -> str:
+    """A message a client can act on for the framework's own errors."""
+    where = f"{request.method} {request.url.path}"
+    if err.status_code == 404:
+        return f"no endpoint {where}; GET /graphs lists the graphs, GET /docs every endpoint"
+    if err.status_code == 405:
+        allowed = (getattr(err, "headers", None) or {}).get("Allow", "")
+        return f"{where} is not allowed" + (f"; this path takes {allowed}" if allowed else "")
+    if err.status_code == 400:
+        return "the request body could not be read: send JSON text encoded as UTF-8"
+    return str(err.detail) if err.detail else http.HTTPStatus(err.status_code).phrase
+
+
 def record_timings(rt: Runtime, graph: str, chunk: Mapping[str, Any], since: float | None) -> list[tuple[str, float]]:
     """Record each node's time from its trace (or, for untraced nodes, the wall time since the last update)."""
     out = []
@@ -475,4 +556,4 @@ def sse_line(event: dict) -> str:
     return f"event: {event['event']}\ndata: {json.dumps(event)}\n\n"
 
 
-__all__ = ["ApiError", "create_app", "sse_line"]
+__all__ = ["ApiError", "create_app", "framework_code", "sse_line"]

@@ -7,8 +7,9 @@ its checkpoints, so it survives a server restart: :func:`open_checkpointer` retu
 allows ragkit's own result dataclasses (``Answer``, ``Grade`` ...) by name, and nothing else beyond
 LangGraph's safe types.
 
-Simplifications: one SQLite connection shared by the server's worker threads (the saver locks around
-it), so writes are serialised; for many concurrent users, use PostgreSQL.
+Simplifications: one SQLite connection per process, shared by its worker threads (the saver locks around
+it), so writes are serialised; several worker processes share the file (WAL mode, a writer waits up to 30 s
+for another); for many concurrent users, use PostgreSQL.
 """
 
 from __future__ import annotations
@@ -22,8 +23,10 @@ from typing import Any
 
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
+from ragkit.server.database import SQLITE_TIMEOUT_S, is_postgres, postgres_setup_lock, sqlite_path
+
 # Modules whose dataclasses may appear in a graph's state (and so in a checkpoint).
-STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.tools.guards", "ragkit.core.contract")
+STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract")
 
 
 def allowed_types() -> list[tuple[str, str]]:
@@ -45,21 +48,21 @@ def serializer() -> JsonPlusSerializer:
 
 def open_checkpointer(url: str | None, state_dir: Path, stack: ExitStack) -> Any:
     """The checkpointer for ``url`` (PostgreSQL) or SQLite under ``state_dir``; ``stack`` closes it at shutdown."""
-    if url and url.startswith(("postgres://", "postgresql://")):
+    if is_postgres(url):
         from langgraph.checkpoint.postgres import PostgresSaver
         from psycopg import Connection
         from psycopg.rows import dict_row
 
         conn = stack.enter_context(Connection.connect(url, autocommit=True, prepare_threshold=0, row_factory=dict_row))
         saver = PostgresSaver(conn, serde=serializer())
-        saver.setup()
+        with postgres_setup_lock(conn):  # several workers may start at once
+            saver.setup()
         return saver
     if url:
         raise ValueError(f"unsupported checkpoint URL {url!r}: use postgresql://... or leave it empty for SQLite")
     from langgraph.checkpoint.sqlite import SqliteSaver
 
-    state_dir.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(state_dir / "checkpoints.sqlite"), check_same_thread=False)
+    conn = sqlite3.connect(str(sqlite_path(state_dir)), check_same_thread=False, timeout=SQLITE_TIMEOUT_S)
     stack.callback(conn.close)
     saver = SqliteSaver(conn, serde=serializer())
     saver.setup()

@@ -1,11 +1,17 @@
-"""The graphs as LangGraph's own server (``langgraph dev`` / LangGraph Platform) loads them (see langgraph.json).
+"""The graphs as LangGraph's own server (``langgraph dev`` / LangGraph Platform) loads them, and its langgraph.json.
 
-LangGraph's server brings its own persistence, so each graph is compiled without a checkpointer of ours
-(the graphs are the server registry's, ragkit.server.registry; any default in-memory checkpointer is removed here). Run offline with::
+``langgraph.json`` is generated from the server registry, the one list of served graphs
+(``python -m ragkit.server.registry langgraph.json``; a test checks the file is current). Each graph is this
+module's attribute of the same name, built when the module is loaded, without a checkpointer of ours
+(LangGraph's server brings its own persistence). Endpoints of graphs that change data
+(the tool loop) need the same bearer token as ``ragkit serve``: ``auth`` points at
+:mod:`ragkit.server.langgraph_auth`. Run offline with::
 
-    LANGGRAPH_CLI_NO_ANALYTICS=1 langgraph dev --no-browser     # needs: pip install "langgraph-cli[inmem]"
+    RAGKIT_SERVER_TOKEN=... LANGGRAPH_CLI_NO_ANALYTICS=1 langgraph dev --no-browser   # pip install ".[langgraph-server]"
 
-Together with PostgreSQL checkpoints, that is the path for users who outgrow ``ragkit serve`` on one machine.
+With ``RAGKIT_CHECKPOINT_URL`` set, the advanced pipeline's bandit keeps its counts in that PostgreSQL
+database (:mod:`ragkit.server.bandit_db`), shared by every replica; without it, in memory per process.
+Graphs run on their local roles unless ``GOOGLE_API_KEY`` is set, as with ``ragkit serve``.
 """
 
 from __future__ import annotations
@@ -15,18 +21,20 @@ from typing import Any
 from ragkit.server.registry import default_specs
 
 
-def _without_checkpointer(graph: Any) -> Any:
-    graph.checkpointer = None  # LangGraph's server attaches its own
-    return graph
+def build_graphs() -> dict[str, Any]:
+    """Every registry graph compiled for LangGraph's server: no checkpointer of ours (it attaches its own), the
+    chat model if ``GOOGLE_API_KEY`` is set, the bandit in ``RAGKIT_CHECKPOINT_URL``'s database if that is set."""
+    from ragkit.server.database import StateDatabase
+    from ragkit.server.settings import ServerSettings
+
+    settings = ServerSettings.from_env()
+    database = StateDatabase(settings.checkpoint_url, settings.state_dir) if settings.checkpoint_url else None
+    chat_model = settings.chat_model()
+    graphs = {}
+    for name, spec in default_specs(database=database).items():
+        graphs[name] = spec.build(None, chat_model)
+        graphs[name].checkpointer = None
+    return graphs
 
 
-_GRAPHS = {name: _without_checkpointer(spec.build(None, None)) for name, spec in default_specs().items()}
-adaptive_rag = _GRAPHS["adaptive_rag"]
-advanced_rag = _GRAPHS["advanced_rag"]
-self_rag = _GRAPHS["self_rag"]
-crag = _GRAPHS["crag"]
-supervisor = _GRAPHS["supervisor"]
-statute_qa = _GRAPHS["statute_qa"]
-tool_agent = _GRAPHS["tool_agent"]
-
-__all__ = ["adaptive_rag", "advanced_rag", "crag", "self_rag", "statute_qa", "supervisor", "tool_agent"]
+globals().update(build_graphs())  # LangGraph reads each graph from the module's __dict__

@@ -37,7 +37,7 @@ def _check_clarification(pending: Mapping[str, Any], payload: Any) -> Any:
 
 def _check_tool_payload(store: Any) -> Callable[[Mapping[str, Any], Any], Any]:
     def check(pending: Mapping[str, Any], payload: Any) -> Any:
-        from ragkit.tools.guards import ResumePayloadError, parse_approval, parse_login, parse_otp
+        from ragkit.core.tools import ResumePayloadError, parse_approval, parse_login, parse_otp
 
         kind = pending.get("kind")
         try:
@@ -77,26 +77,30 @@ class GraphSpec:
         return {"question": text}
 
 
-def advanced_bandit(state_dir: Path | None) -> Any:
-    """The advanced pipeline's retrieval bandit, shared by every request: Thompson sampling over its arms,
-    saved after every update to ``<state_dir>/advanced_bandit.json`` (so a restart keeps what it learned),
-    or kept in memory when there is no state folder. A damaged or mismatched file stops the server at start
-    (``BanditStateError``) instead of being replaced."""
-    from ragkit.bandit import SharedBandit, ThompsonSampling
+def advanced_bandit(database: Any = None, state_dir: Path | None = None) -> Any:
+    """The advanced pipeline's retrieval bandit, shared by every request: Thompson sampling over its arms.
+
+    With the server's ``database`` (:class:`ragkit.server.database.StateDatabase`), its counts live there and
+    every worker process and replica shares them (:class:`ragkit.server.bandit_db.DatabaseBandit`); an
+    ``advanced_bandit.json`` left in ``state_dir`` by an older ragkit is imported once (a damaged or
+    mismatched one stops the server at start, ``BanditStateError``). Without a database it is kept in memory.
+    """
+    from ragkit.bandit import SharedBandit, ThompsonSampling, load
     from ragkit.graphs.advanced_rag import ARMS
 
-    def create() -> Any:
-        return ThompsonSampling(list(ARMS), seed=0)
+    policy = ThompsonSampling(list(ARMS), seed=0)
+    if database is None:
+        return SharedBandit(policy)
+    from ragkit.server.bandit_db import DatabaseBandit
 
-    if state_dir is None:
-        return SharedBandit(create())
-    state_dir.mkdir(parents=True, exist_ok=True)
-    return SharedBandit.open(state_dir / "advanced_bandit.json", create, save_every=1)
+    legacy = state_dir / "advanced_bandit.json" if state_dir is not None else None
+    start = load(legacy, kind=policy.kind, arms=policy.arms) if legacy is not None and legacy.exists() else None
+    return DatabaseBandit(policy, database, "advanced_rag", start=start)
 
 
-def default_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
-    """Every ragkit graph the server offers, by name (``state_dir``: where the advanced pipeline's bandit is
-    saved; None keeps it in memory)."""
+def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[str, GraphSpec]:
+    """Every ragkit graph the server offers, by name (``database``: where the advanced pipeline's bandit
+    keeps its counts, None keeps them in memory; ``state_dir``: where an older bandit file may be)."""
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.advanced_rag import build_advanced_rag_graph
     from ragkit.graphs.crag import build_crag_graph
@@ -104,10 +108,11 @@ def default_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
     from ragkit.graphs.statute_qa import build_statute_qa_graph
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.graphs.tool_agent import build_tool_agent_graph
-    from ragkit.tools.orders import load_order_store
+    from ragkit.domains.shop.orders import load_order_store
+    from ragkit.sandbox import python_runner
 
     store = load_order_store()
-    bandit = advanced_bandit(state_dir)
+    bandit = advanced_bandit(database, state_dir)
     specs = [
         GraphSpec("adaptive_rag", "Route a question to the menu, the wine list or the local news, or to a fallback.",
                   lambda cp, cm: build_adaptive_rag_graph(chat_model=cm, checkpointer=cp)),
@@ -117,13 +122,13 @@ def default_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
                   lambda cp, cm: build_crag_graph(chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
         GraphSpec("advanced_rag", "Classify, transform the query, let a bandit pick the retriever, rerank, grade "
                   "(the grade rewards the arm), write, check for hallucination; capped retries.",
-                  lambda cp, cm: build_advanced_rag_graph("handbook", bandit=bandit, chat_model=cm, checkpointer=cp),
+                  lambda cp, cm: build_advanced_rag_graph(bandit=bandit, chat_model=cm, checkpointer=cp),
                   extras={"bandit": bandit}),
         GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
                   "retrieval, answer with verified paragraph citations or refuse.",
                   lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
-                  lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp)),
+                  lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp, run_code=python_runner())),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
                   lambda cp, cm: build_tool_agent_graph(store=store, chat_model=cm, checkpointer=cp),
                   input_kind="message", changes_data=True, check_resume=_check_tool_payload(store),
@@ -132,4 +137,30 @@ def default_specs(state_dir: Path | None = None) -> dict[str, GraphSpec]:
     return {spec.name: spec for spec in specs}
 
 
-__all__ = ["GraphSpec", "ResumeError", "default_specs"]
+LANGGRAPH_MODULE = "./ragkit/server/langgraph_graphs.py"
+LANGGRAPH_AUTH = "./ragkit/server/langgraph_auth.py:auth"
+
+
+def langgraph_config() -> dict[str, Any]:
+    """``langgraph.json`` for LangGraph's own server: every graph above, the bearer-token auth, offline variables.
+
+    Write it with ``python -m ragkit.server.registry langgraph.json`` after changing the graphs.
+    """
+    return {"dependencies": ["."],
+            "graphs": {name: f"{LANGGRAPH_MODULE}:{name}" for name in default_specs()},
+            "auth": {"path": LANGGRAPH_AUTH, "disable_studio_auth": True},
+            "env": {"HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "LANGGRAPH_CLI_NO_ANALYTICS": "1"},
+            "python_version": "3.11"}
+
+
+__all__ = ["GraphSpec", "ResumeError", "default_specs", "langgraph_config"]
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    text = json.dumps(langgraph_config(), indent=2) + "\n"
+    if len(sys.argv) > 1:
+        Path(sys.argv[1]).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)

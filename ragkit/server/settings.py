@@ -2,14 +2,15 @@
 
 | variable | default | what it is |
 |---|---|---|
-| ``RAGKIT_STATE_DIR`` | ``~/.cache/ragkit/server`` | SQLite checkpoints (paused threads) and the bandit's state |
-| ``RAGKIT_CHECKPOINT_URL`` | (empty) | ``postgresql://...``: keep checkpoints in PostgreSQL instead |
+| ``RAGKIT_STATE_DIR`` | ``~/.cache/ragkit/server`` | SQLite checkpoints (paused threads), thread owners, the bandit's counts |
+| ``RAGKIT_CHECKPOINT_URL`` | (empty) | ``postgresql://...``: keep all of that in PostgreSQL instead |
 | ``RAGKIT_SERVER_TOKEN`` | (empty) | bearer token for graphs that change data; empty: those graphs are off |
 | ``RAGKIT_MAX_BODY_BYTES`` | 65536 | request bodies above this are refused (413) |
 | ``RAGKIT_INGEST_ROOT`` | (empty) | folders ``POST /collections/{name}/ingest`` may read (inside this one); empty: ingest is off |
 | ``RAGKIT_COLLECTIONS_DIR`` | ``~/.cache/ragkit/collections`` | where collections are saved |
 | ``RAGKIT_SERVER_SPECS`` | (empty) | ``module:function`` returning ``{name: GraphSpec}``: serve your own graphs |
 | ``GOOGLE_API_KEY`` | (empty) | set: the graphs run on Gemini (``load_chat_model``); empty: local roles |
+| ``PROMETHEUS_MULTIPROC_DIR`` | set by ``ragkit serve`` | the folder where every worker's metrics are kept and summed |
 
 >>> ServerSettings.from_env({"RAGKIT_MAX_BODY_BYTES": "2000"}).max_body_bytes
 2000
@@ -22,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's multiprocess mode (see ragkit.server.metrics)
 
 
 @dataclass(frozen=True)
@@ -48,16 +51,17 @@ class ServerSettings:
                    specs=env.get("RAGKIT_SERVER_SPECS") or None,
                    ingest_root=Path(env["RAGKIT_INGEST_ROOT"]).expanduser().resolve() if env.get("RAGKIT_INGEST_ROOT") else None)
 
-    def graph_specs(self) -> dict[str, Any]:
+    def graph_specs(self, database: Any = None) -> dict[str, Any]:
         """The graphs to serve: ``RAGKIT_SERVER_SPECS``'s function, else ragkit's own (registry.default_specs).
 
-        A function that takes a ``state_dir`` argument gets the server's state folder (where the advanced
-        pipeline's bandit is saved), as ``default_specs`` does.
+        ``database`` is the server's :class:`ragkit.server.database.StateDatabase` (where the advanced
+        pipeline's bandit keeps its counts). A function that takes a ``state_dir`` or ``database`` argument
+        gets them, as ``default_specs`` does.
         """
         if not self.specs:
             from ragkit.server.registry import default_specs
 
-            return default_specs(self.state_dir)
+            return default_specs(self.state_dir, database)
         import importlib
         import inspect
 
@@ -65,8 +69,9 @@ class ServerSettings:
         if not module or not function:
             raise ValueError(f"RAGKIT_SERVER_SPECS must look like 'package.module:function', got {self.specs!r}")
         make = getattr(importlib.import_module(module), function)
-        takes_state = "state_dir" in inspect.signature(make).parameters
-        return make(state_dir=self.state_dir) if takes_state else make()
+        offered = {"state_dir": self.state_dir, "database": database}
+        taken = inspect.signature(make).parameters
+        return make(**{name: value for name, value in offered.items() if name in taken})
 
     def chat_model(self) -> Any:
         """Gemini when a key is set (and allowed), else None: the graphs then use their local roles."""

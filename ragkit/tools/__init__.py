@@ -1,46 +1,14 @@
-"""Tools over the orders table, their specs and the deterministic guards of the tool loop.
-
-``orders`` loads ``data/orders.csv`` into an in-memory ``OrderStore``; ``specs`` defines the four tools
-(``lookup_order``, ``track_shipment``, ``cancel_order``, ``change_delivery_address``) with their example
-phrases and argument extractors (``extract``); ``guards`` decides, in code, whether a proposed call is
-refused, needs login, approval or a one-time code, or may run; ``clauses`` cuts a user's message into its
-requests and reads their negation, for the local planner.
+"""Deprecated, and kept only until the notebooks are redone: the tool loop moved to :mod:`ragkit.core.tools`
+(specs and guards), :mod:`ragkit.domains.shop` (the orders, the order tools) and
+:mod:`ragkit.offline.tool_planner`. The exercise cells of notebook 06 import ``ORDER_TOOL_SPECS`` from here;
+nothing in the package does. Delete this file with that notebook edit.
 """
 
-from ragkit.tools.guards import (
-    ASK_USER_REASONS,
-    GuardDecision,
-    ResumePayloadError,
-    SeededCodeSource,
-    call_digest,
-    check_call,
-    parse_approval,
-    parse_login,
-    parse_otp,
-    written_by_user,
-)
-from ragkit.tools.orders import AuditEntry, Order, OrderRuleError, OrderStore, load_order_store, load_orders
-from ragkit.tools.specs import ORDER_TOOL_SPECS, ToolSpec, UserArg, make_order_tools
+import warnings
 
-__all__ = [
-    "ASK_USER_REASONS",
-    "ORDER_TOOL_SPECS",
-    "AuditEntry",
-    "GuardDecision",
-    "Order",
-    "OrderRuleError",
-    "OrderStore",
-    "ResumePayloadError",
-    "SeededCodeSource",
-    "ToolSpec",
-    "UserArg",
-    "call_digest",
-    "check_call",
-    "load_order_store",
-    "load_orders",
-    "make_order_tools",
-    "parse_approval",
-    "parse_login",
-    "parse_otp",
-    "written_by_user",
-]
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
+
+warnings.warn("ragkit.tools is deprecated: import ORDER_TOOL_SPECS from ragkit.domains.shop.tools",
+              DeprecationWarning, stacklevel=2)
+
+__all__ = ["ORDER_TOOL_SPECS"]

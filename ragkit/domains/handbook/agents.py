@@ -1,22 +1,33 @@
-"""The labelled examples the local supervisor classifies against: one ``RouteSpec`` per agent.
+"""What the supervisor's team knows about the handbook: the agents' descriptions, the local supervisor's
+labelled examples, the section titles of the merged answer, and the chitchat agent's small talk.
 
-Each agent is described the way a prompt would describe it, plus example requests and example *steps*
-(short clauses such as "then code it up"), because :class:`ragkit.roles.supervisor.LocalSupervisor`
-classifies every clause of a question on its own. The examples were written for this module; none copies
-a question of the routing gold set (``benchmarks/supervisor/routing_accuracy.py`` checks that none comes
-within MiniLM cosine 0.9 of a dev or test question). To fix a systematic mistake, add an example to the
-right agent here, then re-measure on the dev split.
+The examples were written for this module (``benchmarks/supervisor/routing_accuracy.py`` checks that none
+comes within MiniLM cosine 0.9 of a question of the routing gold set). Each agent has example requests and
+example *steps* (short clauses such as "then code it up"), because the local supervisor classifies every
+clause of a question on its own. To fix a systematic mistake, add an example to the right agent here, then
+re-measure on the dev split. A new corpus is a new ``TeamDomain`` like :data:`HANDBOOK_TEAM`.
 """
 
 from __future__ import annotations
 
+from ragkit.roles.agent_protocols import TeamDomain
 from ragkit.roles.protocols import RouteSpec
-from ragkit.roles.supervisor_types import AGENT_DESCRIPTIONS
 
+DESCRIPTIONS: dict[str, str] = {
+    "rag": "Looks things up in the technical handbook: definitions, formulas, parameters, defaults, what a "
+           "section says or what its example shows, explanations of a concept or an API.",
+    "code": "Writes, runs or computes with Python: implement a function, compute a number, run a snippet, "
+            "simulate, measure or benchmark something.",
+    "analysis": "Compares options, weighs trade-offs, judges or recommends for a given case, interprets "
+                "numbers or results, summarises what was found.",
+    "chitchat": "Greetings, thanks, farewells and small talk with no request for information or code.",
+}
+TITLES: dict[str, str] = {"rag": "From the handbook", "code": "Code, run in the sandbox", "analysis": "Analysis",
+                          "chitchat": "Reply"}
 CONTEXT = "context"  # the non-agent class of scene-setting clauses
 
 SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
-    RouteSpec("rag", AGENT_DESCRIPTIONS["rag"], (
+    RouteSpec("rag", DESCRIPTIONS["rag"], (
         "What does the handbook say about stemming?",
         "Explain how a cross-encoder reranker scores a pair.",
         "How does product quantisation work?",
@@ -42,7 +53,7 @@ SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
         "find the relevant passage",
         "what does the documentation say about tool calling",
     )),
-    RouteSpec("code", AGENT_DESCRIPTIONS["code"], (
+    RouteSpec("code", DESCRIPTIONS["code"], (
         "Write a Python function that reverses the words of a sentence.",
         "Implement a tiny inverted index over three strings.",
         "Compute 37 * 91 - 4.",
@@ -68,7 +79,7 @@ SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
         "try it out in code",
         "verify it numerically",
     )),
-    RouteSpec("analysis", AGENT_DESCRIPTIONS["analysis"], (
+    RouteSpec("analysis", DESCRIPTIONS["analysis"], (
         "Which is the better choice for a tiny corpus, a flat index or an approximate one?",
         "Is it worth adding a reranker to a chatbot with a strict latency budget?",
         "Weigh up the two designs for a support FAQ.",
@@ -92,7 +103,7 @@ SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
         "tell me if it is a good idea",
         "assess whether it would help in my case",
     )),
-    RouteSpec("chitchat", AGENT_DESCRIPTIONS["chitchat"], (
+    RouteSpec("chitchat", DESCRIPTIONS["chitchat"], (
         "hello there",
         "hey!",
         "good afternoon",
@@ -124,4 +135,29 @@ SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
     )),
 )
 
-__all__ = ["CONTEXT", "SUPERVISOR_ROUTES"]
+# The chitchat agent's kinds of small talk and its reply to each (offline: no chat model).
+SMALL_TALK: tuple[RouteSpec, ...] = (
+    RouteSpec("greeting", "a greeting", ("hello", "hi there", "good morning", "hey, how are you?")),
+    RouteSpec("thanks", "thanks or praise", ("thank you", "thanks a lot", "great, that helped", "you're brilliant")),
+    RouteSpec("farewell", "saying goodbye", ("bye", "see you tomorrow", "good night", "that's all for today")),
+    RouteSpec("about", "a question about the assistant itself", ("who are you?", "what can you do?", "are you a bot?")),
+    RouteSpec("small_talk", "other small talk", ("nice weather today", "haha", "I'm back", "happy holidays")),
+)
+REPLIES: dict[str, str] = {
+    "greeting": "Hello! I can look things up in the ragkit handbook, run Python in a sandbox, and line up comparisons. "
+                "What would you like to do?",
+    "thanks": "You're welcome! Ask me about the handbook any time, or give me some code to run.",
+    "farewell": "Goodbye, and good luck with your project!",
+    "about": "I am ragkit's supervisor graph: a handbook lookup agent, a code agent with a sandbox, an analysis agent "
+             "and me, the chitchat agent. Ask a question and the supervisor decides which of us should work on it.",
+    "small_talk": "Nice to chat! When you are ready, ask me about the handbook or give me some code to run.",
+}
+SMALL_TALK_PROMPT = ("You are the friendly chitchat agent of a team that answers questions about a RAG handbook and "
+                     "runs Python. Reply to the user's small talk in one or two sentences, without inventing facts.")
+
+HANDBOOK_TEAM = TeamDomain(corpus="handbook", descriptions=DESCRIPTIONS, titles=TITLES, routes=SUPERVISOR_ROUTES,
+                           small_talk=SMALL_TALK, replies=REPLIES, small_talk_prompt=SMALL_TALK_PROMPT,
+                           small_talk_fallback="small_talk")
+
+__all__ = ["CONTEXT", "DESCRIPTIONS", "HANDBOOK_TEAM", "REPLIES", "SMALL_TALK", "SMALL_TALK_PROMPT", "SUPERVISOR_ROUTES",
+           "TITLES"]

@@ -1,4 +1,4 @@
-"""The orders table behind the tool agent: a CSV loader and an in-memory ``OrderStore`` with an audit log.
+"""The shop's orders table: a CSV loader and an in-memory ``OrderStore`` (a :class:`ragkit.core.tools.ToolStore`).
 
 The CSV on disk is never written. ``load_order_store()`` reads it into memory; the tools change that
 in-memory copy, and every change is appended to ``store.audit`` (who, which call, old and new value).
@@ -18,9 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
-from langchain_core.tools import ToolException
-
 from ragkit.core.files import DataError, data_dir
+from ragkit.core.tools import Owner, ToolRuleError
 
 FIELDS = (
     "order_id", "customer_id", "customer_name", "customer_email", "items",
@@ -31,12 +30,8 @@ ORDER_ID = re.compile(r"^[A-Z]\d{4}$")  # A1001, A1002, ...
 CUSTOMER_ID = re.compile(r"^C\d{3}$")  # C001, C002, ...
 
 
-class OrderRuleError(ToolException):
-    """A business rule refused an action (unknown order, cancelling a delivered order, ...).
-
-    It is a LangChain ``ToolException``, so a tool built with ``handle_tool_error=True`` turns it into an
-    error ``ToolMessage`` for the model instead of crashing the run.
-    """
+class OrderRuleError(ToolRuleError):
+    """A business rule of the shop refused an action (unknown order, cancelling a delivered order, ...)."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +118,8 @@ class OrderStore:
     ('cancelled', 1, 'processing')
     """
 
+    noun = "order"  # what the guards call one record in their messages
+
     def __init__(self, orders: list[Order]):
         self._orders: dict[str, Order] = {o.order_id: o for o in orders}
         self.audit: list[AuditEntry] = []
@@ -151,7 +148,13 @@ class OrderStore:
             raise OrderRuleError(f"No order with id {order_id!r} exists. Ask the user to check the order id (like A1001).")
         return order
 
+    def owner(self, order_id: str) -> Owner | None:
+        """Who owns the order (its id as stored, the customer, their e-mail), or ``None`` if there is none."""
+        order = self.get(order_id)
+        return Owner(order.order_id, order.customer_id, order.customer_email) if order else None
+
     def customers(self) -> set[str]:
+        """The customer ids a person may log in as."""
         return {o.customer_id for o in self._orders.values()}
 
     def update(self, order_id: str, changes: dict[str, str], tool: str) -> Order:

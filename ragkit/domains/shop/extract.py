@@ -1,4 +1,4 @@
-"""Argument extractors for the order tools: values taken only from what the user wrote, never made up.
+"""Argument extractors for the shop's order tools: values taken only from what the user wrote, never made up.
 
 Each order tool's spec names these functions (``UserArg.extract``), so the planner finds an order id or a
 new address without knowing what an order is. An extractor reads one clause of the user's message and
@@ -8,7 +8,7 @@ Simplifications: an order id is a letter and four digits (the shop's format: "10
 new address is the text after "address is"/"address:" or after the first "to" that follows the order id,
 and it must look like an address (a digit or a comma in it), so "to my office" is asked about, not
 guessed. The clause it reads has already been cut where the next request starts (see
-:mod:`ragkit.tools.clauses`), so "1 High St, York and also track A1002" arrives here as
+:mod:`ragkit.offline.tool_requests`), so "1 High St, York and also track A1002" arrives here as
 "1 High St, York"; an address written before the order id with no "to" ("5 Elm Road is my new
 address") is not found.
 """

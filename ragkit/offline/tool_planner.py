@@ -5,28 +5,23 @@ exactly as on Gemini: it returns ordinary ``AIMessage.tool_calls``. It knows no 
 knows about a tool comes from the tool's ``ToolSpec`` (a tool made by ``spec.as_tool`` carries it):
 ``examples`` (phrases a user might say), ``title`` (the action in words) and ``user_args`` (how to find
 each argument in the user's words, and how to ask for it). A tool without a spec offers only its name
-and description, and its arguments are always asked for. It works in four honest steps:
+and description, and its arguments are always asked for. It works in four steps:
 
-1. Clauses (:mod:`ragkit.tools.clauses`): the message is cut into its requests, and each is read for
-   negation ("don't cancel", "never mind", "instead of"), retraction and back-reference ("track it too").
-2. Intent per clause: the clause's stems are scored against each tool's example stems with an IDF
-   weight (a stem every tool shares counts for nothing). If no single tool wins, MiniLM: the nearest
-   example phrase, accepted only when its cosine is at least ``min_similarity`` and beats every other
-   tool by ``min_margin``. A tie is not guessed: the planner asks which action the user means.
-3. Arguments, only from the clause's own words, by the spec's extractors. A clause that names no order
-   id takes the previous clause's only when it refers back ("it", "them", "too") or offers an
-   alternative to a declined action ("don't cancel A1001, just track it"). A declined or retracted
-   request is never proposed; "not A1004" drops that value. A required argument that is missing is
-   asked for, never invented, while the other, complete requests are still proposed.
-4. After tool results, a short final answer made from those results; a refusal whose structured
-   reason (``ToolMessage.artifact["reason"]``, set by the guard) means "the user must say more"
-   becomes a question in the spec's words.
+1. Requests (:mod:`ragkit.offline.tool_requests`): the message is cut into its requests, each read for
+   negation ("don't cancel", "never mind"), retraction and back-reference ("track it too").
+2. Intent per request: its stems are scored against each tool's example stems with an IDF weight. If no
+   single tool wins, MiniLM: the nearest example phrase, accepted only when its cosine is at least
+   ``min_similarity`` and beats every other tool by ``min_margin``; a tie is asked about, not guessed.
+3. Arguments (:mod:`ragkit.offline.tool_plan`), only from the request's own words, by the spec's
+   extractors; a declined request is never proposed, a missing argument is asked for, never invented.
+4. After tool results, a short final answer made from those results; a refusal whose structured reason
+   (``ToolMessage.artifact["reason"]``, set by the guard) means "the user must say more" becomes a
+   question in the spec's words.
 
 Example phrases are embedded once per planner (the embedder is passed in; default ``load_embedder()``).
-Simplifications: keywords and one nearest phrase miss paraphrases far from every example, the clause
-rules read English cue words rather than syntax (see :mod:`ragkit.tools.clauses` for what they miss), and
-the extractors trust the user to write an address after "to". The guards, not this planner, are what
-keep the loop safe.
+What it cannot do: keywords and one nearest phrase miss paraphrases far from every example, and the
+request rules read English cue words rather than syntax (see :mod:`ragkit.offline.tool_requests`). The
+guards, not this planner, are what keep the loop safe.
 """
 
 from __future__ import annotations
@@ -47,9 +42,9 @@ from pydantic import Field, PrivateAttr
 
 from ragkit.core.chat_models import local_ls_params
 from ragkit.core.nlp import tokenize, words
-from ragkit.tools.clauses import Clause, opens_request, request_core, split_requests
-from ragkit.tools.guards import ASK_USER_REASONS
-from ragkit.tools.plan import (
+from ragkit.core.tools import ASK_USER_REASONS, ToolSpec
+from ragkit.defaults import TOOL_PLANNER
+from ragkit.offline.tool_plan import (
     IGNORED_WORDS,
     Plan,
     Read,
@@ -60,7 +55,7 @@ from ragkit.tools.plan import (
     fill,
     placeholders,
 )
-from ragkit.tools.specs import ToolSpec
+from ragkit.offline.tool_requests import RequestClause, opens_request, request_core, split_requests
 
 AWAITING = "awaiting_argument_for"  # response_metadata: the tool the planner asked an argument for
 AWAITING_CLAUSE = "awaiting_clause"  # response_metadata: the words of that request, to complete next turn
@@ -83,18 +78,23 @@ def _user_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage],
 class LocalToolPlanner(BaseChatModel):
     """A spec-driven, clause-by-clause tool planner that speaks LangChain's tool-calling protocol.
 
-    >>> from ragkit.tools import make_order_tools, load_order_store
-    >>> planner = LocalToolPlanner().bind_tools(make_order_tools(load_order_store()))
-    >>> [(c["name"], c["args"]) for c in planner.invoke("Please don't cancel A1001, just track it").tool_calls]
-    [('track_shipment', {'order_id': 'A1001'})]
-    >>> planner.invoke("Please cancel my order").content
-    'To cancel an order I need its order id (for example A1001).'
+    >>> from pydantic import create_model
+    >>> from ragkit.core.tools import UserArg
+    >>> ticket = UserArg("ticket", lambda text: re.findall(r"T\\d+", text), "its number (for example T12)")
+    >>> close = ToolSpec("close_ticket", "Close a ticket.", create_model("Ticket", ticket=(str, ...)),
+    ...                  lambda store, ticket: "closed", mutates=True, needs_login=False, title="close a ticket",
+    ...                  examples=("close the ticket",), user_args=(ticket,))
+    >>> planner = LocalToolPlanner(use_embeddings=False).bind_tools([close.as_tool(None)])
+    >>> [(c["name"], c["args"]) for c in planner.invoke("Please close T7").tool_calls]
+    [('close_ticket', {'ticket': 'T7'})]
+    >>> planner.invoke("Please close my ticket").content
+    'To close a ticket I need its number (for example T12).'
     """
 
     embedder: Any = Field(default=None, exclude=True)  # any LangChain Embeddings; None: load_embedder() on first need
     use_embeddings: bool = True  # MiniLM fallback when keywords find no single tool
-    min_similarity: float = 0.4  # cosine a MiniLM example must reach: "clearly about this", not "vaguely"
-    min_margin: float = 0.03  # and by how much it must beat the best example of any other tool
+    min_similarity: float = TOOL_PLANNER.min_similarity  # cosine a MiniLM example must reach
+    min_margin: float = TOOL_PLANNER.min_margin  # and by how much it must beat the best example of any other tool
     model_name: str = "local-tool-planner"  # shown in traces (LangSmith's ls_model_name)
     tool_specs: dict[str, Any] = Field(default_factory=dict, exclude=True)  # tool name -> ToolSpec (set by bind_tools)
     _cache: dict = PrivateAttr(default_factory=dict)  # example vectors and stems, computed once per planner
@@ -108,10 +108,7 @@ class LocalToolPlanner(BaseChatModel):
         return local_ls_params(self.model_name, stop, **kwargs)
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Runnable:
-        """Offer tools (LangChain tools, functions or schemas), as ``ChatGoogleGenerativeAI.bind_tools`` does.
-
-        A tool made by ``ToolSpec.as_tool`` brings its spec along; the planner reads its examples from it.
-        """
+        """Offer tools (LangChain tools, functions or schemas); one made by ``ToolSpec.as_tool`` brings its spec."""
         specs = {t.name: t.spec for t in tools if isinstance(getattr(t, "spec", None), ToolSpec)}
         planner = self.model_copy(update={"tool_specs": {**self.tool_specs, **specs}}) if specs else self
         return planner.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
@@ -185,7 +182,7 @@ class LocalToolPlanner(BaseChatModel):
         actions = action_words(hints)
         clauses = split_requests(text, actions)
         if awaiting and awaiting[0] in by_name and not self._names_an_action(clauses, hints):
-            clauses = [Clause(f"{awaiting[1]}\n{text}")]
+            clauses = [RequestClause(f"{awaiting[1]}\n{text}")]
             read = [(clauses[0], awaiting[0], ())]
         else:
             read: list[Read] = []
@@ -197,7 +194,7 @@ class LocalToolPlanner(BaseChatModel):
         requests = fill(attach_orphans(read), by_name)
         return Plan(tuple(requests), tuple(calls_for(requests, by_name)))
 
-    def _names_an_action(self, clauses: Sequence[Clause], hints: Sequence[ToolHints]) -> bool:
+    def _names_an_action(self, clauses: Sequence[RequestClause], hints: Sequence[ToolHints]) -> bool:
         for c in clauses:
             scores = self.intent_scores(placeholders(c.text, hints), hints)
             best = max(scores.values(), default=0.0)

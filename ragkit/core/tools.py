@@ -1,22 +1,25 @@
-"""The deterministic guards of the tool loop: the model proposes a call, this code decides what happens.
+"""Tool specs and the deterministic guards of a tool loop: the model proposes a call, this code decides.
 
-``check_call`` looks at one proposed call and the facts in the state (who is logged in, what was
-approved) and returns the next step: ``refuse`` (with a message for the model and a ``reason`` code for
-code), ``login``, ``approve``, ``otp`` or ``execute``. It is a pure function, so every rule is tested
-directly. Approvals are tied to a call by ``call_digest``: a sha256 of the canonical JSON of the tool name
-and arguments, so an approval of "cancel A1001" cannot be spent on "cancel A1002". The ``parse_*``
-functions validate resume payloads.
+A :class:`ToolSpec` is all there is to know about one tool: the guards read ``mutates``, ``needs_login``,
+``required``, ``owner_arg`` and ``user_args`` (arguments that must come from the user's own words); a
+planner reads ``title``, ``examples`` and each user argument's extractor and question; ``as_tool(store)``
+makes the LangChain tool for ``bind_tools``, carrying its spec. A new tool is one more ``ToolSpec`` in its
+domain's folder (the shop's: :mod:`ragkit.domains.shop.tools`); the guards and the planner do not change.
+From the data the tools act on, the loop needs only a :class:`ToolStore`.
 
-Provenance: every argument a spec lists in ``user_args`` (order ids, a new address) must be found in what
-the user wrote, after folding case, spaces and trailing punctuation (``written_by_user``); otherwise the
-call is refused with "Do not invent it: ask the user." The reasons in ``ASK_USER_REASONS`` mean "the user
-must supply something", so a planner can ask instead of reading the message text.
+:func:`check_call` looks at one proposed call and the facts in the state (who is logged in, what was
+approved) and returns the next step: ``refuse`` (a message for the model, a ``reason`` code for code),
+``login``, ``approve``, ``otp`` or ``execute``; it is a pure function, so every rule is tested directly.
+An approval is tied to one call by :func:`call_digest` (sha256 of its canonical JSON), so approving
+"cancel A1001" cannot be spent on "cancel A1002"; the ``parse_*`` functions validate resume payloads.
+Every ``user_args`` value must be in what the user wrote (:func:`written_by_user`), else the call is
+refused with "Do not invent it: ask the user." (a reason in ``ASK_USER_REASONS``).
 
-Simplifications: provenance is a substring test, so a value the model paraphrased ("Street" for the
-user's "St") is refused too (safe, and the user is asked again), while a value pieced together from
-two places in the user's words is not caught; the one-time code is an HMAC of the call's digest with a
-demo secret (a real shop would send a random code by e-mail or SMS), and login is "say who you are"
-with no password: it shows where authentication goes, not how to do it.
+What it cannot do: one owner per record and one record argument per tool; provenance is a substring
+test, so a value the model paraphrased ("Street" for the user's "St") is refused too (safe: the user is
+asked again), while a value pieced together from two places in the user's words is not caught; the
+one-time code is an HMAC of the call's digest with a demo secret (a real shop sends a random code), and
+login is "say who you are" with no password: it shows where authentication goes, not how to do it.
 """
 
 from __future__ import annotations
@@ -25,15 +28,120 @@ import hashlib
 import hmac
 import json
 import re
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping, Protocol
 
-from pydantic import ValidationError
+from langchain_core.tools import StructuredTool, ToolException
+from pydantic import BaseModel, Field, ValidationError
 
-from ragkit.tools.orders import OrderRuleError, OrderStore
-from ragkit.tools.specs import ToolSpec
 
+class ToolRuleError(ToolException):
+    """A business rule refused an action (an unknown record, cancelling what was delivered, ...).
+
+    It is a LangChain ``ToolException``, so a tool built with ``handle_tool_error=True`` turns it into an
+    error ``ToolMessage`` for the model instead of crashing the run.
+    """
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Who owns one record: ``key`` as the store writes it, the customer's id, and where a code is sent."""
+
+    key: str
+    customer_id: str
+    email: str = ""
+
+
+class ToolStore(Protocol):
+    """What the tool loop needs from the data its tools act on (the shop's ``OrderStore`` is one)."""
+
+    noun: str  # what one record is called in messages to the model: "order"
+
+    def owner(self, key: str) -> Owner | None:
+        """Who owns the record ``key``, or ``None`` when there is no such record."""
+
+    def customers(self) -> set[str]:
+        """The customer ids a person may log in as."""
+
+    def transaction(self, user_id: str = "", digest: str = "") -> AbstractContextManager[Any]:
+        """A block run as one change: if it raises, the store is as it was before."""
+
+
+@dataclass(frozen=True)
+class UserArg:
+    """An argument whose value must come from the user's own words, and how to find it or ask for it.
+
+    ``extract(text)`` returns the value(s) written in one clause of the user's message: a string, a list
+    (in the order written) or ``None``/``[]`` when there is none. ``ask`` completes "To <title> I need ...".
+    ``refers_back``: a clause that names no value but points back ("... and track it too") takes it from
+    an earlier clause. ``one_call_each``: several values in one clause mean one call per value ("track
+    A1002 and A1004").
+
+    >>> import re
+    >>> UserArg("ticket", lambda text: re.findall(r"T\\d+", text), "its number (for example T12)").extract("close T7")
+    ['T7']
+    """
+
+    name: str
+    extract: Callable[[str], Any]
+    ask: str
+    refers_back: bool = False
+    one_call_each: bool = False
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """Everything the guard, the graph and the local planner need to know about one tool."""
+
+    name: str
+    description: str
+    args_schema: type[BaseModel]
+    run: Callable[..., str]  # run(store, **args) -> text for the model
+    mutates: bool
+    needs_login: bool
+    check: Callable[..., None] | None = None  # check(store, **args) raises ToolRuleError; no side effects
+    owner_arg: str | None = None  # the argument naming the record whose owner must be logged in
+    title: str = ""  # the action as a user reads it: "cancel an order" (never the tool's name)
+    examples: tuple[str, ...] = ()  # phrases a user might say for this action (the planner's prototypes)
+    user_args: tuple[UserArg, ...] = ()  # arguments that must be found in what the user wrote
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        """Names of the arguments without a default, read from the pydantic schema."""
+        return tuple(n for n, f in self.args_schema.model_fields.items() if f.is_required())
+
+    @property
+    def from_user(self) -> tuple[str, ...]:
+        """Names of the arguments the guard checks against the user's words: ``user_args`` and ``owner_arg``."""
+        names = tuple(a.name for a in self.user_args)
+        return names if self.owner_arg is None or self.owner_arg in names else (*names, self.owner_arg)
+
+    @property
+    def human_title(self) -> str:
+        """``title``, else the name in words ("book_table" -> "book table")."""
+        return self.title or self.name.replace("_", " ")
+
+    def as_tool(self, store: Any, handle_errors: bool = True) -> StructuredTool:
+        """A LangChain tool bound to ``store``, carrying this spec. With ``handle_errors`` a business-rule
+        refusal becomes an error ``ToolMessage``; the tool loop passes ``False`` to roll the store back."""
+
+        def call(**kwargs: Any) -> str:
+            return self.run(store, **kwargs)
+
+        return SpecTool(name=self.name, description=self.description, func=call, args_schema=self.args_schema,
+                        handle_tool_error=handle_errors, spec=self)
+
+
+class SpecTool(StructuredTool):
+    """A ``StructuredTool`` that keeps its ``ToolSpec``, so a planner given the tool can read the spec."""
+
+    spec: Any = Field(default=None, exclude=True)
+
+
+# ---------------------------------------------------------------- the guards
 Step = Literal["refuse", "login", "approve", "otp", "execute"]
+# "no_such_order": the record ``owner_arg`` names does not exist (whatever the store calls a record).
 Reason = Literal["", "unknown_tool", "bad_arguments", "missing_argument", "not_from_user", "no_such_order",
                  "not_owner", "business_rule", "rejected", "otp_failed"]
 ASK_USER = "Do not invent it: ask the user."
@@ -125,7 +233,7 @@ def _refuse(message: str, reason: Reason, arg: str | None = None) -> GuardDecisi
 def check_call(
     call: Mapping[str, Any],
     specs: Mapping[str, ToolSpec],
-    store: OrderStore,
+    store: ToolStore,
     *,
     user_text: str = "",
     user_id: str | None = None,
@@ -137,14 +245,16 @@ def check_call(
     """The next step for one proposed call ``{"name", "args"}``, checked in a fixed order.
 
     Order: known tool -> required arguments present -> arguments valid -> every user argument written by
-    the user (``grounded``) -> logged in -> owner -> business rule -> approved (mutations) -> one-time
-    code (mutations) -> execute.
+    the user (``grounded``) -> logged in -> owner (of the record ``owner_arg`` names) -> business rule ->
+    approved (mutations) -> one-time code (mutations) -> execute.
 
-    >>> from ragkit.tools.specs import ORDER_TOOL_SPECS
-    >>> from ragkit.tools.orders import load_order_store
-    >>> specs = {s.name: s for s in ORDER_TOOL_SPECS}
-    >>> check_call({"name": "cancel_order", "args": {}}, specs, load_order_store()).message
-    "Missing required argument 'order_id' for cancel_order. Do not invent it: ask the user."
+    >>> from pydantic import create_model
+    >>> close = ToolSpec("close_ticket", "Close a ticket.", create_model("Ticket", ticket=(str, ...)),
+    ...                  lambda store, ticket: "closed", mutates=True, needs_login=False)
+    >>> check_call({"name": "close_ticket", "args": {}}, {"close_ticket": close}, store=None).message
+    "Missing required argument 'ticket' for close_ticket. Do not invent it: ask the user."
+    >>> check_call({"name": "close_ticket", "args": {"ticket": "T7"}}, {"close_ticket": close}, None).step
+    'approve'
     """
     name, args = call.get("name"), call.get("args")
     spec = specs.get(name) if isinstance(name, str) else None
@@ -167,21 +277,21 @@ def check_call(
             value = args.get(arg)
             if not is_blank(value) and not written_by_user(value, user_text):
                 return _refuse(f"The {arg} {value!r} is not in what the user wrote. {ASK_USER}", "not_from_user", arg)
-    order_id = str(args.get(spec.owner_arg, "")).strip() if spec.owner_arg else ""
+    key = str(args.get(spec.owner_arg, "")).strip() if spec.owner_arg else ""
     if spec.needs_login:
         if user_id is None:
             return GuardDecision("login", args=args)
-        order = store.get(order_id) if order_id else None
-        if order_id and order is None:
-            return _refuse(f"No order with id {order_id!r} exists. Ask the user to check the order id. Nothing was run.",
-                           "no_such_order", spec.owner_arg)
-        if order is not None and order.customer_id != user_id:
-            return _refuse(f"Order {order.order_id} does not belong to the logged-in customer {user_id}. Nothing was run.",
-                           "not_owner", spec.owner_arg)
+        owner = store.owner(key) if key else None
+        if key and owner is None:
+            return _refuse(f"No {store.noun} with id {key!r} exists. Ask the user to check the {store.noun} id. "
+                           "Nothing was run.", "no_such_order", spec.owner_arg)
+        if owner is not None and owner.customer_id != user_id:
+            return _refuse(f"{store.noun.capitalize()} {owner.key} does not belong to the logged-in customer {user_id}. "
+                           "Nothing was run.", "not_owner", spec.owner_arg)
     if spec.check is not None:
         try:
             spec.check(store, **args)
-        except OrderRuleError as err:
+        except ToolRuleError as err:
             return _refuse(str(err), "business_rule")
     if spec.mutates:
         digest = call_digest(name, args)
@@ -273,3 +383,9 @@ class SeededCodeSource:
     def code_for(self, digest: str) -> str:
         mac = hmac.new(self.secret, digest.encode("utf-8"), hashlib.sha256).hexdigest()
         return str(int(mac, 16) % 10**self.digits).zfill(self.digits)
+
+
+__all__ = ["APPROVAL_SHAPE", "ASK_USER", "ASK_USER_REASONS", "LOGIN_SHAPE", "OTP_SHAPE", "GuardDecision", "Owner",
+           "Reason", "ResumePayloadError", "SeededCodeSource", "SpecTool", "Step", "ToolRuleError", "ToolSpec",
+           "ToolStore", "UserArg", "call_digest", "check_call", "is_blank", "normalise", "parse_approval",
+           "parse_login", "parse_otp", "written_by_user"]

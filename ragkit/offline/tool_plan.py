@@ -1,6 +1,6 @@
 """From a message's clauses to tool calls: which values each request gets, which are declined, which are asked for.
 
-The local tool planner (:mod:`ragkit.roles.tool_planner`) decides each clause's tool; this module does the
+The local tool planner (:mod:`ragkit.offline.tool_planner`) decides each clause's tool; this module does the
 bookkeeping after that, reading only the offered tools' specs (``ToolHints``):
 
 - ``attach_orphans``: a clause with no action ("It is A1001", "Please") joins the request next to it;
@@ -26,11 +26,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
 from ragkit.core.nlp import QUESTION_STOPWORDS, stem, words
-from ragkit.tools.clauses import Clause, request_core, rules_out
-from ragkit.tools.specs import ToolSpec, UserArg
+from ragkit.core.tools import ToolSpec, UserArg
+from ragkit.offline.tool_requests import RequestClause, request_core, rules_out
 
 IGNORED_WORDS = QUESTION_STOPWORDS | {"thanks", "thank", "hi", "hello", "hey"}
-Read = tuple[Clause, str | None, tuple[str, ...]]  # a clause, its tool (or None) and the tools tied for it
+Read = tuple[RequestClause, str | None, tuple[str, ...]]  # a clause, its tool (or None) and the tools tied for it
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,9 @@ class ToolHints:
     def ask_for(self, missing: Sequence[str]) -> str:
         """The question for missing arguments, in the spec's words (never the tool's name).
 
-        >>> from ragkit.tools.specs import ORDER_TOOL_SPECS
-        >>> spec = ORDER_TOOL_SPECS[2]
-        >>> tool = {"function": {"name": spec.name, "parameters": {"required": ["order_id"]}}}
-        >>> ToolHints.of(tool, spec).ask_for(["order_id"])
-        'To cancel an order I need its order id (for example A1001).'
+        >>> ticket = UserArg("ticket", str.split, "its number (for example T12)")
+        >>> ToolHints("close_ticket", "close a ticket", (), ("ticket",), ("ticket",), (ticket,)).ask_for(["ticket"])
+        'To close a ticket I need its number (for example T12).'
         """
         asks = [a.ask if (a := self.arg(m)) else f"the {m.replace('_', ' ')}" for m in missing]
         return f"To {self.title} I need {' and '.join(asks)}."
@@ -148,7 +146,7 @@ def placeholders(text: str, hints: Sequence[ToolHints]) -> str:
     for h in hints:
         for a in h.user_args:
             for v in values_of(a.extract(text)):
-                text = text.replace(v, " ".join(w for w in a.name.split("_") if w != "id"))
+                text = text.replace(v, " ".join(_nouns(a.name)))
     return " ".join(text.split())
 
 
@@ -178,7 +176,7 @@ def _nouns(arg: str) -> list[str]:
     return [w for w in arg.lower().split("_") if w != "id"]
 
 
-def _context_values(clause: Clause, tools: Sequence[str], by_name: dict[str, ToolHints]) -> dict[str, list[str]]:
+def _context_values(clause: RequestClause, tools: Sequence[str], by_name: dict[str, ToolHints]) -> dict[str, list[str]]:
     """Values a clause with no single action names, read with the first candidate tool's extractors."""
     h = by_name.get(tools[0]) if tools else next(iter(by_name.values()), None)
     return {a.name: v for a in (h.user_args if h else ()) if a.refers_back and (v := values_of(a.extract(clause.text)))}

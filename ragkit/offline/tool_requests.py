@@ -4,22 +4,20 @@
 cancel A1001, just tell me what is in it" holds a declined one and a wanted one. A planner that fills
 arguments from the whole message gets both wrong, so :func:`split_requests` cuts the message first:
 
-1. Sentences: at ``.``/``!``/``?`` followed by a space (not after an abbreviation such as "St."), at
-   ``;`` and at line breaks.
+1. Sentences: :func:`ragkit.core.nlp.split_sentences` with ``chat=True`` (at ``.``/``!``/``?`` before a
+   space, not after an abbreviation such as "St."; at ``;`` and at line breaks).
 2. Inside a sentence, a candidate cut sits at a comma, a dash, a joining word ("and", "then", "also",
-   "as well as", "but", "just", "please", "I"), after a number ("A1014 send it to ...") or at a negation cue. A candidate is cut only when what follows opens a
-   new request: after skipping joining and politeness words ("and also could you ..."), the next word
-   is an action word of one of the tools (read from their example phrases by the caller), a question
-   word ("where", "what", "has"), a request verb ("show", "tell") or a negation cue, written in lower
-   case. So "Marks and Spencer, 458 Oxford Street" and "A1002 as well as A1004" stay whole, while
-   "..., York and also track A1002" is cut before "track".
-3. Each clause is then read for negation (NegEx-style): a cue ("don't", "do not", "never mind",
-   "without", "no longer", "instead of", "rather than", "not", ...) declines the clause's action when an
-   action word follows within four words ("I no longer want to cancel"); "I don't know where it is" is
-   not declined, because "know" names no action, nor is "it has not shipped" (a "not" after "has",
-   "is", ... states a fact). A clause that is only a retraction ("never mind",
-   "forget it") takes back the request before it; pronouns ("it", "them", "too") mark a clause that
-   refers back to an earlier one.
+   "as well as", "but", "just", "please", "I"), after a number ("A1014 send it to ...") or at a negation
+   cue. A candidate is cut only when what follows opens a new request: after skipping joining and
+   politeness words ("and also could you ..."), the next word is an action word of one of the tools (read
+   from their example phrases by the caller), an asking word ("where", "what", "has"), a request verb
+   ("show", "tell") or a negation cue, written in lower case. So "Marks and Spencer, 458 Oxford Street"
+   and "A1002 as well as A1004" stay whole, while "..., York and also track A1002" is cut before "track".
+3. Each clause is read for negation (NegEx-style, with :mod:`ragkit.core.nlp`'s negation lexicon): a cue
+   declines the clause's action when an action word follows within four words ("I no longer want to
+   cancel"); "I don't know where it is" declines nothing ("know" names no action), nor does "it has not
+   shipped" (a "not" after "has", "is", ... states a fact). A clause that is only a retraction ("never
+   mind", "forget it") takes back the request before it; "it", "them", "too" refer back.
 
 What it cannot do: it reads English cue words, not syntax, so negation written after the action
 ("cancelling it is not what I want"), double negatives, sarcasm, or a request that starts with a
@@ -34,24 +32,24 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from ragkit.core.nlp import stem
-
-_APOSTROPHE = "['\u2019]"
-NEGATION_CUE = re.compile(
-    rf"\b(?:(?:do|does|did|wo)\s*n(?:o|{_APOSTROPHE})?t|never\s*mind|no\s+longer|"
-    rf"no\s+need\s+to|not|without|instead\s+of|rather\s+than|forget(?:\s+about)?|hold\s+off(?:\s+on)?|skip|"
-    rf"scratch)\b",
-    re.IGNORECASE,
+from ragkit.core.nlp import (
+    APOSTROPHE,
+    NEGATED_AUXILIARIES,
+    NEGATORS,
+    RETRACTIONS,
+    WITHDRAWALS,
+    phrase_pattern,
+    split_sentences,
+    stem,
 )
+from ragkit.defaults import TOOL_PLANNER
+
+NEGATION_CUE = re.compile(rf"\b(?:{phrase_pattern((*NEGATED_AUXILIARIES, *WITHDRAWALS, *NEGATORS))})\b", re.IGNORECASE)
 _RETRACTION = re.compile(
     rf"^\W*(?:(?:oh|ok|okay|no|sorry|actually|wait|hmm|please|on\s+second\s+thought)\W+)*"
-    rf"(?:never\s*mind|forget\s+(?:it|that|about\s+(?:it|that))|scratch\s+that|"
-    rf"(?:do|did)\s*n(?:o|{_APOSTROPHE})?t(?:\s+do\s+(?:it|that))?)"
-    rf"(?:\s+(?:it|that|this))?\W*(?:(?:then|after\s+all|please)\W*)*$",
+    rf"(?:{phrase_pattern(RETRACTIONS)})(?:\s+(?:it|that|this))?\W*(?:(?:then|after\s+all|please)\W*)*$",
     re.IGNORECASE,
 )
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|;|\n")
-_ABBREVIATIONS = frozenset("st rd ave dr mr mrs ms no nr apt co ltd inc bldg e.g i.e etc vs".split())
 _CANDIDATE = re.compile(
     rf",|\s[-\u2013\u2014]+\s|\b(?:and|then|also|plus|but|as\s+well\s+as|after\s+that|afterwards|just|please)\b|"
     rf"(?P<i>(?-i:\bI\b))|(?P<number>(?<=\d)\s+)|(?={NEGATION_CUE.pattern})",
@@ -61,14 +59,15 @@ _LEADING_JOINERS = re.compile(
     r"^(?:[\s,;:\-\u2013\u2014]+|(?:and|then|also|plus|but|so|or|as\s+well\s+as|after\s+that|afterwards)\b)+",
     re.IGNORECASE,
 )
-_WORD = re.compile(rf"[A-Za-z0-9]+(?:{_APOSTROPHE}[A-Za-z]+)?")
+_WORD = re.compile(rf"[A-Za-z0-9]+(?:{APOSTROPHE}[A-Za-z]+)?")
 # Words skipped when looking for the word that opens a request: politeness, pronouns, modals (English, closed-class).
 SKIPPED = frozenset(
     "just please kindly now finally lastly additionally actually oh ok okay i i'd i'm i'll id im we we'd you can "
     "could would will me us know want wanna like need to do also then maybe perhaps hey hi hello thanks too really "
     "only simply instead rather so the a an my its your our".split()
 )
-QUESTION_WORDS = frozenset("what what's whats where where's wheres when which how has have is are was does did".split())
+# Words that open a request asked as a question ("where is ...", "has it shipped"); not core.nlp.QUESTION_WORDS.
+ASKING_WORDS = frozenset("what what's whats where where's wheres when which how has have is are was does did".split())
 REQUEST_VERBS = frozenset("show tell give list find check let".split())
 _NEGATABLE_VERBS = frozenset(stem(w) for w in ("show", "tell", "give", "list"))
 # "has not shipped", "is not here": a "not" after these states a fact, it declines nothing.
@@ -77,14 +76,13 @@ _STATIVE_BEFORE_NOT = frozenset("has have had is are was were been be am can cou
 SUBORDINATORS = frozenset("so because since as if when while until that than".split())
 _CONTRAST = re.compile(r"^(?:\S+\s+){0,2}?(?:just|but|instead|rather|only|simply)\b", re.IGNORECASE)
 _REFERS_BACK = re.compile(
-    rf"\b(?:it|its|it{_APOSTROPHE}s|itself|them|they|their|both|same|too|either|that|this|those|these|as\s+well)\b",
+    rf"\b(?:it|its|it{APOSTROPHE}s|itself|them|they|their|both|same|too|either|that|this|those|these|as\s+well)\b",
     re.IGNORECASE,
 )
-NEGATION_WINDOW = 4  # words after a cue in which an action word counts as negated
 
 
 @dataclass(frozen=True)
-class Clause:
+class RequestClause:
     """One request-sized piece of a message and what its wording says about it."""
 
     text: str
@@ -93,18 +91,6 @@ class Clause:
     cue: bool = False  # holds a negation cue at all ("not A1004" rules out a value, not an action)
     contrast: bool = False  # opens with "just"/"but"/"instead": an alternative to what came before
     refers_back: bool = False  # "it", "them", "too", "that one": points at an earlier clause's values
-
-
-def _sentences(text: str) -> list[tuple[int, int]]:
-    spans, start = [], 0
-    for m in _SENTENCE_END.finditer(text):
-        before = _WORD.findall(text[start : m.start()])
-        if m.group().startswith(".") and before and before[-1].lower() in _ABBREVIATIONS:
-            continue
-        spans.append((start, m.start()))
-        start = m.end()
-    spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
 def opens_request(text: str, action_words: Collection[str], capitals: bool = False, questions: bool = True) -> bool:
@@ -133,7 +119,7 @@ def opens_request(text: str, action_words: Collection[str], capitals: bool = Fal
             return False
         if not questions:
             return (low in REQUEST_VERBS or stem(low) in action_words) and not re.search(r"(?:ed|ing)$", low)
-        return low in QUESTION_WORDS or low in REQUEST_VERBS or stem(low) in action_words
+        return low in ASKING_WORDS or low in REQUEST_VERBS or stem(low) in action_words
     return False
 
 
@@ -156,7 +142,7 @@ def _negated(text: str, action_words: Collection[str]) -> bool:
         if cue.group().lower() == "not" and before and before[-1].lower().replace("\u2019", "'") in _STATIVE_BEFORE_NOT:
             continue
         after = re.split(r"[,;:.!?]", text[cue.end() :], maxsplit=1)[0]
-        for word in _WORD.findall(after)[:NEGATION_WINDOW]:
+        for word in _WORD.findall(after)[:TOOL_PLANNER.negation_window]:
             if any(c.isdigit() for c in word):
                 break
             if stem(word.lower()) in action_words or stem(word.lower()) in _NEGATABLE_VERBS:
@@ -175,14 +161,14 @@ def rules_out(text: str, value: str, nouns: Collection[str] = ()) -> bool:
                      re.IGNORECASE) is not None
 
 
-def read_clause(text: str, action_words: Collection[str]) -> Clause:
-    """A ``Clause`` for one piece of text: its negation, retraction, contrast and back-reference marks.
+def read_clause(text: str, action_words: Collection[str]) -> RequestClause:
+    """A ``RequestClause`` for one piece of text: its negation, retraction, contrast and back-reference marks.
 
     >>> c = read_clause("I no longer want to cancel it", {"cancel"})
     >>> c.negated, c.refers_back, read_clause("I don't know where it is", {"cancel", "track"}).negated
     (True, True, False)
     """
-    return Clause(
+    return RequestClause(
         text=text,
         negated=_negated(text, action_words),
         retracts=bool(_RETRACTION.match(text)),
@@ -192,7 +178,7 @@ def read_clause(text: str, action_words: Collection[str]) -> Clause:
     )
 
 
-def split_requests(text: str, action_words: Collection[str]) -> list[Clause]:
+def split_requests(text: str, action_words: Collection[str]) -> list[RequestClause]:
     """Cut a message into request-sized clauses (see the module docstring); ``action_words`` are stems.
 
     >>> [c.text for c in split_requests("Change A1001 to 1 High St, York and also track A1002", {"chang", "track"})]
@@ -200,20 +186,20 @@ def split_requests(text: str, action_words: Collection[str]) -> list[Clause]:
     >>> [(c.text, c.negated) for c in split_requests("Please don't cancel A1001, just tell me what is in it", {"cancel"})]
     [('Please', False), ("don't cancel A1001", True), ('just tell me what is in it', False)]
     """
-    clauses: list[Clause] = []
-    for start, end in _sentences(text):
-        cuts = [start]
-        inside_cue = [(m.start(), m.end()) for m in NEGATION_CUE.finditer(text, start, end)]
-        for m in _CANDIDATE.finditer(text, start, end):
+    clauses: list[RequestClause] = []
+    for sentence in split_sentences(text, chat=True):
+        cuts = [0]
+        inside_cue = [(m.start(), m.end()) for m in NEGATION_CUE.finditer(sentence)]
+        for m in _CANDIDATE.finditer(sentence):
             if any(a < m.start() < b for a, b in inside_cue):  # "do not": no cut before "not"
                 continue
-            before = _WORD.findall(text[start : m.start()])
+            before = _WORD.findall(sentence[: m.start()])
             if m.group("i") and before and before[-1].lower() in SUBORDINATORS:  # "so I can check"
                 continue
-            if m.start() > cuts[-1] and opens_request(text[m.start() : end], action_words, questions=not m.group("number")):
+            if m.start() > cuts[-1] and opens_request(sentence[m.start() :], action_words, questions=not m.group("number")):
                 cuts.append(m.start())
-        for a, b in zip(cuts, [*cuts[1:], end]):
-            piece = _LEADING_JOINERS.sub("", text[a:b]).strip(" ,;:")
+        for a, b in zip(cuts, [*cuts[1:], len(sentence)]):
+            piece = _LEADING_JOINERS.sub("", sentence[a:b]).strip(" ,;:")
             if _WORD.search(piece):
                 clauses.append(read_clause(piece, action_words))
     return clauses

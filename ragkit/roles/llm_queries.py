@@ -1,0 +1,137 @@
+"""The LLM roles that read a question before it is searched: an intent classifier and a query transformer.
+
+- :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
+  (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
+  a greeting searched for costs a refusal, a question taken for small talk would lose its answer.
+  :class:`LLMSmallTalk` writes the reply to small talk with a chat model.
+- :class:`LLMQueryTransformer`: three alternative queries and one hypothetical answer (multi-query
+  retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022), in one JSON call; output that does not parse is
+  a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
+
+Their local stand-ins are :class:`ragkit.offline.router.LocalIntentClassifier` and
+:class:`ragkit.offline.writing.LocalQueryTransformer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from langchain_core.documents import Document
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.prompts import ChatPromptTemplate
+from pydantic import BaseModel, Field
+
+from ragkit.core.chat_models import message_text
+from ragkit.core.nlp import clean_query
+from ragkit.defaults import ADVANCED
+from ragkit.roles.llm import call_structured, choice_schema
+from ragkit.roles.protocols import INTENT_ROUTES, MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, new_queries
+
+# ---------------------------------------------------------------- intent
+INTENT_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You decide whether a message to a document question-answering assistant needs a document search.\n"
+               "- rag: the message asks for information, an explanation or a fact, even if it also greets or thanks.\n"
+               "- chitchat: greetings, thanks, goodbyes, compliments, acknowledgements, or questions about the "
+               "assistant itself; nothing to look up.\nIf unsure, choose rag."),
+    ("human", "Message: {question}"),
+])
+SMALL_TALK_PROMPT = ("You are a document question-answering assistant. The user is making small talk. Reply in one "
+                     "or two short, friendly sentences, make no factual claims, and invite a question about the documents.")
+
+
+class LLMIntentClassifier:
+    """A chat model picks rag or chitchat (a ``Literal`` field); on any failure: rag, with ``fallback=True``.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMIntentClassifier(scripted('{"route": "chitchat"}')).classify("Hi!")
+    Intent(route='chitchat', confidence=1.0, note='', fallback=False)
+    >>> LLMIntentClassifier(scripted("hello?")).classify("Hi!").route
+    'rag'
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = INTENT_PROMPT):
+        self.model, self.prompt = model, prompt
+        self.schema = choice_schema("IntentChoice", "route", INTENT_ROUTES, "rag or chitchat")
+
+    def classify(self, question: str) -> Intent:
+        question = clean_query(question, what="question")
+        result = call_structured(self.model, self.prompt, self.schema, {"question": question})
+        if not result.ok:
+            return Intent("rag", 0.0, result.note, fallback=True)
+        return Intent(result.value.route, 1.0, getattr(result.value, "reason", ""))
+
+
+class LLMSmallTalk:
+    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
+    gets ``fallback``'s reply instead.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
+    'Hi! What shall we look up?'
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
+        self.model, self.prompt, self.fallback = model, prompt, fallback
+
+    def reply(self, question: str) -> str:
+        try:
+            text = message_text(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
+        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
+            text = ""
+        return text or self.fallback(question)
+
+
+# ---------------------------------------------------------------- query transformer
+QUERY_TRANSFORM_PROMPT = ChatPromptTemplate.from_messages([
+    ("system", "You help a search engine find documents. For the user's question, write {n} alternative search "
+               "queries that ask for the same information in different words or from different angles, and one "
+               "short hypothetical answer: a passage, two to four sentences, written the way a document that "
+               "answers the question would be. Keep every name, number and specific term of the question.\n"
+               "Queries already tried, which found nothing relevant (write different ones): {tried}\n"
+               'Return JSON: {{"queries": ["...", "...", "..."], "hypothetical_answer": "..."}}'),
+    ("human", "Question: {question}"),
+])
+
+
+class Expansion(BaseModel):
+    """Alternative search queries and a hypothetical answer for one question."""
+
+    queries: list[str] = Field(description="three alternative search queries, each worded differently")
+    hypothetical_answer: str = Field(description="a short passage that would answer the question, written as a document would")
+
+
+class LLMQueryTransformer:
+    """A chat model writes the alternative queries and the hypothetical answer; unparsable output: none of them.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> reply = '{"queries": ["bm25 ranking function", "okapi bm25 formula", "bm25 term weighting"], '
+    >>> reply += '"hypothetical_answer": "BM25 scores a document by term frequency and idf."}'
+    >>> LLMQueryTransformer(scripted(reply)).transform("What is BM25?").queries
+    ('bm25 ranking function', 'okapi bm25 formula', 'bm25 term weighting')
+    >>> LLMQueryTransformer(scripted('{"queries": "oops"')).transform("What is BM25?").fallback
+    True
+    """
+
+    uses_first_pass = False
+
+    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = QUERY_TRANSFORM_PROMPT,
+                 n_alternatives: int = ADVANCED.n_alternatives):
+        self.model, self.prompt, self.n_alternatives = model, prompt, n_alternatives
+
+    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform:
+        question = clean_query(question, what="question")
+        shown = [t if len(t) <= 200 else t[:197] + "..." for t in tried]  # a tried passage is shown by its start
+        inputs = {"question": question, "n": self.n_alternatives, "tried": "; ".join(shown) if shown else "(none)"}
+        result = call_structured(self.model, self.prompt, Expansion, inputs)
+        if not result.ok:
+            return QueryTransform((), "", f"no transform, the question alone: {result.note}", fallback=True)
+        queries = new_queries(result.value.queries, question, tried, self.n_alternatives)
+        hypothetical = " ".join(result.value.hypothetical_answer.split())[:MAX_HYPOTHETICAL_CHARS]
+        dropped = len(result.value.queries) - len(queries)
+        note = f"{len(queries)} queries and a hypothetical answer" + (f" ({dropped} dropped: empty, repeated or tried)" if dropped else "")
+        return QueryTransform(queries, hypothetical, note)
+
+
+__all__ = ["Expansion", "INTENT_PROMPT", "LLMIntentClassifier", "LLMQueryTransformer", "QUERY_TRANSFORM_PROMPT",
+           "LLMSmallTalk", "SMALL_TALK_PROMPT"]
