@@ -69,6 +69,7 @@ test: $(VENV)/.installed lint
 # Pyflakes, import order and private fields (ruff), and the package's layers (import-linter, pyproject.toml).
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check ragkit tests benchmarks
+	$(VENV)/bin/lint-imports
 
 unit: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q tests

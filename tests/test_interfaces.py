@@ -32,7 +32,7 @@ from ragkit.core.search import (
     doc_key,
 )
 from ragkit.defaults import GRAPHS, RETRIEVAL
-from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, tool_agent_graph
@@ -182,7 +182,7 @@ def test_make_roles_local_llm_judge_model_and_overrides():
         make_roles(judge_model=judge_model)
 
 
-@pytest.mark.parametrize("builder", [build_adaptive_rag_graph, self_rag_graph, crag_graph, tool_agent_graph])
+@pytest.mark.parametrize("builder", [adaptive_rag_graph, self_rag_graph, crag_graph, tool_agent_graph])
 def test_every_builder_takes_chat_model_and_the_input_limit(builder):
     params = inspect.signature(builder).parameters
     assert "chat_model" in params
@@ -219,7 +219,7 @@ def test_a_search_that_raises_is_a_recorded_outcome_in_every_graph():
     adaptive = build_adaptive_rag_graph(router=ToMenu(), sources={"search_menu": Exploding(), "search_wine": Exploding(),
                                                                   "search_web": Exploding()})
     out = adaptive.invoke({"question": "How much is the lamb on your menu?"})
-    assert out["search_failed"] is True and "index offline" in out["generation"]
+    assert out["search_failed"] is True and "index offline" in out["answer"] and out["outcome"] == "refused"
 
 
 def test_the_tool_loop_rejects_empty_and_oversized_messages_clearly():
@@ -268,7 +268,8 @@ KOREAN = "디저트 중에 견과류가 없는 것은 무엇입니까?"
 
 def test_every_graph_says_plainly_that_the_offline_models_read_english():
     adaptive = build_adaptive_rag_graph().invoke({"question": KOREAN})
-    assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["generation"]
+    assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["answer"]
+    assert adaptive["outcome"] == "refused" and adaptive["reason"] == "language"
     self_rag = build_self_rag_graph().invoke({"question": KOREAN})
     assert self_rag["path"][-1] == "unsupported_language" and "GOOGLE_API_KEY" in self_rag["answer"]
     assert self_rag["outcome"] == "refused" and self_rag["reason"] == "language"
@@ -283,5 +284,5 @@ def test_with_a_chat_model_a_korean_question_goes_through_unchanged():
     model = scripted({"route": "search_menu", "reason": "menu"}, {"answer": "초콜릿 무스 [1].", "answered": True})
     out = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": lambda q: DOCS[:1],
                                                               "search_wine": lambda q: [], "search_web": lambda q: []}).invoke({"question": KOREAN})
-    assert out["route"] == "search_menu" and out["generation"] == "초콜릿 무스 [1]."
+    assert out["route"] == "search_menu" and out["answer"] == "초콜릿 무스 [1]."
     assert KOREAN in str(model.calls[0]["messages"][-1].content)

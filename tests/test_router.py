@@ -1,7 +1,8 @@
-"""LocalRouter's scoring: k-nearest prototypes, corpus evidence (passages, rare terms), the dev set.
+"""LocalRouter's scoring: k-nearest prototypes, corpus evidence (passages, rare terms), the dev set's hygiene.
 
 The arithmetic is checked with a tiny keyword embedder (exact, fast); the behaviour that matters is checked
-with MiniLM on the Adaptive RAG routes and the bundled corpora.
+with MiniLM on the menu's Adaptive RAG routes and the bundled corpora. How accurate the router is on the
+dev set it was tuned on is a benchmark figure, not a test (``benchmarks/roles/router_accuracy.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.nlp import words
-from ragkit.domains.menu.corpus import load_routing_questions
-from ragkit.graphs.adaptive_rag import ROUTE_NAMES, ROUTES, load_route_documents
+from ragkit.domains.menu.routes import ROUTE_NAMES, ROUTES, load_route_documents, load_routing_questions
 from ragkit.offline.router import LocalRouter, passages, term_shares
 from ragkit.roles.protocols import RouteSpec
 

@@ -12,11 +12,12 @@ from langchain_core.structured_query import Comparator, Comparison, Operation, O
 
 from ragkit.core.chat_models import scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
-from ragkit.offline.structured import StructuredRetriever, describe, matches
+from ragkit.domains.menu.vocabulary import menu_query_analyzer
+from ragkit.offline.structured import StructuredRetriever
 from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMWriter
-from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis
+from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch, describe, matches
 
 
 class Order:
@@ -32,11 +33,18 @@ class Order:
 @pytest.fixture(scope="module")
 def menu_retriever() -> StructuredRetriever:
     docs = load_menu()
-    return StructuredRetriever.from_documents(docs, analyzer=LocalQueryAnalyzer(docs, embedder=False), ranker=Order(docs))
+    return StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs, embedder=False), ranker=Order(docs))
 
 
 def ids(hits) -> list[str]:
     return [d.metadata["id"] for d, _ in hits]
+
+
+def test_a_structured_retriever_is_a_structured_search_and_a_scored_search(menu_retriever: StructuredRetriever) -> None:
+    from ragkit.core.search import ScoredSearch, as_scored_search
+
+    assert isinstance(menu_retriever, StructuredSearch) and isinstance(menu_retriever, ScoredSearch)
+    assert as_scored_search(menu_retriever) is menu_retriever
 
 
 def test_filter_is_exact_and_returns_the_whole_set(menu_retriever: StructuredRetriever) -> None:
@@ -50,7 +58,7 @@ def test_filter_is_exact_and_returns_the_whole_set(menu_retriever: StructuredRet
 def test_superlative_sort_decides_and_ties_all_win(menu_retriever: StructuredRetriever) -> None:
     assert ids(menu_retriever.search_with_scores("What is the cheapest main course?")) == ["menu-15"]  # parmigiana, 17.00
     wines = load_wines()
-    r = StructuredRetriever.from_documents(wines, analyzer=LocalQueryAnalyzer(wines, embedder=False), ranker=Order(wines))
+    r = StructuredRetriever.from_documents(wines, analyzer=menu_query_analyzer(wines, embedder=False), ranker=Order(wines))
     assert sorted(ids(r.search_with_scores("What is the cheapest bottle on the whole wine list?"))) == ["wine-07", "wine-12", "wine-17"]
     assert ids(r.search_with_scores("Which red wine is the most expensive by the glass?")) == ["wine-18"]  # no glass price: cannot win
 
@@ -128,7 +136,7 @@ def menu_docs() -> dict[str, Document]:
 
 
 def analysed(question: str) -> QueryAnalysis:
-    return LocalQueryAnalyzer(load_menu(), embedder=False).analyze(question)
+    return menu_query_analyzer(load_menu(), embedder=False).analyze(question)
 
 
 def test_superlative_answers_with_the_winner(menu_docs) -> None:

@@ -40,11 +40,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, write_result  # noqa: E402
 
-from ragkit.domains.menu.corpus import load_routing_questions
+from ragkit.domains.menu.routes import ROUTES, load_route_documents, load_routing_questions  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.graphs.adaptive_rag import ROUTES, load_route_documents  # noqa: E402
-from ragkit.offline.router import LocalRouter
-from ragkit.roles.protocols import RouteSpec
+from ragkit.offline.router import LocalRouter  # noqa: E402
+from ragkit.roles.protocols import RouteSpec  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py"
 FALLBACK = "llm_fallback"
@@ -231,7 +230,7 @@ def main() -> None:
     original = LocalRouter(ORIGINAL_ROUTES, fallback=FALLBACK, embedder=default.embedder, k=1, min_similarity=0.2, margin=0.02)
     result = {
         "command": COMMAND,
-        "routes": "ragkit.graphs.adaptive_rag.ROUTES with load_route_documents() (fallback llm_fallback)",
+        "routes": "ragkit.domains.menu.routes.ROUTES with load_route_documents() (fallback llm_fallback)",
         "sets": {name: {"questions": len(items), "per_route": dict(sorted(Counter(i["route"] for i in items).items()))}
                  for name, items in sets.items()},
         "tuning": {

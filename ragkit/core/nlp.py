@@ -11,8 +11,8 @@ Every retriever and local role reads text through these functions, so they all c
   (:func:`detect_language`), so the offline roles can say they read English only;
 - **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
   :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
-- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions),
-  matched with :func:`phrase_pattern`;
+- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions,
+  statement negations, a question's exclusion cues), matched with :func:`phrase_pattern`;
 - **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations;
 - **clauses**: :func:`split_clauses` cuts a request into the steps it asks for, in the order their work
   must happen (:func:`reorder`).
@@ -317,8 +317,9 @@ POLAR_OPENERS = frozenset("is are was were am do does did can could should would
 QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
                   **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
 QUESTION_FORMS = ("what", "how", "why", "wh_other", "yes_no")
-NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-                         "hundred hundreds thousand thousands million millions billion dozen half several".split())
+NUMBER_VALUES = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), start=1)}
+NUMBER_WORDS = frozenset(NUMBER_VALUES) | frozenset("zero eleven twelve twenty thirty forty fifty hundred hundreds "
+                                                    "thousand thousands million millions billion dozen half several".split())
 TIME_WORDS = frozenset(
     "january february march april may june july august september october november december jan feb mar apr jun "
     "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
@@ -397,7 +398,7 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
 
 # ---------------------------------------------------------------- negation
 # One English negation lexicon, in groups by what the words negate; a reader takes the groups it needs and
-# matches them with phrase_pattern(). The tool planner reads all four as they are: its figures depend on them.
+# matches them with phrase_pattern(). The tool planner reads the first four as they are: its figures depend on them.
 NEGATORS = ("not", "without")  # negate the action or value after them: "not A1004", "without tracking it"
 NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")  # a negated action: "don't cancel", "won't need"
 WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
@@ -405,6 +406,13 @@ WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of
 RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
                "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
                "didn't do that")  # a whole reply that takes back what was just asked
+NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())  # negate a statement
+# A question's exclusions (the query analyser): a list cue runs on across "and" ("without nuts and dairy"), a
+# clause cue stops there ("not vegetarian and cheap"), a suffix excludes the word before it ("nut-free"). A
+# domain adds its own phrasing ("allergic to") where it reads its questions (ragkit.domains.menu.vocabulary).
+LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
+CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
+NEGATION_SUFFIXES = frozenset({"free"})
 APOSTROPHE = "['\u2019]"  # straight or curly
 
 
@@ -816,4 +824,4 @@ def supporting_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: term_coverage(question, s))
 
 
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of', 'tidy', 'mentions_term', 'supporting_sentence']
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES']

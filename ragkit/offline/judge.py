@@ -9,7 +9,7 @@ four verdicts, each with its own path through the graph (``ragkit.graphs.crag``)
 - ``irrelevant``: the knowledge base does not cover it; refuse honestly.
 
 ``LocalJudge`` first reads the question's structure (``query_analyzer``, restricted to the fields the
-documents carry, :mod:`ragkit.roles.query_analysis`). When the structure explains the whole question (a
+documents carry, :mod:`ragkit.roles.structured_query`). When the structure explains the whole question (a
 list, a winner, a yes/no, a comparison over documents with fields), relevance is decided by the fields:
 a document that carries them is on topic, and it passes only if it meets the question's conditions ("which
 desserts have no nuts?" keeps the desserts without nuts, whatever their wording), so no relevance score
@@ -242,7 +242,7 @@ def analysis_name(documents: Sequence[Document], analysis: Any, item_id: str) ->
 # A relevance score says a passage is *about* the question. It cannot tell "Who founded the abbey?" over a
 # passage that names the founder from the same question over a passage that only says when the abbey was
 # built. ``answerability_gap`` runs cheap checks on one passage and returns the first that fails (``None``
-# when all pass). They start from the question's analysis (:mod:`ragkit.roles.query_analysis`), so what the
+# when all pass). They start from the question's analysis (:mod:`ragkit.roles.structured_query`), so what the
 # analysis understood is checked against the data, and only the rest against the words:
 #
 # 1. **conditions** (a document with fields): the document must pass the question's filter exactly (a

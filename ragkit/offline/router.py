@@ -26,14 +26,8 @@ answer is always one of them; a failed or malformed call goes to the fallback ro
 
 ``LocalSmallTalk`` is a router over kinds of small talk (greeting, thanks ...), each with a canned reply.
 
-How the defaults were chosen: on a DEV set of routing questions written for the purpose
-(``data/routing_dev.json``), never on the labelled test set. ``benchmarks/roles/router_accuracy.py``
-scores a grid of settings on the dev set and keeps the one whose grid neighbourhood scores best (a broad
-plateau, not a lucky spike): dev accuracy 0.96, and 0.94 when the whole tuning is cross-validated on dev
-folds. Passages made of paragraphs and their sentences beat paragraphs alone (0.91 cross-validated) and
-sentences alone (0.93). Without documents, the prototypes alone score 0.78 on dev. Subtracting a per-route
-baseline (each route's mean score on the other routes' examples) and blending the description in with a
-separate weight were tried and did not help on the dev set, so they are left out.
+The defaults (:data:`ragkit.defaults.ROUTER`) were tuned on a dev set of routing questions; how, and what
+else was tried, is in ``benchmarks/roles/README.md``.
 
 Simplifications: no training (nothing is learned beyond the few constants above); paragraphs are split
 on blank lines and sentences by a regular expression; the scores are similarities, not probabilities;
