@@ -36,10 +36,6 @@ from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_gr
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, tool_agent_graph
-from ragkit.offline.judge import LocalJudge
-from ragkit.offline.writing import LocalWriter
-from ragkit.roles.factory import make_roles
-from ragkit.roles.llm import LLMJudge, LLMWriter
 
 DOCS = [
     Document("Harbour fish soup, a starter with saffron and croutons, costs 11.50 EUR.", metadata={"id": "m1", "title": "Fish soup"}),
@@ -165,23 +161,7 @@ def test_the_fusion_formula_exists_once_and_the_tuner_uses_it():
         assert row["ndcg@10"] == round(tuning.ndcg10(run, qrels), 4)
 
 
-# ---------------------------------------------------------------- one role factory, chat_model= on every builder
-def test_make_roles_local_llm_judge_model_and_overrides():
-    local = make_roles()
-    assert isinstance(local.writer, LocalWriter) and isinstance(local.judge, LocalJudge)
-    assert local.judge.grader is local.grader  # built once, shared
-    writer_model, judge_model = scripted("{}"), scripted("{}")
-    llm = make_roles(writer_model, judge_model=judge_model)
-    assert isinstance(llm.writer, LLMWriter) and llm.writer.model is writer_model
-    assert isinstance(llm.judge, LLMJudge) and llm.judge.model is judge_model and llm.grader.model is judge_model
-    mine = LocalWriter()
-    assert make_roles(writer_model, writer=mine).writer is mine
-    with pytest.raises(TypeError, match="unknown role"):
-        make_roles(graderr=mine)
-    with pytest.raises(ValueError, match="judge_model needs a chat_model"):
-        make_roles(judge_model=judge_model)
-
-
+# ---------------------------------------------------------------- chat_model= on every builder
 @pytest.mark.parametrize("builder", [adaptive_rag_graph, self_rag_graph, crag_graph, tool_agent_graph])
 def test_every_builder_takes_chat_model_and_the_input_limit(builder):
     params = inspect.signature(builder).parameters
