@@ -26,8 +26,9 @@ import tokenize
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
 
+from ragkit.core.files import notebooks_dir
+
 MERMAID_MIME = "text/vnd.mermaid"
-NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 # The chapters after 06 that are planned but not written yet (number, short title); a notebook file with
 # the number replaces its entry on the map.
 PLANNED_CHAPTERS: tuple[tuple[str, str], ...] = (
@@ -282,7 +283,7 @@ def same_shape(mine: Any, reference: Any) -> str:
 def notebook_titles(directory: Path | str | None = None) -> dict[str, str]:
     """``{"00": "Welcome to the ragkit workbook", ...}`` from the first heading of each ``NN_*.ipynb``."""
     titles: dict[str, str] = {}
-    for path in sorted(Path(directory or NOTEBOOK_DIR).glob("[0-9][0-9]_*.ipynb")):
+    for path in sorted(Path(directory or notebooks_dir()).glob("[0-9][0-9]_*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         first = "".join(cells[0]["source"]) if cells else ""
         match = re.match(r"#\s*\d+\s*[·.:-]?\s*(.+)", first.strip().split("\n")[0])
