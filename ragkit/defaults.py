@@ -165,8 +165,8 @@ class QueryAnalysisDefaults:
     # at their defaults; benchmarks/results/crag_squad2_tuning_wording.json) picks 0.6 by its rule, but the
     # gain over off is a quarter of one standard error (mean 0.7555 vs 0.7511, SE 0.018: answerable 0.74 vs
     # 0.72, unanswerable 0.533 vs 0.540) and 0.6 is the lowest value of the grid, so it stays off until a
-    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text judges exactly
-    # as before issue 8. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
+    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text needs each rare
+    # term itself in the passage. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
     related_bar: float | None = None
     negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
 
@@ -188,8 +188,8 @@ class StatuteQADefaults:
     """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
     question classifier and the evidence grader. The tuned values were chosen on the DEV split of
     ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (grids and rules in
-    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps are
-    the issue's (2 retrievals, 2 generations)."""
+    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps
+    (2 retrievals, 2 generations) were set by design, not tuned."""
 
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2

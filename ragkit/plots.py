@@ -13,6 +13,7 @@ and never print them.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any, Mapping, Sequence
 
@@ -423,5 +424,37 @@ def plot_graph(graph: Any, title: str | None = None) -> Any:
     ax.axis("off")
     if title:
         ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------- the chapter map, drawn offline
+CHAPTER_MAP_SIZE = (10.0, 4.5)
+
+
+def plot_chapter_map(rows: Sequence[Sequence[tuple[str, str, bool]]]) -> Any:
+    """The workbook's chapters as boxes in rows, read left to right and row after row (the picture of
+    :func:`ragkit.notebook.chapter_map`; each chapter is ``(number, title, coming)``, a coming one grey)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=CHAPTER_MAP_SIZE)
+    per_row = max((len(row) for row in rows), default=1)
+    places: list[tuple[float, float]] = []
+    for r, row in enumerate(rows):
+        for c, (number, title, coming) in enumerate(row):
+            x, y = c + 0.5, -r
+            places.append((x, y))
+            style = ({"fc": "#f4f4f4", "ec": "#aaaaaa", "linestyle": "--"} if coming
+                     else {"fc": "#e8e4ff", "ec": "#7b6cf6"})
+            label = f"{number}\n{textwrap.fill(title, 22)}" + ("\n(coming)" if coming else "")
+            ax.text(x, y, label, ha="center", va="center", fontsize=9, color="#666666" if coming else "black",
+                    bbox={"boxstyle": "round,pad=0.5", **style})
+    for (x0, y0), (x1, y1) in zip(places, places[1:]):
+        same_row = y0 == y1
+        ax.annotate("", xy=(x1 - 0.36, y1) if same_row else (x1, y1 + 0.3), xytext=(x0 + 0.36, y0) if same_row else (x0, y0 - 0.3),
+                    arrowprops={"arrowstyle": "-|>", "color": "#7b6cf6",
+                                "connectionstyle": "arc3,rad=0" if same_row else "angle3,angleA=0,angleB=90"})
+    ax.set_xlim(0, per_row)
+    ax.set_ylim(-len(rows) + 0.5, 0.5)
+    ax.axis("off")
     fig.tight_layout()
     return fig
