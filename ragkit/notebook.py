@@ -386,7 +386,7 @@ def _field_comments(cls: type) -> dict[str, str]:
                 inline = next((t.string.lstrip("# ").strip() for t in tokens if t.type == tokenize.COMMENT), "")
             except (tokenize.TokenError, IndentationError):
                 pass
-            text = " ".join(([inline] if inline else []) + block)
+            text = " ".join(([inline.rstrip(".") + "." if block else inline] if inline else []) + block)
             if text:
                 comments[match.group(1)] = text
     return comments
@@ -415,7 +415,8 @@ def defaults_rows() -> list[list[Any]]:
         for f in dataclasses.fields(value):
             setting = getattr(value, f.name)
             shown = ", ".join(f"{k} {v}" for k, v in setting.items()) if isinstance(setting, dict) else setting
-            rows.append([name, f.name, shown, comments.get(f.name) or _docstring_note(cls, f.name)])
+            note = comments.get(f.name) or _docstring_note(cls, f.name)
+            rows.append([name, f.name, shown, note.replace("``", "`")])  # reStructuredText quotes -> Markdown's
     return rows
 
 
