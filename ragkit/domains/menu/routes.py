@@ -35,6 +35,15 @@ OFFLINE_FALLBACK = (
     "connect a chat model for general questions."
 )
 
+# Questions over each dish's and wine's fields (metadata of load_menu / load_wines): the local router fills
+# them from the documents, one question per dish and value, so every dish and attribute has examples.
+MENU_TEMPLATES = ("What is in the {title}?", "How much is the {title}?", "Is the {title} {dietary}?",
+                  "Does the {title} contain {allergens}?", "Is there {ingredients} in the {title}?",
+                  "Which {course} dishes do you have?")
+WINE_TEMPLATES = ("Is the {title} a {style} wine?", "Which grapes are in the {title}?", "Is the {title} made from {grapes}?",
+                  "Do you have a wine from {region}?", "Do you have any wines from {country}?",
+                  "How much is a bottle of the {title}?")
+
 # Written from what each corpus holds and from what a diner or a visitor asks (not taken
 # from the labelled routing sets, which are kept for tuning and evaluation; a test checks they do not
 # overlap). The examples are deliberately varied in wording and topic: the local router scores a route by
@@ -80,7 +89,8 @@ ROUTES: tuple[RouteSpec, ...] = (
         "concerts, the market, new cafes, bars, bakeries, hotels and shops, ferries, trains, parking, "
         "weather and storm warnings, beaches, walks, diving and boat trips, the fish market and the "
         "catch, the valley's harvest and wine cooperative, and a few articles on wine labels, orange "
-        "wine, serving temperature, olive oil and the history of fish soup.",
+        "wine, serving temperature, olive oil and the history of fish soup; and, as a web search, fresh and "
+        "time-bound information: today's news and weather, what is open now, the latest prices, rates and results.",
         ("Has the new bakery on the harbour opened yet?", "When is the summer music festival this year?",
          "How do I get to the town by train?", "Is there a storm warning for this week?",
          "What does biodynamic mean on a wine label?", "Where can I swim near the old port?",
@@ -92,6 +102,7 @@ ROUTES: tuple[RouteSpec, ...] = (
          "Does the ferry to the island run in winter?", "Are any new bars or restaurants opening in town?",
          "Where can I hire a boat for the day?", "How was the olive harvest this year?",
          "Is organic wine free of sulphites?", "Which fish are the boats landing at the moment?"),
+        serves=("fresh",),
     ),
     RouteSpec(
         "llm_fallback",
@@ -109,6 +120,7 @@ ROUTES: tuple[RouteSpec, ...] = (
          "What is gluten?", "What does a vegan diet exclude?", "How do I make mayonnaise at home?",
          "Can you recommend a good book about Italian cooking?", "How many teaspoons are in a tablespoon?",
          "Why does fruit turn brown when you cut it?"),
+        serves=("general",),
     ),
 )
 
@@ -151,5 +163,5 @@ def load_routing_questions(path: str | Path | None = None) -> list[dict[str, str
     return [{"question": item["question"].strip(), "route": item["route"]} for item in items]
 
 
-__all__ = ["OFFLINE_FALLBACK", "ROUTES", "ROUTE_CORPORA", "ROUTE_NAMES", "Route",
-           "load_route_documents", "load_routing_questions", "menu_sources"]
+__all__ = ["MENU_TEMPLATES", "OFFLINE_FALLBACK", "ROUTES", "ROUTE_CORPORA", "ROUTE_NAMES", "Route",
+           "WINE_TEMPLATES", "load_route_documents", "load_routing_questions", "menu_sources"]
