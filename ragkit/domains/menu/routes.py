@@ -2,8 +2,10 @@
 
 Four routes (:data:`ROUTES`): the menu, the wine list, the local web snapshot and a fallback for
 everything none of them covers. A route is a :class:`ragkit.roles.protocols.RouteSpec`: a name (also the
-name of the graph node it leads to), a description a chat model reads, and example questions a local
-router compares a question with. :func:`menu_sources` says what each search route searches: the menu and
+name of the graph node it leads to), a description a chat model reads, example questions a local router
+compares a question with, and the kinds of question it serves whatever their topic: the web route serves
+fresh, time-bound information (today's weather, the latest news, rates and results), the fallback general
+knowledge ("What is burrata made from?"). :func:`menu_sources` says what each search route searches: the menu and
 the wine list as structured retrievers (their fields filtered exactly), the web as the offline web
 search. ``build_adaptive_rag_graph()`` takes both as its defaults; the graph itself knows no restaurant.
 
@@ -35,8 +37,11 @@ OFFLINE_FALLBACK = (
     "connect a chat model for general questions."
 )
 
-# Questions over each dish's and wine's fields (metadata of load_menu / load_wines): the local router fills
-# them from the documents, one question per dish and value, so every dish and attribute has examples.
+# Questions over each dish's and wine's fields (metadata of load_menu / load_wines), which a local router fills
+# from the documents: one question per dish and value. Not attached to ROUTES: on routing dev they cost four
+# points (a pairing question names a dish, "What would you pour with the ribeye?", and goes to the menu), and
+# the hand-written examples with the corpus evidence already find attribute questions. For a route with few
+# examples of its own: dataclasses.replace(spec, templates=MENU_TEMPLATES).
 MENU_TEMPLATES = ("What is in the {title}?", "How much is the {title}?", "Is the {title} {dietary}?",
                   "Does the {title} contain {allergens}?", "Is there {ingredients} in the {title}?",
                   "Which {course} dishes do you have?")
