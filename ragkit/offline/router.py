@@ -242,7 +242,7 @@ class LocalRouter:
                 best = float((self._passages[spec.name] @ vector).max())
                 parts["passages"] = self.passage_weight * (best - self.passage_bar)
             parts["terms"] = self.term_weight * shares.get(spec.name, 0.0)
-            parts["signals"] = sum(self.signal_weights.get(name, 0.0) * strengths[name] for name in spec.serves)
+            parts["signals"] = float(sum(self.signal_weights.get(name, 0.0) * strengths[name] for name in spec.serves))
             parts["score"] = parts["prototypes"] + parts["passages"] + parts["terms"] + parts["signals"]
             out[spec.name] = parts
         return out
