@@ -26,7 +26,7 @@ CONTRIBUTIONS_SIZE = (7.5, 3.5)
 GROUPED_SIZE = (8.0, 3.5)
 POSTERIORS_SIZE = (9.0, 3.0)
 CURVES_SIZE = (7.5, 3.5)
-PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868"}
+PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868", "signals": "#dd8452"}
 
 
 def _pyplot() -> Any:
@@ -95,7 +95,7 @@ def plot_timeline(run: Mapping[str, Any] | Sequence[tuple[str, float]], title: s
 
 def plot_route_scores(explained: Mapping[str, Mapping[str, float]] | Mapping[str, float], chosen: str | None = None,
                       title: str = "router scores per route") -> Any:
-    """Router scores as bars: ``LocalRouter.explain(q)`` gives stacked parts (prototypes, passages, terms)
+    """Router scores as bars: ``LocalRouter.explain(q)`` gives stacked parts (prototypes, passages, terms, signals)
     with the total marked; a plain ``{route: score}`` gives one bar per route. ``chosen`` is outlined."""
     plt = _pyplot()
     routes = list(explained)
