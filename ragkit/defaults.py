@@ -218,15 +218,15 @@ class StatuteQADefaults:
 @dataclass(frozen=True)
 class SupervisorDefaults:
     """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
-    LocalSupervisor's clause rules (chosen on the dev split of ``data/eval/supervisor_routing.json``,
+    LocalSupervisor's evidence weights and hop cost (chosen on the dev split of ``data/eval/supervisor_routing.json``,
     ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
-    k: int = 5  # prototypes averaged per agent (LocalRouter's k)
-    term_weight: float = 0.3  # weight of the example-vocabulary term evidence
-    min_terms: int = 1  # terms a clause needs to be a step of its own
-    min_margin: float = 0.0  # and how far its best agent must beat the runner-up (0: the context class decides)
+    k: int = 3  # prototypes averaged per agent (LocalRouter's k)
+    term_weight: float = 0.8  # weight of the example-vocabulary term evidence
+    head_weight: float = 0.2  # weight of the head evidence (which agents' examples open with a part's first word)
+    hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256
     sandbox_max_output_bytes: int = 20_000
