@@ -318,7 +318,8 @@ def plot_risk_coverage(curves: Mapping[str, Sequence[Any]], defaults: Mapping[st
         if defaults and name in defaults:
             mark = default_point(points, defaults[name])
             if _field(mark, "accuracy") is not None:
-                bar = _field(mark, "threshold")
+                given = defaults[name]
+                bar = given if isinstance(given, (int, float)) else _field(mark, "threshold")
                 ax.plot([_field(mark, "coverage")], [_field(mark, "accuracy")], marker="o", markersize=8,
                         color=line.get_color(), markeredgecolor="black", linestyle="none")
                 ax.annotate(f"default {float(bar):.2f}" if bar != "inf" else "default", (_field(mark, "coverage"),
