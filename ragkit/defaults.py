@@ -266,6 +266,20 @@ class AdvancedDefaults:
     intent_min_similarity: float = 0.25
 
 
+@dataclass(frozen=True)
+class RefusalDefaults:
+    """The answer/refuse dial of each RAG graph: its builder's ``refuse_below``. A run that reached an answer
+    keeps it only when its ``confidence`` (the document grader's best relevance score among the documents the
+    answer is written from, :data:`ragkit.core.contract.RAGResult`) is at least this bar; 0.0 answers whatever
+    the graph's own checks let through (the behaviour before the dial). Chosen on the TUNE split of
+    ``benchmarks/refusal/risk_coverage.py`` (SQuAD 2.0 articles 0-7; statute QA: the dev split of
+    ``data/eval/statute_qa.json``) by the rule in ``benchmarks/refusal/README.md``."""
+
+    crag: float = 0.0
+    self_rag: float = 0.0
+    advanced_rag: float = 0.0
+    statute_qa: float = 0.0
+
 
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
@@ -280,10 +294,12 @@ GRAPH_WALK = GraphWalkDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
 ADVANCED = AdvancedDefaults()
+REFUSAL = RefusalDefaults()
 
 __all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GRAPH_WALK", "GraderDefaults", "GraphDefaults",
            "GraphWalkDefaults", "JUDGE",
-           "JudgeDefaults", "QUERY_ANALYSIS", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
+           "JudgeDefaults", "QUERY_ANALYSIS",
+           "REFUSAL", "RefusalDefaults", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
            "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "TOOL_PLANNER",
            "ToolPlannerDefaults", "VERIFIER",
            "VerifierDefaults", "WRITER", "WriterDefaults"]

@@ -1,6 +1,7 @@
 """Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions,
-grouped bars for a benchmark's per-category results, per-node latency from a server's metrics, and a
-bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret).
+grouped bars for a benchmark's per-category results, per-node latency from a server's metrics, a
+bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret), and the
+risk-coverage curves of the graphs' refusal dials.
 
 Every function draws on a new figure of a fixed size (nbval compares the ``<Figure size ...>`` text of a
 plot, not its pixels) and returns the figure; call ``plt.show()`` after it in a notebook. matplotlib is
@@ -26,6 +27,7 @@ CONTRIBUTIONS_SIZE = (7.5, 3.5)
 GROUPED_SIZE = (8.0, 3.5)
 POSTERIORS_SIZE = (9.0, 3.0)
 CURVES_SIZE = (7.5, 3.5)
+RISK_COVERAGE_SIZE = (7.5, 4.0)
 PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868", "signals": "#dd8452"}
 
 
@@ -276,6 +278,59 @@ def plot_curves(points: Sequence[int], curves: Mapping[str, Sequence[float]], yl
     ax.set_xlabel("queries seen")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def _field(point: Any, name: str) -> Any:
+    return point[name] if isinstance(point, Mapping) else getattr(point, name)
+
+
+def default_point(points: Sequence[Any], default: Any) -> Any:
+    """The point a default marks: the point itself (a mapping or object with ``coverage``), or for a bar, the
+    curve's point at that bar (the one with the lowest threshold at or above it: the runs answering there).
+
+    >>> pts = [{"threshold": "inf", "coverage": 0.0}, {"threshold": 0.6, "coverage": 0.4}, {"threshold": 0.2, "coverage": 0.9}]
+    >>> default_point(pts, 0.3)["coverage"], default_point(pts, {"coverage": 0.5, "accuracy": 0.7})["coverage"]
+    (0.4, 0.5)
+    """
+    if not isinstance(default, (int, float)):
+        return default
+    above = [p for p in points if float(_field(p, "threshold")) >= default]
+    return min(above, key=lambda p: float(_field(p, "threshold")))
+
+
+def plot_risk_coverage(curves: Mapping[str, Sequence[Any]], defaults: Mapping[str, Any] | None = None,
+                       title: str = "answer or refuse: the refusal dial") -> Any:
+    """Risk-coverage curves: share of questions answered (x) against share of those answers that are right
+    (y), one line per graph; ``defaults`` marks each graph's default bar (a point, or the bar itself).
+
+    ``curves`` maps a name to its points (:class:`ragkit.evaluation.risk_coverage.Point` objects or their
+    ``as_dict()`` mappings, as ``benchmarks/results/refusal_risk_coverage.json`` stores them); points that
+    answer nothing have no accuracy and are skipped.
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=RISK_COVERAGE_SIZE)
+    for name, points in curves.items():
+        drawn = sorted((p for p in points if _field(p, "accuracy") is not None), key=lambda p: _field(p, "coverage"))
+        (line,) = ax.plot([_field(p, "coverage") for p in drawn], [_field(p, "accuracy") for p in drawn],
+                          drawstyle="steps-post", label=name)
+        if defaults and name in defaults:
+            mark = default_point(points, defaults[name])
+            if _field(mark, "accuracy") is not None:
+                given = defaults[name]
+                bar = given if isinstance(given, (int, float)) else _field(mark, "threshold")
+                ax.plot([_field(mark, "coverage")], [_field(mark, "accuracy")], marker="o", markersize=8,
+                        color=line.get_color(), markeredgecolor="black", linestyle="none")
+                ax.annotate(f"default {float(bar):.2f}" if bar != "inf" else "default", (_field(mark, "coverage"),
+                            _field(mark, "accuracy")), xytext=(5, -12), textcoords="offset points", fontsize=8)
+    ax.set_xlim(0.0, 1.02)
+    ax.set_ylim(0.0, 1.02)
+    ax.set_xlabel("coverage: share of questions answered")
+    ax.set_ylabel("accuracy of the answers")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
     fig.tight_layout()
     return fig

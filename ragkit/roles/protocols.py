@@ -195,6 +195,9 @@ class Judgement:
     clarifying_question: str | None = None  # for "ambiguous"
     corrected_query: str | None = None  # for "insufficient"
     fallback: bool = False  # the judge failed and the fail-soft default was used
+    # The evidence score of the verdict: the grader's best score among the kept documents (among all of them
+    # when none is kept). CRAG's refusal dial reads it; None when the judge gives no score (an LLM judge).
+    score: float | None = None
 
 
 def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:
