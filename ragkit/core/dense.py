@@ -133,6 +133,11 @@ class DenseRetriever(ScoredRetriever):
         self._index.add(np.ascontiguousarray(vectors, dtype=np.float32))
 
     @property
+    def faiss_index(self) -> faiss.Index:
+        """The FAISS index that is searched (``IndexFlatIP`` or ``IndexHNSWFlat``)."""
+        return self._index
+
+    @property
     def approximate(self) -> bool:
         """Whether searches go through the HNSW graph (approximate) rather than an exact scan."""
         return isinstance(self._index, faiss.IndexHNSW)
