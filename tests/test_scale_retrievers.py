@@ -129,3 +129,13 @@ def test_a_saved_hnsw_index_loads_as_it_was(tmp_path, monkeypatch) -> None:
     monkeypatch.undo()
     flat = DenseRetriever.load(tmp_path / "ann", embeddings=emb, index_type="flat")
     assert not flat.approximate and doc_key(flat.search_with_scores(queries[0])[0][0]).startswith('doc ')
+
+
+def test_top_k_is_the_stable_full_sorts_head() -> None:
+    from ragkit.core.bm25 import top_k
+
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        scores = rng.integers(0, 6, size=int(rng.integers(1, 60))).astype(float)  # many ties
+        k = int(rng.integers(1, 70))
+        assert top_k(scores, k).tolist() == np.argsort(-scores, kind="stable")[:k].tolist()

@@ -61,6 +61,22 @@ def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: flo
     return (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0)
 
 
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` highest scores, best first, ties in corpus order: a stable full sort's first ``k``.
+
+    ``np.partition`` finds the k-th score in linear time, so only the few documents at or above it are
+    sorted (a full sort of 500,000 scores costs more than the whole BM25 query).
+
+    >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 0.5]), 3).tolist()
+    [1, 3, 0]
+    """
+    if k >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+    candidates = np.flatnonzero(scores >= kth)
+    return candidates[np.argsort(-scores[candidates], kind="stable")][:k]
+
+
 class LuceneIdfBM25(BM25Okapi):
     """rank-bm25's Okapi BM25 with Lucene's always-positive idf.
 
@@ -194,7 +210,7 @@ class BM25Retriever(ScoredRetriever):
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:
         query, k = self._prepare(query, k)
         scores = self.scores(query)
-        order = np.argsort(-scores, kind="stable")[:k]  # stable: ties keep corpus order
+        order = top_k(scores, k)  # ties keep corpus order
         return [(self.docs[i], float(scores[i])) for i in order if scores[i] > 0]
 
     def save(self, path: str | Path) -> None:
