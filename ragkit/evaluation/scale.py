@@ -135,8 +135,15 @@ def langchain_system(system: str, docs: list[Document], vectors: np.ndarray) -> 
     if system in ("langchain-bm25", "langchain-ensemble"):
         parts.append(LangChainBM25.from_documents(docs, k=DEPTH))
     if system in ("langchain-faiss", "langchain-ensemble"):
-        store = FAISS.from_embeddings(list(zip([d.page_content for d in docs], vectors.tolist())), load_embedder(),
-                                      metadatas=[d.metadata for d in docs], ids=[doc_key(d) for d in docs])
+        # What FAISS.from_embeddings builds (an exact L2 index, an in-memory docstore), without first turning
+        # 500k x 384 floats into Python lists.
+        import faiss
+        from langchain_community.docstore.in_memory import InMemoryDocstore
+
+        index = faiss.IndexFlatL2(vectors.shape[1])
+        index.add(vectors)
+        keys = [doc_key(d) for d in docs]
+        store = FAISS(load_embedder(), index, InMemoryDocstore(dict(zip(keys, docs))), dict(enumerate(keys)))
         parts.append(store.as_retriever(search_kwargs={"k": DEPTH}))
     retriever = parts[0] if len(parts) == 1 else EnsembleRetriever(retrievers=parts, weights=[0.5, 0.5])
     return lambda q: [doc_key(d) for d in retriever.invoke(q)][:DEPTH]
