@@ -357,7 +357,7 @@ SCALING_SIZE = (10.0, 3.8)
 
 
 def plot_scaling(results: Mapping[str, Any] | str | Any, systems: Sequence[str] | None = None) -> Any:
-    """Query p50 (ms, query embedding included) and index memory (MB) against corpus size, log-log.
+    """Query p50 (ms, query embedding included) and memory held by the index (MB) against corpus size, log-log.
 
     ``results`` is the record ``benchmarks/scale/run.py`` saves (``{"rows": [...]}``), or the path of its
     JSON file (``benchmarks/results/scale.json``), so a notebook can draw it without re-running anything.
@@ -377,7 +377,7 @@ def plot_scaling(results: Mapping[str, Any] | str | Any, systems: Sequence[str] 
         sizes = [r["size"] for r in mine]
         time_ax.plot(sizes, [r["query_ms_p50"] for r in mine], style, marker="o", label=name)
         mem_ax.plot(sizes, [max(r["index_mb"], 1) for r in mine], style, marker="o", label=name)
-    for ax, label in ((time_ax, "query p50 (ms)"), (mem_ax, "index memory (MB, peak - before)")):
+    for ax, label in ((time_ax, "query p50 (ms)"), (mem_ax, "index memory (MB, after - before build)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("documents")
