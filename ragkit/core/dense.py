@@ -14,6 +14,9 @@ HNSW graph (``IndexHNSWFlat``, approximate: a query visits a few thousand vector
 query; above it the scan grows with the corpus while HNSW stays under a millisecond, at a recall@10
 against the exact scan measured in ``benchmarks/scale/README.md``.
 
+A query is searched on one thread: with two shared cores, FAISS's OpenMP threads spend a single query
+waiting for each other (a 50k flat scan took 102 ms on two threads and 27 ms on one at load average 10).
+
 Simplifications: HNSW is built with FAISS's threads, so two builds of the same vectors may differ in a few
 neighbours; the score reported for an MMR pick is its MMR value at the moment it was picked, not its
 plain cosine to the query.
@@ -157,7 +160,12 @@ class DenseRetriever(ScoredRetriever):
         """FAISS search for one ``(1, d)`` query vector: ``(cosines, row ids)`` of the ``depth`` nearest rows."""
         depth = min(depth, len(self.docs))
         params = faiss.SearchParametersHNSW(efSearch=max(self.ef_search, depth)) if self.approximate else None
-        sims, ids = self._index.search(np.ascontiguousarray(q, dtype=np.float32), depth, params=params)
+        threads = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(1)  # one query: FAISS's threads would only wait for each other on busy cores
+        try:
+            sims, ids = self._index.search(np.ascontiguousarray(q, dtype=np.float32), depth, params=params)
+        finally:
+            faiss.omp_set_num_threads(threads)
         return sims[0], ids[0]
 
     def vectors(self, rows: Sequence[int]) -> np.ndarray:
