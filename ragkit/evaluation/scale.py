@@ -80,16 +80,29 @@ def distractor_vectors(real: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
     return out
 
 
-def scale_corpus(data: BeirData, size: int, seed: int = 0) -> tuple[list[Document], np.ndarray]:
-    """SciFact's documents and vectors (from the embedding cache), grown with distractors to ``size``."""
+def scale_corpus(data: BeirData, size: int, seed: int = 0, keep: Path | None = None) -> tuple[list[Document], np.ndarray]:
+    """SciFact's documents and vectors (from the embedding cache), grown with distractors to ``size``.
+
+    ``keep``: a folder where the generated distractors are stored the first time and read afterwards
+    (the benchmark's processes share one corpus instead of each drawing 500k passages again).
+    """
+    import json
+
     docs = data.documents()
     real = embed(load_embedder(), [d.page_content for d in docs])
     extra = size - len(docs)
     if extra <= 0:
         return docs[:size], real[:size]
-    texts = distractor_texts(docs, extra, seed)
+    texts_file, vectors_file = (keep / f"distractors-{size}-{seed}.json", keep / f"distractors-{size}-{seed}.npy") if keep else (None, None)
+    if texts_file is not None and texts_file.is_file() and vectors_file.is_file():
+        texts, fake = json.loads(texts_file.read_text(encoding="utf-8")), np.load(vectors_file)
+    else:
+        texts, fake = distractor_texts(docs, extra, seed), distractor_vectors(real, extra, seed)
+        if texts_file is not None:
+            np.save(vectors_file, fake)
+            texts_file.write_text(json.dumps(texts), encoding="utf-8")
     docs += [Document(t, metadata={"id": f"gen{i}", "title": ""}, id=f"gen{i}") for i, t in enumerate(texts)]
-    return docs, np.vstack([real, distractor_vectors(real, extra, seed)])
+    return docs, np.vstack([real, fake])
 
 
 def build(system: str, docs: list[Document], vectors: np.ndarray, ann_path: Path | None = None) -> tuple[Search, object]:
@@ -176,7 +189,7 @@ def measure(system: str, size: int, data_dir: str | Path, queries: int | None = 
             ann_path: Path | None = None) -> dict:
     """Build one system over the ``size``-document corpus and time its queries: one row of the table."""
     data = load_beir(data_dir, "test")
-    docs, vectors = scale_corpus(data, size, seed)
+    docs, vectors = scale_corpus(data, size, seed, ann_path.parent if ann_path is not None else None)
     qids = list(data.queries)[:queries] if queries else list(data.queries)
     load_embedder().embed_query("warm up the model")
     reset_peak()
@@ -197,6 +210,7 @@ def measure(system: str, size: int, data_dir: str | Path, queries: int | None = 
            "query_ms_p95": round(float(np.percentile(latencies, 95)), 2),
            "before_build_mb": round(before), "index_mb": round(after - before), "peak_mb": round(peak - before),
            "ndcg@10": round(evaluate(run, {q: data.qrels[q] for q in qids}, ks=(10,))["ndcg@10"], 4),
+           "ndcg@10_first10": round(evaluate(run, {q: data.qrels[q] for q in qids[:10]}, ks=(10,))["ndcg@10"], 4),
            "load_average": [round(x, 2) for x in os.getloadavg()]}
     if system == "dense-hnsw":
         row["recall@10_vs_exact"] = round(recall_against_exact(docs, vectors, search, [data.queries[q] for q in qids]), 4)
