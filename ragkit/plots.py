@@ -1,7 +1,8 @@
 """Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions,
 grouped bars for a benchmark's per-category results, per-node latency from a server's metrics, a
-bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret), and the
-risk-coverage curves of the graphs' refusal dials.
+bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret), the
+risk-coverage curves of the graphs' refusal dials, and query time and memory against corpus size (the
+scaling benchmark).
 
 Every function draws on a new figure of a fixed size (nbval compares the ``<Figure size ...>`` text of a
 plot, not its pixels) and returns the figure; call ``plt.show()`` after it in a notebook. matplotlib is
@@ -511,5 +512,38 @@ def plot_chapter_map(rows: Sequence[Sequence[tuple[str, str, bool]]]) -> Any:
     ax.set_xlim(0, per_row)
     ax.set_ylim(-len(rows) + 0.5, 0.5)
     ax.axis("off")
+SCALING_SIZE = (10.0, 3.8)
+
+
+def plot_scaling(results: Mapping[str, Any] | str | Any, systems: Sequence[str] | None = None) -> Any:
+    """Query p50 (ms, query embedding included) and memory held by the index (MB) against corpus size, log-log.
+
+    ``results`` is the record ``benchmarks/scale/run.py`` saves (``{"rows": [...]}``), or the path of its
+    JSON file (``benchmarks/results/scale.json``), so a notebook can draw it without re-running anything.
+    """
+    import json
+    from pathlib import Path
+
+    if isinstance(results, (str, Path)):
+        results = json.loads(Path(results).read_text(encoding="utf-8"))
+    rows = [r for r in results["rows"] if "error" not in r]
+    names = list(systems or dict.fromkeys(r["system"] for r in rows))
+    plt = _pyplot()
+    fig, (time_ax, mem_ax) = plt.subplots(1, 2, figsize=SCALING_SIZE)
+    for name in names:
+        mine = sorted((r for r in rows if r["system"] == name), key=lambda r: r["size"])
+        style = "--" if name.startswith("langchain") else "-"
+        sizes = [r["size"] for r in mine]
+        time_ax.plot(sizes, [r["query_ms_p50"] for r in mine], style, marker="o", label=name)
+        mem_ax.plot(sizes, [max(r["index_mb"], 1) for r in mine], style, marker="o", label=name)
+    for ax, label in ((time_ax, "query p50 (ms)"), (mem_ax, "index memory (MB, after - before build)")):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("documents")
+        ax.set_ylabel(label)
+        ax.grid(True, which="both", alpha=0.3)
+    time_ax.set_title("query time")
+    mem_ax.set_title("memory")
+    mem_ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.tight_layout()
     return fig
