@@ -237,3 +237,13 @@ def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one
     empty = StateGraph(CragState).add_node("refine", lambda s: s).add_edge(START, "refine").add_edge("refine", END)
     result = check_wiring(lambda: empty, reference, "crag", quiet=True)
     assert "add the node(s) ask_back, clarify" in result.message and "extra edge refine -> END" in result.message
+
+
+@pytest.mark.parametrize("checker, variants", [("check_tool_loop_wiring", ch06.WIRING_VARIANTS),
+                                               ("check_advanced_wiring", ch08.WIRING_VARIANTS),
+                                               ("check_bandit_wiring", ch09.WIRING_VARIANTS)])
+def test_a_wrong_wiring_names_each_edge_it_lacks_or_adds_then_the_mistake(checker: str, variants: list) -> None:
+    for variant in variants:
+        message = getattr(exercises, checker)(variant.fn, quiet=True).message
+        named = re.match(r"(?:missing edge |extra edge )?\w+ -> \w+", message)  # the first edge that differs
+        assert named and message.endswith(variant.hint), message
