@@ -33,7 +33,6 @@ import hashlib
 import importlib.util
 import json
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -69,6 +68,7 @@ def load_module(name: str, relative: str) -> Any:
 
 
 CRAG_BENCH = load_module("crag_squad2_eval", "benchmarks/crag/squad2_eval.py")
+commit, sha256_of = CRAG_BENCH.commit, CRAG_BENCH.sha256_of  # the commit measured at; a file's sha256
 DATA = CRAG_BENCH.DATA
 GOLD = ROOT / "data" / "eval" / "statute_qa.json"
 OUT = ROOT / "benchmarks" / "results" / "refusal_risk_coverage.json"
@@ -130,10 +130,6 @@ def ids_hash(ids: list[str]) -> str:
     return hashlib.sha256("\n".join(ids).encode("utf-8")).hexdigest()
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 # ---------------------------------------------------------------- the graphs over SQuAD
 class SquadGraphs:
     """CRAG, Self-RAG and the advanced pipeline over one index of all 16 articles, with the dial at 0.0."""
@@ -180,6 +176,8 @@ def squad_items(graphs: SquadGraphs, names: tuple[str, ...], questions: list[dic
             run = graphs.run(name, q["question"], f"{name}-{i}")
             right = any(a.lower() in run["answer"].lower() for a in q["answers"])
             out[name].append(item(run, not q["impossible"], right))
+            if (i + 1) % 10 == 0:
+                log(f"{name}: {i + 1}/{len(questions)} in {time.perf_counter() - start:.0f} s")
         log(f"{name}: {len(questions)} questions in {time.perf_counter() - start:.0f} s")
     return out
 
@@ -201,15 +199,6 @@ def statute_items(split: str, log) -> list[Item]:
 
 
 # ---------------------------------------------------------------- the results file
-def commit() -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ragkit"], cwd=ROOT, capture_output=True, text=True).stdout
-        return head + ("+dirty" if dirty.strip() else "")
-    except OSError:
-        return "unknown"
-
-
 def load_results() -> dict:
     return json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
 
@@ -231,7 +220,8 @@ def main() -> None:
     parser.add_argument("--freeze", action="store_true", help="write the frozen SQuAD report set (before any tuning)")
     parser.add_argument("--split", choices=["tune", "report"])
     parser.add_argument("--graphs", nargs="+", choices=GRAPHS, default=list(GRAPHS))
-    parser.add_argument("--n", type=int, default=50, help="SQuAD answerable and unanswerable questions per split (each)")
+    parser.add_argument("--n", type=int, default=50, help="SQuAD answerable and unanswerable questions per split (each); "
+                        "report: the first n of each in the frozen set")
     args = parser.parse_args()
     log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
     payload = load_results()
@@ -269,10 +259,13 @@ def main() -> None:
     else:
         frozen = payload["report_set"]
         by_id = {q["id"]: q for q in questions}
-        squad_set = [by_id[i] for i in frozen["ids"]]
         if ids_hash(frozen["ids"]) != frozen["ids_sha256"]:
             raise SystemExit("the frozen report set's ids do not match their sha256")
-        described = f"the frozen SQuAD report set (sha256 {frozen['ids_sha256'][:12]}...), statute QA test (scored once)"
+        squad_set = [by_id[i] for i in frozen["ids"]]
+        cap = min(args.n, frozen["n_answerable"])  # the first ``cap`` answerable and unanswerable ids, in frozen order
+        squad_set = [q for q in squad_set if not q["impossible"]][:cap] + [q for q in squad_set if q["impossible"]][:cap]
+        described = (f"the frozen SQuAD report set (sha256 {frozen['ids_sha256'][:12]}...): its first {cap} answerable and "
+                     f"{cap} unanswerable questions; statute QA test (scored once)")
     named: dict[str, list[Item]] = {}
     squad_names = tuple(g for g in args.graphs if g in SQUAD_GRAPHS)
     if squad_names:
@@ -294,6 +287,7 @@ def main() -> None:
             log(f"{g}: chosen {bar} {how}")
     else:
         entry["grade"] = payload["report_set"]["grade"] + "; statute QA test: written blind, scored once here"
+    payload = load_results()  # again: a run of other graphs may have written meanwhile (one process per graph)
     previous = payload.setdefault("splits", {}).get(args.split, {})
     for key in ("curves", "at_0", "at_default", "chosen", "module_defaults"):  # keep other graphs' entries of a partial run
         if key in previous and key in entry:
