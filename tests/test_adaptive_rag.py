@@ -365,6 +365,7 @@ def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
     assert out["route"] == "search_wine" and out["path"][-1] == "generate"
     assert out["answer"] == "The Barolo is a Nebbiolo [1]." and out["citations"] == [1]  # the invented [9] was dropped
     assert len(model.calls) == 2
+    assert out["route_scores"] == {} and out["route_margin"] is None  # a chat model's choice has no scores
 
 
 def test_malformed_router_output_goes_to_the_fallback_which_says_it_used_no_documents() -> None:
@@ -384,6 +385,19 @@ def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
     with_eggs = {d.metadata["id"] for d in out["documents"] if "eggs" in d.metadata["allergens"]}
     assert with_eggs == {"menu-22", "menu-24"}  # both desserts with eggs were found
     assert "Orange and almond cake" in out["answer"] and "[1]" in out["answer"] and out["outcome"] == "answered"
+
+
+def test_the_state_shows_the_local_routers_scores_and_margin() -> None:
+    graph = build_adaptive_rag_graph()
+    out = graph.invoke({"question": "Is the coast road closed today?"})
+    scores = out["route_scores"]
+    assert set(scores) == set(ROUTE_NAMES) and out["route"] == max(scores, key=scores.get) == "search_web"
+    best, runner_up = sorted(scores.values(), reverse=True)[:2]
+    assert out["route_margin"] == pytest.approx(best - runner_up) and out["route_margin"] > 0
+    failed = build_adaptive_rag_graph(router=CrashingRouter("x"), sources={"search_menu": RecordingSearch([]),
+                                      "search_wine": RecordingSearch([]), "search_web": FakeWebSearch()})
+    out = failed.invoke({"question": "Is the coast road closed today?"})
+    assert out["route_scores"] == {} and out["route_margin"] is None
 
 
 @pytest.mark.gemini

@@ -286,6 +286,23 @@ def test_chapter_map_is_drawn_from_the_notebooks_that_exist() -> None:
             assert f"c{number}[" in text and "(coming)" in text.split(f"c{number}[")[1].split("]")[0]
 
 
+def test_chapter_map_picture_shows_every_chapter_in_reading_order() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ragkit.notebook import chapter_rows
+    from ragkit.plots import CHAPTER_MAP_SIZE, plot_chapter_map
+
+    rows = chapter_rows(NOTEBOOK_DIR, planned=[("99", "A chapter to come")])
+    fig = plot_chapter_map(rows)
+    labels = [text.get_text() for text in fig.axes[0].texts if text.get_text()]  # the arrows are empty annotations
+    assert [label.split("\n")[0] for label in labels] == [number for row in rows for number, _, _ in row]
+    assert labels[-1].endswith("(coming)") and tuple(fig.get_size_inches()) == CHAPTER_MAP_SIZE
+    plt.close("all")
+
+
 def test_glossary_reads_every_tuned_default() -> None:
     import dataclasses
 

@@ -17,7 +17,7 @@ from ragkit.offline.structured import StructuredRetriever
 from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMWriter
-from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch, describe, matches
+from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch, describe, matches, unmet
 
 
 class Order:
@@ -184,3 +184,83 @@ def test_llm_writer_gets_the_constraints_and_is_still_filtered(menu_docs) -> Non
     lemon = next(i for i, d in enumerate(desserts) if d.metadata["title"] == "Lemon tart") + 1
     mousse = lemon + 1
     assert a.citations == (lemon, mousse)  # renumbered to the documents the caller passed
+
+
+# ---------------------------------------------------------------- a dietary or allergen condition is a filter, not a near match
+# A made-up menu (not the bundled one): in every course, dishes that pass and fail each condition.
+DISHES = [  # name, course, dietary, allergens
+    ("Lentil soup", "starter", ["vegan", "vegetarian", "gluten-free", "dairy-free"], ["celery"]),
+    ("Cheese croquettes", "starter", ["vegetarian"], ["milk", "gluten", "eggs"]),
+    ("Prawn cocktail", "starter", ["gluten-free"], ["crustaceans", "eggs"]),
+    ("Walnut salad", "starter", ["vegan", "vegetarian", "dairy-free"], ["tree nuts", "mustard"]),
+    ("Bean stew", "main", ["vegan", "vegetarian", "dairy-free"], ["gluten", "celery"]),
+    ("Mushroom risotto", "main", ["vegetarian", "gluten-free"], ["milk"]),
+    ("Grilled trout", "main", ["gluten-free", "dairy-free"], ["fish"]),
+    ("Pork ragu", "main", [], ["gluten", "milk", "celery"]),
+    ("Coconut sorbet", "dessert", ["vegan", "vegetarian", "gluten-free", "dairy-free"], []),
+    ("Hazelnut brownie", "dessert", ["vegetarian"], ["tree nuts", "eggs", "milk", "gluten"]),
+    ("Rice pudding", "dessert", ["vegetarian", "gluten-free"], ["milk"]),
+    ("Almond biscotti", "dessert", ["vegetarian", "dairy-free"], ["tree nuts", "eggs", "gluten"]),
+]
+
+
+def made_up_menu() -> list[Document]:
+    from ragkit.domains.menu.corpus import menu_text
+
+    docs = []
+    for i, (name, course, dietary, allergens) in enumerate(DISHES, start=1):
+        dish = {"name": name, "course": course, "price": 5.0 + i, "description": f"Our {name.lower()}.",
+                "ingredients": [], "allergens": allergens, "dietary": dietary}
+        docs.append(Document(menu_text(dish), metadata={"id": f"x{i}", "title": name, "course": course, "price": 5.0 + i,
+                                                        "ingredients": [], "allergens": allergens, "dietary": dietary}))
+    return docs
+
+
+# question -> (the condition it states, checked on the record itself, and the field whose value is missing when it fails)
+CONDITIONS = {
+    "Is there a vegan dessert?": (lambda m: m["course"] == "dessert" and "vegan" in m["dietary"], "dietary"),
+    "Which desserts are vegetarian?": (lambda m: m["course"] == "dessert" and "vegetarian" in m["dietary"], "dietary"),
+    "Which mains are gluten-free?": (lambda m: m["course"] == "main" and "gluten-free" in m["dietary"], "dietary"),
+    "Is there a dairy-free starter?": (lambda m: m["course"] == "starter" and "dairy-free" in m["dietary"], "dietary"),
+    "Which desserts have no nuts?": (lambda m: m["course"] == "dessert" and "tree nuts" not in m["allergens"], "allergens"),
+    "I'm allergic to eggs, which starters can I eat?": (
+        lambda m: m["course"] == "starter" and "eggs" not in m["allergens"], "allergens"),
+    "Which mains are without milk?": (lambda m: m["course"] == "main" and "milk" not in m["allergens"], "allergens"),
+    "Is there a vegetarian main with no milk?": (
+        lambda m: m["course"] == "main" and "vegetarian" in m["dietary"] and "milk" not in m["allergens"], None),
+}
+
+
+@pytest.mark.parametrize("question", list(CONDITIONS))
+def test_a_dietary_or_allergen_question_names_every_dish_that_qualifies_and_no_other(question: str) -> None:
+    """Regression (the first widget of notebook 00): "Is there a vegan dessert?" answered from the nearest
+    dishes listed the lemon tart and the panna cotta, which are not vegan. Read as a filter and applied to the
+    whole menu, the answer names exactly the dishes that qualify, and ``unmet`` says what each other dish of
+    the course lacks."""
+    docs = made_up_menu()
+    qualifies, field = CONDITIONS[question]
+    expected = [d.metadata["title"] for d in docs if qualifies(d.metadata)]
+    others = [d.metadata["title"] for d in docs if not qualifies(d.metadata)]
+    # The similarity ranker puts the dishes that fail first: near matches are not answers.
+    ranker = Order(sorted(docs, key=lambda d: qualifies(d.metadata)))
+    search = StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs, embedder=False), ranker=ranker)
+    found = search.search_analysed(search.analyze(question), k=3)
+    assert sorted(d.metadata["title"] for d, _ in found.hits) == sorted(expected), found.note
+    assert found.analysis.searched_all  # the filter saw every dish
+    for doc in docs:
+        missing = unmet(found.analysis.filter, doc.metadata)
+        assert bool(missing) != qualifies(doc.metadata), (doc.metadata["title"], missing)
+        if missing and field and doc.metadata["course"] in question.lower():
+            assert all(field in part for part in missing), missing
+    writer = StructuredWriter(LocalWriter(embedder=_ToyEmbedder()), None)
+    answer = writer.write(question, [d for d, _ in found.hits], query=found.analysis)
+    assert all(names_any(answer.text, [title]) for title in expected), answer.text
+    assert not names_any(answer.text, others, expected), answer.text
+
+
+def test_a_dietary_question_that_nothing_meets_says_no() -> None:
+    docs = [d for d in made_up_menu() if d.metadata["title"] != "Coconut sorbet"]  # no vegan dessert left
+    search = StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs, embedder=False), ranker=Order(docs))
+    found = search.search_analysed(search.analyze("Is there a vegan dessert?"), k=3)
+    answer = StructuredWriter(LocalWriter(embedder=_ToyEmbedder()), None).write("Is there a vegan dessert?", [], query=found.analysis)
+    assert found.hits == [] and answer.answered and answer.text.startswith("No: nothing on the list matches")

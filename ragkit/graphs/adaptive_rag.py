@@ -20,7 +20,9 @@ leaves nothing, that IS the answer ("No: nothing on the list matches ..."), not 
 
 The router *proposes* a route; code *disposes*: a name that is not one of the graph's routes (a malformed
 model answer) or a router that raises becomes the fallback, the reason kept in ``route_note``; and when
-exactly one structured source's fields explain the whole question, the question goes there.
+exactly one structured source's fields explain the whole question, the question goes there. The local
+router's score for every route and the margin between the best two are kept in the state
+(``route_scores``, ``route_margin``), so a run shows how close the call was.
 
 Errors follow :mod:`ragkit.core.contract`: an empty or oversized question raises a ``ValueError`` before
 any search, model or embedder is touched (``max_question_chars=`` raises the limit); a search that fails
@@ -87,6 +89,8 @@ class AdaptiveRAGState(RAGResult, total=False):
 
     route: str  # the route taken (a search route's name, or the fallback's)
     route_note: str  # why: the router's note, or what code disposed
+    route_scores: dict[str, float]  # the router's score for each route ({} for a router without scores)
+    route_margin: float | None  # the best score minus the runner-up's (None without scores)
     documents: list[Document]  # what the chosen search returned
     analysis: QueryAnalysis | None  # the question's structure, on a structured route
     search_note: str
@@ -193,13 +197,15 @@ def route_question_node(router: Router, route_names: Sequence[str], fallback: st
     def route_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
         """Ask the router for a route; anything that is not one of the graph's routes becomes the fallback.
 
-        Reads: question. Writes: route, route_note.
+        Reads: question. Writes: route, route_note, route_scores, route_margin.
         """
         try:
             decision = router.route(state["question"])
         except Exception as err:  # noqa: BLE001 - policy 3: a crashing router takes the safe branch
             decision = None
             route, note = fallback, f"router failed ({type(err).__name__}: {err}); using {fallback}"
+        shown = ({"route_scores": dict(decision.scores), "route_margin": decision.margin} if decision is not None
+                 else {"route_scores": {}, "route_margin": None})
         if decision is not None:
             note = decision.note or f"confidence {decision.confidence:.2f}"
             route = decision.route
@@ -213,7 +219,7 @@ def route_question_node(router: Router, route_names: Sequence[str], fallback: st
                 note = (f"router proposed {route!r} ({note}); the fields of {explained[0]!r} explain the whole "
                         f"question, so it goes there")
                 route = explained[0]
-        return {"route": route, "route_note": note}
+        return {"route": route, "route_note": note, **shown}
 
     return route_question
 

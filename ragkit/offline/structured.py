@@ -15,7 +15,9 @@ the one whose text is closest to the word "cheapest", and a passage that says "h
 
 A filtered question's :meth:`StructuredRetriever.search_analysed` returns every document that passes (up to
 ``max_results``), not ``k`` of them: the set is the answer (``search_with_scores`` keeps the protocol's
-top ``k`` of that order). When the filter leaves nothing, the result is empty and its note says why.
+top ``k`` of that order). When the filter leaves nothing, the result is empty and its note says why; the
+result's analysis is marked ``searched_all``, so a writer given it may say "none on the list" rather than
+"none among what I found".
 
 Simplifications: ranking within what passes uses the question's search text, so two equally good matches
 are ordered by wording, not by merit; the similarity ranker is built on the first search (so building a
@@ -24,6 +26,7 @@ graph embeds nothing).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -150,6 +153,8 @@ class StructuredRetriever(ScoredRetriever):
     def _result(self, docs: list[Document], analysis: QueryAnalysis, note: str, passed: int) -> StructuredResult:
         n = len(docs)
         hits = [(d, 1.0 - i / max(n, 1)) for i, d in enumerate(docs)]  # the order is the answer's: rank scores
+        if analysis.structured:  # the structure was applied to every document: an empty set means "none"
+            analysis = dataclasses.replace(analysis, searched_all=True)
         return StructuredResult(hits, analysis, note, passed)
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:

@@ -124,6 +124,25 @@ def matches(flt: FilterDirective | None, metadata: Mapping[str, Any]) -> bool:
     return True if flt is None else bool(flt.accept(MetadataFilter(metadata)))
 
 
+def unmet(flt: FilterDirective | None, metadata: Mapping[str, Any]) -> list[str]:
+    """The conditions of a filter that a document with this metadata fails, in words (``[]`` when it passes).
+
+    An AND is split into its parts, so the answer names what is missing, not the whole filter; any other
+    filter (an OR, a NOT, one comparison) is one condition.
+
+    >>> vegan_dessert = Operation(Operator.AND, [Comparison(Comparator.EQ, "course", "dessert"),
+    ...                                          Comparison(Comparator.CONTAIN, "dietary", "vegan")])
+    >>> unmet(vegan_dessert, {"course": "dessert", "dietary": ["vegetarian", "gluten-free"]})
+    ['dietary include vegan']
+    >>> unmet(vegan_dessert, {"course": "dessert", "dietary": ["vegan"]}), unmet(None, {})
+    ([], [])
+    """
+    if flt is None:
+        return []
+    parts = flt.arguments if isinstance(flt, Operation) and flt.operator == Operator.AND else [flt]
+    return [describe(part) for part in parts if not matches(part, metadata)]
+
+
 def attributes(flt: FilterDirective | None) -> list[str]:
     """The fields a filter reads, in order, without repeats.
 
@@ -408,4 +427,4 @@ def analysis_from_parse(question: str, parse: Parse, list_fields: frozenset[str]
 
 __all__ = ["ItemComparison", "Kind", "MetadataFilter", "Parse", "QueryAnalysis", "QueryAnalyzer", "Sort",
            "StructuredResult", "StructuredSearch", "analysis_from_parse", "attributes", "build_filter", "describe",
-           "filter_as_dict", "matches"]
+           "filter_as_dict", "matches", "unmet"]

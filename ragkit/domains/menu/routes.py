@@ -2,8 +2,10 @@
 
 Four routes (:data:`ROUTES`): the menu, the wine list, the local web snapshot and a fallback for
 everything none of them covers. A route is a :class:`ragkit.roles.protocols.RouteSpec`: a name (also the
-name of the graph node it leads to), a description a chat model reads, and example questions a local
-router compares a question with. :func:`menu_sources` says what each search route searches: the menu and
+name of the graph node it leads to), a description a chat model reads, example questions a local router
+compares a question with, and the kinds of question it serves whatever their topic: the web route serves
+fresh, time-bound information (today's weather, the latest news, rates and results), the fallback general
+knowledge ("What is burrata made from?"). :func:`menu_sources` says what each search route searches: the menu and
 the wine list as structured retrievers (their fields filtered exactly), the web as the offline web
 search. ``build_adaptive_rag_graph()`` takes both as its defaults; the graph itself knows no restaurant.
 
@@ -34,6 +36,18 @@ OFFLINE_FALLBACK = (
     "outside those, so I have no documents to answer from. Ask about a dish, a wine or a local story, or "
     "connect a chat model for general questions."
 )
+
+# Questions over each dish's and wine's fields (metadata of load_menu / load_wines), which a local router fills
+# from the documents: one question per dish and value. Not attached to ROUTES: on routing dev they cost four
+# points (a pairing question names a dish, "What would you pour with the ribeye?", and goes to the menu), and
+# the hand-written examples with the corpus evidence already find attribute questions. For a route with few
+# examples of its own: dataclasses.replace(spec, templates=MENU_TEMPLATES).
+MENU_TEMPLATES = ("What is in the {title}?", "How much is the {title}?", "Is the {title} {dietary}?",
+                  "Does the {title} contain {allergens}?", "Is there {ingredients} in the {title}?",
+                  "Which {course} dishes do you have?")
+WINE_TEMPLATES = ("Is the {title} a {style} wine?", "Which grapes are in the {title}?", "Is the {title} made from {grapes}?",
+                  "Do you have a wine from {region}?", "Do you have any wines from {country}?",
+                  "How much is a bottle of the {title}?")
 
 # Written from what each corpus holds and from what a diner or a visitor asks (not taken
 # from the labelled routing sets, which are kept for tuning and evaluation; a test checks they do not
@@ -80,7 +94,8 @@ ROUTES: tuple[RouteSpec, ...] = (
         "concerts, the market, new cafes, bars, bakeries, hotels and shops, ferries, trains, parking, "
         "weather and storm warnings, beaches, walks, diving and boat trips, the fish market and the "
         "catch, the valley's harvest and wine cooperative, and a few articles on wine labels, orange "
-        "wine, serving temperature, olive oil and the history of fish soup.",
+        "wine, serving temperature, olive oil and the history of fish soup; and, as a web search, fresh and "
+        "time-bound information: today's news and weather, what is open now, the latest prices, rates and results.",
         ("Has the new bakery on the harbour opened yet?", "When is the summer music festival this year?",
          "How do I get to the town by train?", "Is there a storm warning for this week?",
          "What does biodynamic mean on a wine label?", "Where can I swim near the old port?",
@@ -92,6 +107,7 @@ ROUTES: tuple[RouteSpec, ...] = (
          "Does the ferry to the island run in winter?", "Are any new bars or restaurants opening in town?",
          "Where can I hire a boat for the day?", "How was the olive harvest this year?",
          "Is organic wine free of sulphites?", "Which fish are the boats landing at the moment?"),
+        serves=("fresh",),
     ),
     RouteSpec(
         "llm_fallback",
@@ -109,6 +125,7 @@ ROUTES: tuple[RouteSpec, ...] = (
          "What is gluten?", "What does a vegan diet exclude?", "How do I make mayonnaise at home?",
          "Can you recommend a good book about Italian cooking?", "How many teaspoons are in a tablespoon?",
          "Why does fruit turn brown when you cut it?"),
+        serves=("general",),
     ),
 )
 
@@ -151,5 +168,5 @@ def load_routing_questions(path: str | Path | None = None) -> list[dict[str, str
     return [{"question": item["question"].strip(), "route": item["route"]} for item in items]
 
 
-__all__ = ["OFFLINE_FALLBACK", "ROUTES", "ROUTE_CORPORA", "ROUTE_NAMES", "Route",
-           "load_route_documents", "load_routing_questions", "menu_sources"]
+__all__ = ["MENU_TEMPLATES", "OFFLINE_FALLBACK", "ROUTES", "ROUTE_CORPORA", "ROUTE_NAMES", "Route",
+           "WINE_TEMPLATES", "load_route_documents", "load_routing_questions", "menu_sources"]
