@@ -273,9 +273,15 @@ def main() -> None:
     if "statute_qa" in args.graphs:
         named["statute_qa"] = statute_items("dev" if args.split == "tune" else "test", log)
     defaults = {g: float(getattr(REFUSAL, g)) for g in named}
-    entry: dict[str, Any] = {"command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split {args.split} "
-                                        f"--n {args.n}" + ("" if args.graphs == list(GRAPHS) else " --graphs " + " ".join(args.graphs)),
-                             "commit": commit(), "questions": described, "module_defaults": defaults,
+    command = (f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split {args.split} --n {args.n}"
+               + ("" if args.graphs == list(GRAPHS) else " --graphs " + " ".join(args.graphs)))
+    n_squad = len(squad_set) // 2
+    entry: dict[str, Any] = {"command": command, "commit": commit(), "questions": described, "module_defaults": defaults,
+                             "commands": {g: command for g in named},  # per graph: one process may run a few graphs
+                             "n": {g: ({"answerable": sum(i.answerable for i in items),
+                                        "unanswerable": sum(not i.answerable for i in items)})
+                                   for g, items in named.items()},
+                             "n_squad_each": n_squad,
                              "curves": curves_payload(named, defaults),
                              "at_0": {g: summary(items, 0.0) for g, items in named.items()},
                              "at_default": {g: summary(items, defaults[g]) for g, items in named.items()}}
@@ -289,7 +295,7 @@ def main() -> None:
         entry["grade"] = payload["report_set"]["grade"] + "; statute QA test: written blind, scored once here"
     payload = load_results()  # again: a run of other graphs may have written meanwhile (one process per graph)
     previous = payload.setdefault("splits", {}).get(args.split, {})
-    for key in ("curves", "at_0", "at_default", "chosen", "module_defaults"):  # keep other graphs' entries of a partial run
+    for key in ("curves", "at_0", "at_default", "chosen", "module_defaults", "commands", "n"):  # keep other graphs' entries of a partial run
         if key in previous and key in entry:
             entry[key] = {**previous[key], **entry[key]}
     payload["splits"][args.split] = {**previous, **entry}
