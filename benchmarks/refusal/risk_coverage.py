@@ -22,6 +22,7 @@ Steps, in this order (each writes ``benchmarks/results/refusal_risk_coverage.jso
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split tune
     (set ragkit.defaults.REFUSAL to the chosen bars)
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split report
+    .venv/bin/python benchmarks/refusal/risk_coverage.py --plot   # the report curves as a PNG, nothing run
 The tune step chooses each graph's bar by ``RULE``; the report step scores the curves once at the module
 defaults and writes aggregates only (curve points and rates, never a report question's outcome).
 """
@@ -72,6 +73,7 @@ commit, sha256_of = CRAG_BENCH.commit, CRAG_BENCH.sha256_of  # the commit measur
 DATA = CRAG_BENCH.DATA
 GOLD = ROOT / "data" / "eval" / "statute_qa.json"
 OUT = ROOT / "benchmarks" / "results" / "refusal_risk_coverage.json"
+PNG = OUT.with_suffix(".png")
 SQUAD_GRAPHS = ("crag", "self_rag", "advanced_rag")
 GRAPHS = (*SQUAD_GRAPHS, "statute_qa")
 TUNE_ARTICLES, REPORT_ARTICLES = range(0, 8), range(8, 16)
@@ -215,6 +217,25 @@ def summary(items: list[Item], bar: float) -> dict:
             "answerable_answered_right": p.answerable_right, "unanswerable_refused": p.unanswerable_refused}
 
 
+def plot_report(payload: dict) -> Path:
+    """The report split's risk-coverage curves with each graph's default bar marked, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ragkit.plots import plot_risk_coverage
+
+    report = payload["splits"]["report"]
+    curves = {g: c["points"] for g, c in report["curves"].items()}
+    same = [g for g in curves if g != "self_rag" and curves[g] == curves.get("self_rag")]
+    title = (f"refusal dial, report split ({report['n_squad_each']}+{report['n_squad_each']} frozen SQuAD; statute QA "
+             f"test, {sum(report['n']['statute_qa'].values())})" if "statute_qa" in report["n"] else "refusal dial, report split")
+    if same:
+        title += "\nself_rag and " + ", ".join(same) + ": the same curve (the line drawn last hides the other)"
+    fig = plot_risk_coverage(curves, {g: c["default"] for g, c in report["curves"].items()}, title=title)
+    fig.savefig(PNG, dpi=120, bbox_inches="tight")
+    return PNG
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--freeze", action="store_true", help="write the frozen SQuAD report set (before any tuning)")
@@ -222,8 +243,13 @@ def main() -> None:
     parser.add_argument("--graphs", nargs="+", choices=GRAPHS, default=list(GRAPHS))
     parser.add_argument("--n", type=int, default=50, help="SQuAD answerable and unanswerable questions per split (each); "
                         "report: the first n of each in the frozen set")
+    parser.add_argument("--plot", action="store_true", help=f"draw the report split's curves, defaults marked, to "
+                        f"{PNG.relative_to(ROOT)} (from the results file: nothing is run)")
     args = parser.parse_args()
     log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
+    if args.plot:
+        log(f"wrote {plot_report(load_results())}")
+        return
     payload = load_results()
     payload.setdefault("about", {
         "what": "risk-coverage curves of the RAG graphs' refusal dials: coverage = share of questions answered; "
