@@ -276,7 +276,10 @@ class RefusalDefaults:
     ``data/eval/statute_qa.json``) by the rule in ``benchmarks/refusal/README.md``: 20 + 20 SQuAD questions
     per graph and the 78 dev questions, ``benchmarks/results/refusal_risk_coverage.json`` ("tune"). The three
     SQuAD graphs' bar is one recorded grader score, 0.2844 (the best balanced bar was about 0.38, one standard
-    error, about 0.07, above it); statute QA stays at 0.0 (the split did not show a higher bar clearly better)."""
+    error, about 0.07, above it); statute QA stays at 0.0 (the split did not show a higher bar clearly better).
+    The grader's scores are not on one scale across corpora: on the handbook the SQuAD bar also refuses most
+    comparison questions (``benchmarks/refusal/README.md``, "Beyond the tune split"); pass ``refuse_below=0.0``
+    for the behaviour before the dial."""
 
     crag: float = 0.2844
     self_rag: float = 0.2844
