@@ -303,9 +303,10 @@ def default_point(points: Sequence[Any], default: Any) -> Any:
 
 
 def plot_risk_coverage(curves: Mapping[str, Sequence[Any]], defaults: Mapping[str, Any] | None = None,
-                       title: str = "answer or refuse: the refusal dial") -> Any:
+                       title: str = "answer or refuse: the refusal dial", mark_label: str = "default") -> Any:
     """Risk-coverage curves: share of questions answered (x) against share of those answers that are right
-    (y), one line per graph; ``defaults`` marks each graph's default bar (a point, or the bar itself).
+    (y), one line per graph; ``defaults`` marks a bar per graph (a point, or the bar itself), labelled
+    ``mark_label`` ("default", or for instance "tuned bar").
 
     ``curves`` maps a name to its points (:class:`ragkit.evaluation.risk_coverage.Point` objects or their
     ``as_dict()`` mappings, as ``benchmarks/results/refusal_risk_coverage.json`` stores them); points that
@@ -324,7 +325,7 @@ def plot_risk_coverage(curves: Mapping[str, Sequence[Any]], defaults: Mapping[st
                 bar = given if isinstance(given, (int, float)) else _field(mark, "threshold")
                 ax.plot([_field(mark, "coverage")], [_field(mark, "accuracy")], marker="o", markersize=8,
                         color=line.get_color(), markeredgecolor="black", linestyle="none")
-                ax.annotate(f"default {float(bar):.2f}" if bar != "inf" else "default", (_field(mark, "coverage"),
+                ax.annotate(f"{mark_label} {float(bar):.2f}" if bar != "inf" else mark_label, (_field(mark, "coverage"),
                             _field(mark, "accuracy")), xytext=(5, -12), textcoords="offset points", fontsize=8)
     ax.set_xlim(0.0, 1.02)
     ax.set_ylim(0.0, 1.02)

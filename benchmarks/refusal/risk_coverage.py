@@ -20,7 +20,7 @@ Questions:
 Steps, in this order (each writes ``benchmarks/results/refusal_risk_coverage.json``, keeping the others):
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --freeze
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split tune
-    (set ragkit.defaults.REFUSAL to the chosen bars)
+    (set ragkit.defaults.REFUSAL_SQUAD to the chosen bars)
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split report
     .venv/bin/python benchmarks/refusal/risk_coverage.py --plot   # the report curves as a PNG, nothing run
 The tune step chooses each graph's bar by ``RULE``; the report step scores the curves once at the module
@@ -48,7 +48,7 @@ from ragkit.bandit import ThompsonSampling  # noqa: E402
 from ragkit.core.embeddings import load_embedder  # noqa: E402
 from ragkit.core.hybrid import default_retriever  # noqa: E402
 from ragkit.core.rerank import LocalReranker  # noqa: E402
-from ragkit.defaults import REFUSAL  # noqa: E402
+from ragkit.defaults import REFUSAL_SQUAD  # noqa: E402
 from ragkit.evaluation.risk_coverage import Item, choose_threshold, curves_payload, point_at  # noqa: E402
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, default_arms  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
@@ -218,7 +218,7 @@ def summary(items: list[Item], bar: float) -> dict:
 
 
 def plot_report(payload: dict) -> Path:
-    """The report split's risk-coverage curves with each graph's default bar marked, as a PNG."""
+    """The report split's risk-coverage curves with each graph's tuned bar (REFUSAL_SQUAD) marked, as a PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -231,7 +231,8 @@ def plot_report(payload: dict) -> Path:
              f"test, {sum(report['n']['statute_qa'].values())})" if "statute_qa" in report["n"] else "refusal dial, report split")
     if same:
         title += "\nself_rag and " + ", ".join(same) + ": the same curve (the line drawn last hides the other)"
-    fig = plot_risk_coverage(curves, {g: c["default"] for g, c in report["curves"].items()}, title=title)
+    fig = plot_risk_coverage(curves, {g: c["default"] for g, c in report["curves"].items()}, title=title,
+                             mark_label="tuned bar")  # REFUSAL_SQUAD; the module default is 0.0 (full coverage)
     fig.savefig(PNG, dpi=120, bbox_inches="tight")
     return PNG
 
@@ -298,7 +299,7 @@ def main() -> None:
         named.update(squad_items(SquadGraphs(), squad_names, squad_set, log))
     if "statute_qa" in args.graphs:
         named["statute_qa"] = statute_items("dev" if args.split == "tune" else "test", log)
-    defaults = {g: float(getattr(REFUSAL, g)) for g in named}
+    defaults = {g: float(getattr(REFUSAL_SQUAD, g)) for g in named}
     command = (f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split {args.split} --n {args.n}"
                + ("" if args.graphs == list(GRAPHS) else " --graphs " + " ".join(args.graphs)))
     n_squad = len(squad_set) // 2
