@@ -15,8 +15,7 @@ from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.shop.orders import OrderStore, load_order_store
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.web.corpus import load_web_snapshot
-from ragkit.domains.web.search import OfflineWebSearch
+from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 from ragkit.evaluation.beir import load_beir
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph

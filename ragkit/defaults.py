@@ -81,6 +81,9 @@ class RouterDefaults:
     passage_weight: float = 0.7
     passage_bar: float = 0.6
     term_weight: float = 0.15
+    # Added to the score of a route that declares it serves a kind of question (RouteSpec.serves), times the
+    # signal's strength; chosen on routing dev (148+30 questions) with the six values above held fixed.
+    signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.4, "general": 0.4})
 
 
 @dataclass(frozen=True)
@@ -165,8 +168,8 @@ class QueryAnalysisDefaults:
     # at their defaults; benchmarks/results/crag_squad2_tuning_wording.json) picks 0.6 by its rule, but the
     # gain over off is a quarter of one standard error (mean 0.7555 vs 0.7511, SE 0.018: answerable 0.74 vs
     # 0.72, unanswerable 0.533 vs 0.540) and 0.6 is the lowest value of the grid, so it stays off until a
-    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text judges exactly
-    # as before issue 8. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
+    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text needs each rare
+    # term itself in the passage. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
     related_bar: float | None = None
     negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
 
@@ -188,8 +191,8 @@ class StatuteQADefaults:
     """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
     question classifier and the evidence grader. The tuned values were chosen on the DEV split of
     ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (grids and rules in
-    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps are
-    the issue's (2 retrievals, 2 generations)."""
+    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps
+    (2 retrievals, 2 generations) were set by design, not tuned."""
 
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2
@@ -221,15 +224,15 @@ class StatuteQADefaults:
 @dataclass(frozen=True)
 class SupervisorDefaults:
     """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
-    LocalSupervisor's clause rules (chosen on the dev split of ``data/eval/supervisor_routing.json``,
+    LocalSupervisor's evidence weights and hop cost (chosen on the dev split of ``data/eval/supervisor_routing.json``,
     ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
-    k: int = 5  # prototypes averaged per agent (LocalRouter's k)
-    term_weight: float = 0.3  # weight of the example-vocabulary term evidence
-    min_terms: int = 1  # terms a clause needs to be a step of its own
-    min_margin: float = 0.0  # and how far its best agent must beat the runner-up (0: the context class decides)
+    k: int = 3  # prototypes averaged per agent (LocalRouter's k)
+    term_weight: float = 0.8  # weight of the example-vocabulary term evidence
+    head_weight: float = 0.2  # weight of the head evidence (which agents' examples open with a part's first word)
+    hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256
     sandbox_max_output_bytes: int = 20_000
@@ -269,6 +272,20 @@ class AdvancedDefaults:
     intent_min_similarity: float = 0.25
 
 
+@dataclass(frozen=True)
+class RefusalDefaults:
+    """The answer/refuse dial of each RAG graph: its builder's ``refuse_below``. A run that reached an answer
+    keeps it only when its ``confidence`` (the document grader's best relevance score among the documents the
+    answer is written from, :data:`ragkit.core.contract.RAGResult`) is at least this bar; 0.0 answers whatever
+    the graph's own checks let through (the behaviour before the dial). Chosen on the TUNE split of
+    ``benchmarks/refusal/risk_coverage.py`` (SQuAD 2.0 articles 0-7; statute QA: the dev split of
+    ``data/eval/statute_qa.json``) by the rule in ``benchmarks/refusal/README.md``."""
+
+    crag: float = 0.0
+    self_rag: float = 0.0
+    advanced_rag: float = 0.0
+    statute_qa: float = 0.0
+
 
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
@@ -283,10 +300,12 @@ GRAPH_WALK = GraphWalkDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
 ADVANCED = AdvancedDefaults()
+REFUSAL = RefusalDefaults()
 
 __all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GRAPH_WALK", "GraderDefaults", "GraphDefaults",
            "GraphWalkDefaults", "JUDGE",
-           "JudgeDefaults", "QUERY_ANALYSIS", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
+           "JudgeDefaults", "QUERY_ANALYSIS",
+           "REFUSAL", "RefusalDefaults", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
            "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "TOOL_PLANNER",
            "ToolPlannerDefaults", "VERIFIER",
            "VerifierDefaults", "WRITER", "WriterDefaults"]

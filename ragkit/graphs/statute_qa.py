@@ -37,6 +37,12 @@ The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
   supporting citation is delivered by ``finish``; otherwise ``generate`` tries again without the
   blamed paragraphs while ``generation_attempts < max_generations``.
 
+Refusing is one dial: sufficient evidence is written from only when its score (the evidence grader's
+``EvidenceGrade.score``: for the local grader, the document grader's best score among the supporting
+articles) reaches ``refuse_below`` (default :data:`ragkit.defaults.REFUSAL`); below it the run ends in
+``refuse_low_confidence``. ``confidence`` in the result is that score (None when nothing was graded), so a
+risk-coverage curve needs one run per question (``benchmarks/refusal``).
+
 Every run ends with the result fields (:class:`ragkit.core.contract.RAGResult`): ``sources`` are the
 paragraphs the answer was written from and ``citations`` the 1-based numbers of those it cites;
 ``cited_labels`` keeps the citations in the statute's own form. With local roles, a question the offline
@@ -74,9 +80,12 @@ from langgraph.graph.state import CompiledStateGraph
 from ragkit.core.contract import (
     RAGResult,
     add_path,
+    answers_at,
     check_limit,
     check_positive,
     check_question_node,
+    check_threshold,
+    low_confidence_note,
     result,
     run_search,
     traced,
@@ -84,7 +93,7 @@ from ragkit.core.contract import (
 from ragkit.core.nlp import key_terms, same_query, tidy, uncovered_part
 from ragkit.core.references import Hop, ReferenceIndex, next_hop
 from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, with_score
-from ragkit.defaults import GRAPHS, STATUTE_QA
+from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
 from ragkit.domains.statute.article_graph import statute_reference_index
 from ragkit.domains.statute.citations import pinned_articles, with_titles
 from ragkit.domains.statute.corpus import load_statute
@@ -135,6 +144,8 @@ class StatuteQAState(RAGResult, total=False):
     strategy: str
     evidence_sufficient: bool
     evidence_note: str
+    evidence_score: float | None  # the last EvidenceGrade's score: what refuse_below is compared with
+    refuse_below: float  # the refusal dial (the builder's refuse_below)
     search_failed: bool
     search_note: str
     retrieval_attempts: int
@@ -283,8 +294,10 @@ def article_names(articles: Sequence[Document]) -> str:
 
 
 # ---------------------------------------------------------------- nodes
-def start_run(article_numbers: Sequence[int], caps: Mapping[str, int]) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
-    """What the entry node adds: the tidied question, the articles it cites, fresh counters and the caps."""
+def start_run(article_numbers: Sequence[int], caps: Mapping[str, int],
+              refuse_below: float = REFUSAL.statute_qa) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
+    """What the entry node adds: the tidied question, the articles it cites, fresh counters, the caps and the
+    refusal dial."""
     numbers = tuple(article_numbers)
 
     def start(state: dict, config: RunnableConfig, question: str) -> StatuteQAState:
@@ -298,6 +311,7 @@ def start_run(article_numbers: Sequence[int], caps: Mapping[str, int]) -> Callab
             "unresolved_references": [], "hop_note": "",
             "paragraphs": [], "excluded": [], "draft": "", "verified": False, "answer": "", "sources": [], "citations": [],
             "cited_labels": [], "supported": [], "invalid_citations": [], "unsupported": [],
+            "evidence_score": None, "confidence": None, "refuse_below": refuse_below,
         }
         if cited:
             update.update(question_kind="citation", kind_note=f"direct citation of Article(s) {', '.join(map(str, cited))}")
@@ -354,7 +368,8 @@ def grade_evidence_node(grader: EvidenceGrader, rewriter: QuestionRewriter) -> N
     def grade_evidence(state: StatuteQAState) -> StatuteQAState:
         """Grade the evidence; keep the supporting articles (pinned ones always); propose a rewrite when short.
 
-        Reads: question, articles. Writes: evidence_sufficient, evidence_note, supporting, rewritten_query, usage.
+        Reads: question, articles. Writes: evidence_sufficient, evidence_note, evidence_score, supporting,
+        rewritten_query, usage.
         """
         start = time.perf_counter()
         docs = state.get("articles", [])
@@ -366,7 +381,7 @@ def grade_evidence_node(grader: EvidenceGrader, rewriter: QuestionRewriter) -> N
             supporting = [d for d in docs if d.metadata.get("pinned")]
             supporting += [docs[i] for i in grade.supporting if 0 <= i < len(docs) and docs[i] not in supporting]
             update: StatuteQAState = {"evidence_sufficient": grade.sufficient and bool(supporting), "evidence_note": grade.note,
-                                      "supporting": supporting}
+                                      "supporting": supporting, "evidence_score": float(grade.score)}
             if not update["evidence_sufficient"]:
                 try:
                     proposal = rewriter.rewrite(state["question"], docs)
@@ -502,12 +517,12 @@ def verify_node(hallucination_grader: HallucinationGrader) -> Node:
 def finish(state: StatuteQAState) -> StatuteQAState:
     """Deliver the verified draft, written from ``paragraphs``.
 
-    Reads: draft, paragraphs, supported. Writes: the result fields (answered), refusal.
+    Reads: draft, paragraphs, supported, evidence_score. Writes: the result fields (answered), refusal, confidence.
     """
     sources, supported = state.get("paragraphs", []), set(state.get("supported", []))
     cited = [n for n, p in enumerate(sources, start=1) if doc_key(p) in supported]
     return {**result(state["draft"], "answered", "verified: every sentence keeps a citation of a paragraph that supports it",
-                     sources, cited), "refusal": None}
+                     sources, cited), "refusal": None, "confidence": state.get("evidence_score")}
 
 
 @traced("unsupported_language")
@@ -539,11 +554,11 @@ def refuse(state: StatuteQAState) -> StatuteQAState:
 
 @traced("refuse_low_confidence")
 def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
-    """Refuse because the search failed, the evidence stayed short or no draft survived verification,
-    naming the closest articles.
+    """Refuse because the search failed, the evidence stayed short or below the refusal dial, or no draft
+    survived verification, naming the closest articles.
 
-    Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, unsupported.
-    Writes: the result fields (refused), refusal.
+    Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, evidence_score,
+    evidence_sufficient, refuse_below, unsupported. Writes: the result fields (refused), refusal, confidence.
     """
     if state.get("search_failed") and not state.get("articles"):
         reason: Refusal = "search_failed"
@@ -552,13 +567,21 @@ def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
     else:
         reason = "unsupported" if state.get("generation_attempts", 0) and state.get("draft") else "low_confidence"
         detail = "; ".join(state.get("unsupported", [])) if reason == "unsupported" else state.get("evidence_note", "")
+        if reason == "low_confidence" and state.get("evidence_sufficient") and not confident(state):
+            detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
         text = REFUSALS[reason]
         if state.get("articles"):
             text += REFUSALS["closest"].format(articles=article_names(state["articles"][:3]))
-    return {**result(text, "refused", f"{reason}: {detail}".rstrip(": ")), "refusal": reason}
+    return {**result(text, "refused", f"{reason}: {detail}".rstrip(": ")), "refusal": reason,
+            "confidence": state.get("evidence_score")}
 
 
 # ---------------------------------------------------------------- routers (pure functions of the state)
+def confident(state: StatuteQAState) -> bool:
+    """The refusal dial: the evidence score reaches ``refuse_below`` (or the evidence grader gave no score)."""
+    return answers_at(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
+
+
 def route_after_check_question(state: StatuteQAState) -> Literal["unsupported_language", "retrieve", "refuse", "classify"]:
     """Unreadable language -> the message; a direct citation -> retrieve (no classification); a citation of
     articles the statute lacks -> refuse; anything else -> classify."""
@@ -584,12 +607,12 @@ def wants_hop(state: StatuteQAState) -> bool:
 
 def route_after_grade_evidence(state: StatuteQAState) -> Literal["follow_references", "generate", "retrieve",
                                                                 "refuse_low_confidence"]:
-    """The references of what was found are read first (once); then enough evidence -> write; short ->
-    search again with a new rewrite while attempts remain; else refuse."""
+    """The references of what was found are read first (once); then enough evidence -> write (when it passes
+    the refusal dial, else refuse); short -> search again with a new rewrite while attempts remain; else refuse."""
     if wants_hop(state):
         return "follow_references"
     if state.get("evidence_sufficient"):
-        return "generate"
+        return "generate" if confident(state) else "refuse_low_confidence"
     if state.get("retrieval_attempts", 0) < state["caps"]["retrievals"] and not rewrite_repeats(state):
         return "retrieve"
     return "refuse_low_confidence"
@@ -641,6 +664,7 @@ def statute_qa_graph(
     hop_bar: float = STATUTE_QA.hop_bar,
     multihop_hop_bar: float = STATUTE_QA.multihop_hop_bar,
     max_question_chars: int = GRAPHS.max_question_chars,
+    refuse_below: float = REFUSAL.statute_qa,
     strict: bool = False,
 ) -> StateGraph:
     """The statute QA graph, uncompiled (see the module docstring).
@@ -649,13 +673,15 @@ def statute_qa_graph(
     names to anything :func:`ragkit.core.search.as_scored_search` takes (default: vector, hybrid and graph
     over ``articles``, built on first search). ``grader`` is the document grader the local evidence grader
     and ``follow_references`` use; ``references`` the links between paragraphs (default
-    ``statute_reference_index(articles)``); ``max_hops=0`` turns the hop off. ``strict=True`` raises,
-    instead of warning, when ``chat_model`` cannot return structured output.
+    ``statute_reference_index(articles)``); ``max_hops=0`` turns the hop off. ``refuse_below`` is the
+    refusal dial: the evidence score a run needs to write. ``strict=True`` raises, instead of warning, when
+    ``chat_model`` cannot return structured output.
     """
     check_positive(k=k, max_retrievals=max_retrievals, max_generations=max_generations)
     if max_hops < 0:
         raise ValueError(f"max_hops must be 0 (no hop) or more, got {max_hops}")
     check_limit(max_question_chars)
+    refuse_below = check_threshold(refuse_below)
     articles = list(load_statute() if articles is None else articles)
     by_number = {int(d.metadata["article"]): d for d in articles}
     if not by_number:
@@ -678,7 +704,7 @@ def statute_qa_graph(
 
     graph = StateGraph(StatuteQAState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
-                                                         start_run(sorted(by_number), caps)))
+                                                         start_run(sorted(by_number), caps, refuse_below)))
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("classify", classify_node(question_classifier))
     graph.add_node("retrieve", retrieve_node(searches, table, by_number, k))
@@ -714,7 +740,8 @@ def summarize(state: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "question": state.get("question"), "question_kind": state.get("question_kind"), "strategy": state.get("strategy"),
         "cited": list(state.get("cited", [])), "articles": [d.metadata.get("article") for d in state.get("articles", [])],
-        "answer": state.get("answer"), "outcome": state.get("outcome"), "cited_labels": list(state.get("cited_labels", [])),
+        "answer": state.get("answer"), "outcome": state.get("outcome"), "confidence": state.get("confidence"),
+        "cited_labels": list(state.get("cited_labels", [])),
         "invalid_citations": list(state.get("invalid_citations", [])), "refused": state.get("outcome") == "refused",
         "refusal": state.get("refusal"), "low_confidence": state.get("refusal") in ("low_confidence", "unsupported"),
         "retrieval_attempts": state.get("retrieval_attempts", 0), "generation_attempts": state.get("generation_attempts", 0),
@@ -724,8 +751,8 @@ def summarize(state: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-__all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "check_routing_table", "classify_node", "finish",
-           "follow_references_node", "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse",
+__all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "check_routing_table", "classify_node", "confident",
+           "finish", "follow_references_node", "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse",
            "refuse_low_confidence", "retrieve_node", "rewrite_repeats", "route_after_check_question", "route_after_classify",
            "route_after_follow_references", "route_after_grade_evidence", "route_after_verify", "start_run", "statute_qa_graph",
            "summarize", "unsupported_language", "usage_totals", "verify_node", "wants_hop"]

@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from langchain_core.documents import Document
@@ -64,19 +64,32 @@ def declines(answer: str) -> bool:
 # ---------------------------------------------------------------- router
 @dataclass(frozen=True)
 class RouteSpec:
-    """One destination a router can choose, described the way a prompt would describe it."""
+    """One destination a router can choose, described the way a prompt would describe it.
+
+    ``description`` says what the route answers, ``examples`` are questions it should receive. A local
+    router also reads two optional declarations: ``serves`` names kinds of question the route answers
+    whatever their topic (``"fresh"``: time-bound information, ``"general"``: general knowledge; the
+    signals are in :mod:`ragkit.offline.router`), and ``templates`` are example questions over the route's
+    documents' metadata (``"Is the {title} {dietary}?"``), filled from its data when it has documents.
+    """
 
     name: str
     description: str
     examples: tuple[str, ...] = ()
+    serves: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class RouteDecision:
+    """A router's choice; ``scores`` (route name -> score) and ``margin`` (best minus runner-up) when it has scores."""
+
     route: str
     confidence: float
     note: str = ""
     fallback: bool = False
+    scores: Mapping[str, float] = field(default_factory=dict)
+    margin: float | None = None
 
 
 def check_routes(routes: Sequence[RouteSpec], fallback: str | None) -> tuple[tuple[RouteSpec, ...], str]:
@@ -182,6 +195,9 @@ class Judgement:
     clarifying_question: str | None = None  # for "ambiguous"
     corrected_query: str | None = None  # for "insufficient"
     fallback: bool = False  # the judge failed and the fail-soft default was used
+    # The evidence score of the verdict: the grader's best score among the kept documents (among all of them
+    # when none is kept). CRAG's refusal dial reads it; None when the judge gives no score (an LLM judge).
+    score: float | None = None
 
 
 def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:

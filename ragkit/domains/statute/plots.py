@@ -24,7 +24,6 @@ import numpy as np
 from ragkit.domains.statute.article_graph import EDGE_KINDS
 from ragkit.domains.statute.questions import ROUTED_KINDS
 from ragkit.domains.statute.strategies import STRATEGIES
-from ragkit.plots import _pyplot
 
 STRATEGY_TABLE_SIZE = (10.0, 3.4)
 ROUTING_SIZE = (9.0, 3.6)
@@ -120,7 +119,8 @@ def plot_strategy_table(results: Mapping[str, Any], metric: str = "hit@1", split
 
     The citation column is plain retrieval (no pin): with the pin every strategy reaches hit@1 1.0.
     """
-    plt = _pyplot()
+    import matplotlib.pyplot as plt
+
     fig, axes = plt.subplots(1, len(splits), figsize=STRATEGY_TABLE_SIZE, squeeze=False)
     for ax, split in zip(axes[0], splits):
         values = strategy_matrix(results, split, metric, types)
@@ -153,7 +153,8 @@ def routing_rows(results: Mapping[str, Any], splits: Sequence[str] = ("dev", "te
 def plot_routing_comparison(results: Mapping[str, Any], splits: Sequence[str] = ("dev", "test")) -> Any:
     """Bars: routing hit@1 with the true (oracle) types and with the classifier's, per split and table,
     and the original system's two figures (``results["original_system"]``) on the left."""
-    plt = _pyplot()
+    import matplotlib.pyplot as plt
+
     original = results["original_system"]
     labels = ["original\nsystem"] + [f"{split}\n{table.replace('_table', '').replace('_', ' ')}" for split, table, _, _ in
                                      routing_rows(results, splits)]
