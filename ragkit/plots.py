@@ -512,6 +512,10 @@ def plot_chapter_map(rows: Sequence[Sequence[tuple[str, str, bool]]]) -> Any:
     ax.set_xlim(0, per_row)
     ax.set_ylim(-len(rows) + 0.5, 0.5)
     ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
 SCALING_SIZE = (10.0, 3.8)
 
 
