@@ -363,7 +363,7 @@ def test_llm_roles_that_return_junk_take_their_safe_defaults():
 def test_local_roles_record_zero_tokens():
     graph, _, _ = make()
     out = graph.invoke({"question": "What happens to undersized fish?"})
-    assert {e["node"] for e in out["usage"]} == {"classify", "grade_evidence", "generate", "verify"}
+    assert {e["node"] for e in out["usage"]} == {"classify", "grade_evidence", "follow_references", "generate", "verify"}
     assert summarize(out)["tokens"]["total_tokens"] == 0 and all(e["seconds"] >= 0 for e in out["usage"])
 
 
