@@ -199,8 +199,8 @@ class StatuteQADefaults:
     max_generations: int = 2
     # Following references (ragkit.graphs.statute_qa's follow_references): hops per run, and the bar a linked
     # paragraph's grader probability times the link's weight must reach (for a question the classifier calls
-    # multihop, and for any other).
-    max_hops: int = 2
+    # multihop, and for any other). Chosen by benchmarks/statute/statute_qa.py's HOP_RULE on dev + our 8 multi-hop dev questions.
+    max_hops: int = 1
     hop_bar: float = 0.003
     multihop_hop_bar: float = 0.0
     # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces

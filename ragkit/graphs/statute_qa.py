@@ -412,20 +412,10 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
         articles, unresolved_references, hop_note, usage.
         """
         start = time.perf_counter()
-        hop, followed = state.get("hops", 0) + 1, list(state.get("followed", []))
         need = multihop_bar if state.get("question_kind") == MULTIHOP_KIND else bar
-
-        def relevance(question: str) -> Callable[[list[Document]], list[float]]:  # a grade the grader could not make counts 0
-            return lambda docs: [0.0 if g.fallback else g.score for g in grader.grade_many(question, docs)]
-
         with record_usage() as usage:
             try:
-                anchors = list(state.get("frontier", [])) or hop_anchor(state, index, relevance(state["question"]))
-                chain = [*(h.anchor for h in followed), *(h.added for h in followed), *anchors]
-                missing = uncovered_part(state["question"], " ".join(index.passages[k].page_content for k in chain))
-                new = next_hop(index, anchors, relevance(missing), hop=hop, chain=chain, bar=need) if key_terms(missing) else []
-                note = ("; ".join(map(str, new)) or f"nothing worth following from {', '.join(anchors)}" if key_terms(missing)
-                        else "the paragraphs found hold every content word of the question") if anchors else "nothing found to start from"
+                anchors, new, note = plan_hop(state, index, grader, need)
             except Exception as err:  # noqa: BLE001 - a crashing grader: no hop, the found evidence stands
                 anchors, new, note = [], [], f"references not followed ({type(err).__name__}: {err})"
         passages = [Document(index.passages[h.added].page_content, id=h.added,
@@ -433,14 +423,34 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
         have = {int(d.metadata["article"]) for d in state.get("articles", [])}
         added = [articles[n] for n in dict.fromkeys(int(p.metadata["article"]) for p in passages) if n not in have]
         unresolved = [r.why for a in anchors for r in index.unresolved.get(a, [])]
-        return {"references_read": True, "hops": hop if new else hop - 1, "frontier": [h.added for h in new],
-                "followed": followed + new, "followed_passages": [*state.get("followed_passages", []), *passages],
+        return {"references_read": True, "hops": state.get("hops", 0) + (1 if new else 0), "frontier": [h.added for h in new],
+                "followed": [*state.get("followed", []), *new], "followed_passages": [*state.get("followed_passages", []), *passages],
                 "articles": [*state.get("articles", []),
                              *(Document(d.page_content, metadata={**d.metadata, "pinned": False, "followed": True}, id=d.id) for d in added)],
                 "unresolved_references": list(dict.fromkeys([*state.get("unresolved_references", []), *unresolved])),
                 "hop_note": note, "usage": [usage.entry("follow_references", time.perf_counter() - start)]}
 
     return follow_references
+
+
+def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrader, bar: float) -> tuple[list[str], list[Hop], str]:
+    """One hop: the paragraphs it starts from, the references it follows (:func:`ragkit.core.references.next_hop`,
+    the links graded on what the chain leaves of the question) and a note saying why."""
+    followed = state.get("followed", [])
+    anchors = list(state.get("frontier", [])) or hop_anchor(state, index, graded_by(grader, state["question"]))
+    if not anchors:
+        return [], [], "nothing found to start from"
+    chain = [*(h.anchor for h in followed), *(h.added for h in followed), *anchors]
+    missing = uncovered_part(state["question"], " ".join(index.passages[k].page_content for k in chain))
+    if not key_terms(missing):
+        return anchors, [], "the paragraphs found hold every content word of the question"
+    new = next_hop(index, anchors, graded_by(grader, missing), hop=state.get("hops", 0) + 1, chain=chain, bar=bar)
+    return anchors, new, "; ".join(map(str, new)) or f"nothing worth following from {', '.join(anchors)}"
+
+
+def graded_by(grader: DocumentGrader, question: str) -> Callable[[list[Document]], list[float]]:
+    """The grader's scores of documents for ``question``; a grade it could not make (a fallback) counts 0."""
+    return lambda docs: [0.0 if g.fallback else g.score for g in grader.grade_many(question, docs)]
 
 
 def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable[[list[Document]], list[float]]) -> list[str]:
