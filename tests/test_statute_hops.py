@@ -168,6 +168,16 @@ def test_the_hop_grades_links_on_what_the_found_paragraph_leaves_of_the_question
     assert "fine" in grader.questions[1] and "reef" not in grader.questions[1]  # grading what the links lead to
 
 
+def test_a_followed_paragraph_is_quoted_after_the_writers_own_picks_never_instead_of_them():
+    docs = [Document("No person shall anchor a skiff on a reef.", metadata={"id": "a"}),
+            Document("A skiff anchored on a reef must be moved at once.", metadata={"id": "b"}),
+            Document("A contravention is liable to a fine of up to 900 crowns.", metadata={"id": "c", "required": True})]
+    question = "May a skiff anchor on a reef?"
+    own = LocalWriter(max_sentences=2).write(question, docs[:2])
+    both = LocalWriter(max_sentences=2).write(question, docs)
+    assert set(own.citations) == {1, 2} and set(both.citations) == {1, 2, 3}
+
+
 # ---------------------------------------------------------------- the generic part and the statute's reader
 def test_next_hop_never_returns_to_the_chain_and_keeps_the_bar():
     docs = [Document(x, metadata={"id": x}) for x in "abc"]

@@ -11,7 +11,8 @@ sentence that does not name its document's subject gets the document's title in 
 mousse: Dietary: vegan [1].") when that title occurs in the document's own text, so every word is the
 source's. The bars are in :data:`ragkit.defaults.WRITER`. A document the caller marks
 ``metadata["required"]`` (evidence chosen in code, such as a provision a found one cites) is quoted too,
-by its best sentence, even below the bars, as long as something else clears them.
+by its best sentence, even below the bars, as long as something else clears them (after the writer's own picks,
+which it never displaces).
 
 ``LocalRewriter`` does pseudo-relevance feedback in the style of RM3 (Lavrenko and Croft's relevance
 model, as in Anserini): assume the top documents that share a key term with the question are relevant,
@@ -185,8 +186,8 @@ class LocalWriter:
 
     def with_required(self, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
                       documents: Sequence[Document]) -> list[int]:
-        """``chosen`` plus the best sentence of each ``metadata["required"]`` document none of them quotes; the
-        weakest other picks make room, so the answer keeps ``max_sentences`` (at least one pick of its own).
+        """``chosen`` plus the best sentence of each ``metadata["required"]`` document none of them quotes, after
+        them: no pick of the writer's own is displaced, so the answer may run past ``max_sentences``.
 
         >>> docs = [Document("Nets must be hauled daily."), Document("A breach costs 80 crowns.", metadata={"required": True})]
         >>> units = answer_units(docs)
@@ -199,10 +200,7 @@ class LocalWriter:
             own = [i for i, unit in enumerate(units) if unit.doc == d]
             if doc.metadata.get("required") and d not in quoted and own:
                 extra.append(max(own, key=lambda i: relevance[i]))
-        if not extra:
-            return chosen
-        keep = max(1, self.max_sentences - len(extra))
-        return chosen[:keep] + [i for i in chosen[keep:] if documents[units[i].doc].metadata.get("required")] + extra
+        return chosen + extra
 
     def write(self, question: str, documents: Sequence[Document]) -> Answer:
         """A cited answer: the best source sentences, each followed by ``[n]``, or a refusal."""
