@@ -26,10 +26,11 @@ The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
   its grade times the link's weight reaches the bar (the model proposes, the code disposes): a low one,
   ``multihop_hop_bar``, when the classifier calls the question ``multihop``, and a higher one, ``hop_bar``,
   otherwise (the classifier misses multi-hop questions, so a strong link is followed whatever the kind).
-  The next hop starts from the added paragraph, while ``hops < max_hops``. Each hop is recorded in
+  The next hop starts from the added paragraph, while ``hops < max_hops`` (default
+  :data:`ragkit.defaults.STATUTE_QA` ``max_hops=1``: one hop, the second retrieval). Each hop is recorded in
   ``followed`` (which paragraph, from which, why); a reference to an article or paragraph the statute
   lacks is recorded in ``unresolved_references`` and never followed. The writer must quote every
-  followed paragraph (``metadata["required"]``), so the answer cites both ends.
+  followed paragraph (``metadata["required"]``, after its own picks), so the answer cites both ends.
 - ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles and
   cites them as ``[Article 12(3)]``; ``verify`` drops every citation that names an article that was not
   retrieved, a paragraph that does not exist, or a paragraph that does not support its sentence (role
