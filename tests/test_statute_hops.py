@@ -10,7 +10,7 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.nlp import tokenize
-from ragkit.core.references import Reference, ReferenceIndex, next_hop
+from ragkit.core.references import Hop, Reference, ReferenceIndex, next_hop
 from ragkit.core.search import doc_key
 from ragkit.domains.statute.article_graph import paragraph_references, statute_reference_index
 from ragkit.domains.statute.corpus import load_statute
@@ -211,3 +211,11 @@ def test_the_statute_index_resolves_every_citation_of_the_bundled_act():
     index = statute_reference_index(load_statute())
     assert index.unresolved == {} and len(index.passages) == len(paragraphs_of(load_statute()))
     assert ("art-35(2)", "Article 35(2) cites Article 17") in [(o, r.why) for o, r in index.links("art-17(2)")]
+
+
+def test_a_served_checkpoint_keeps_the_hop_record():
+    from ragkit.server.checkpoints import allowed_types, serializer  # an extra: imported only here
+
+    hop = Hop(1, "art-17(2)", "art-35(2)", "Article 35(2) cites Article 17", 0.02)
+    assert ("ragkit.core.references", "Hop") in allowed_types()
+    assert serializer().loads_typed(serializer().dumps_typed({"followed": [hop]})) == {"followed": [hop]}
