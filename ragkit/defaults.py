@@ -197,6 +197,12 @@ class StatuteQADefaults:
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2
     max_generations: int = 2
+    # Following references (ragkit.graphs.statute_qa's follow_references): hops per run, and the bar a linked
+    # paragraph's grader probability times the link's weight must reach (for a question the classifier calls
+    # multihop, and for any other). Chosen by benchmarks/statute/statute_qa.py's HOP_RULE on dev + our 8 multi-hop dev questions.
+    max_hops: int = 1
+    hop_bar: float = 0.003
+    multihop_hop_bar: float = 0.0
     # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces
     # GRAPH_WALK there): max mean(hit@1, recall@5) on the answerable dev questions, mix 0 (= hybrid) excluded.
     graph_direction: str = "undirected"
