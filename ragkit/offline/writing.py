@@ -194,6 +194,23 @@ class LocalWriter:
             chosen.append(best)
         return chosen
 
+    def write(self, question: str, documents: Sequence[Document]) -> Answer:
+        """A cited answer: the best source sentences, each followed by ``[n]``, or a refusal."""
+        return self.extract(question, documents)
+
+    def extract(self, question: str, documents: Sequence[Document], numbers: Sequence[int] | None = None) -> Answer:
+        """The extractive answer (MMR over source sentences); ``numbers`` are the documents' citation numbers."""
+        numbers = list(numbers) if numbers is not None else list(range(1, len(documents) + 1))
+        units, relevance, vectors = self.score_units(question, documents)
+        chosen = self.select(relevance, vectors)
+        chosen = self.lead_with_cited(chosen, units, relevance, vectors, documents)
+        chosen = self.answer_each_ask(question, chosen, units, relevance, documents)
+        if not chosen:
+            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
+        documents = check_documents(documents)
+        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
+        return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
+
     def lead_with_cited(self, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
                         vectors: np.ndarray, documents: Sequence[Document]) -> list[int]:
         """The sentences of the ``metadata["cited"]`` documents first (chosen among themselves by :meth:`select`,
@@ -252,23 +269,6 @@ class LocalWriter:
                 out.remove(spare[-1])
             out.append(found[0])
         return out
-
-    def write(self, question: str, documents: Sequence[Document]) -> Answer:
-        """A cited answer: the best source sentences, each followed by ``[n]``, or a refusal."""
-        return self.extract(question, documents)
-
-    def extract(self, question: str, documents: Sequence[Document], numbers: Sequence[int] | None = None) -> Answer:
-        """The extractive answer (MMR over source sentences); ``numbers`` are the documents' citation numbers."""
-        numbers = list(numbers) if numbers is not None else list(range(1, len(documents) + 1))
-        units, relevance, vectors = self.score_units(question, documents)
-        chosen = self.select(relevance, vectors)
-        chosen = self.lead_with_cited(chosen, units, relevance, vectors, documents)
-        chosen = self.answer_each_ask(question, chosen, units, relevance, documents)
-        if not chosen:
-            return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
-        documents = check_documents(documents)
-        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
-        return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
 
 
 # ---------------------------------------------------------------- the RM3 rewriter
