@@ -22,9 +22,8 @@ import networkx as nx
 
 from ragkit.domains.statute.citations import cited_articles
 from ragkit.domains.statute.plots import articles_within
-from ragkit.exercises.core import CheckResult, Variant, attempt, check_wiring, report, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.statute_qa import statute_qa_graph
-from ragkit.notebook import graph_shape
 
 
 # ---------------------------------------------------------------- direct citations
@@ -217,19 +216,7 @@ def check_articles_within(fn: Callable[[nx.DiGraph, str, int], dict[str, int]], 
 # ---------------------------------------------------------------- wiring the statute QA graph
 def _rewired(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
              add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
-    """A wrong wiring: the builder's graph without the fixed edges ``drop`` and the routers after ``routers``,
-    with the fixed edges ``add``."""
-
-    def build() -> Any:
-        graph = statute_qa_graph()
-        graph.edges = set(graph.edges) - set(drop)
-        for node in routers:
-            graph.branches.pop(node, None)
-        for source, target in add:
-            graph.add_edge(source, target)
-        return graph
-
-    return build
+    return lambda: rewired(statute_qa_graph(), drop=drop, routers=routers, add=add)
 
 
 WIRING_VARIANTS = [
@@ -252,15 +239,8 @@ WIRING_VARIANTS = [
 
 def check_statute_qa_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the statute QA graph as ``ragkit.graphs.statute_qa.statute_qa_graph`` does:
-    the same nodes and edges, each conditional edge from the module's router. When the graph has the shape of a
-    known wrong wiring (:data:`WIRING_VARIANTS`), its hint ends the message."""
-    result = check_wiring(build, statute_qa_graph(), "statute_qa_wiring", quiet=True)
-    if not result.passed:
-        shape = attempt(lambda: graph_shape(build())).value
-        known = next((v for v in WIRING_VARIANTS if shape is not None and graph_shape(v.fn()) == shape), None)
-        if known is not None:
-            result = CheckResult(result.exercise, False, f"{result.message}: {known.hint}")
-    return report(result, quiet)
+    the same nodes and edges, each conditional edge from the module's router (a known wrong wiring is named)."""
+    return check_wiring(build, statute_qa_graph(), "statute_qa_wiring", quiet, WIRING_VARIANTS)
 
 
 __all__ = ["CITATION_VARIANTS", "WALK_VARIANTS", "WIRING_VARIANTS", "check_articles_within", "check_cited_articles",
