@@ -103,6 +103,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_plan_parser": ch10.PLAN_VARIANTS, "check_hop_router": ch10.HOP_VARIANTS,
         "check_import_allowlist": ch10.IMPORT_VARIANTS,
         "check_cited_articles": ch11.CITATION_VARIANTS, "check_articles_within": ch11.WALK_VARIANTS,
+        "check_statute_qa_wiring": ch11.WIRING_VARIANTS,
         "check_retry_router": ch08.RETRY_VARIANTS, "check_fuse_queries": ch08.FUSE_VARIANTS,
         "check_advanced_wiring": ch08.WIRING_VARIANTS,
     }

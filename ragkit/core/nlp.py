@@ -399,6 +399,48 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
     return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
 
 
+# A condition sets the case a question is about; the rest is what it asks. Grammar words, not a corpus's.
+CONDITION_OPENERS = ("if", "unless", "in case", "suppose", "supposing", "assuming", "provided that")
+TYPED_ANSWERS: tuple[AnswerType, ...] = ("person", "time", "quantity")
+
+
+def asked_part(question: str) -> str:
+    """The question without its condition clauses ("If my permit is revoked, ..."): what a sentence must answer.
+
+    Only a condition cut off by punctuation is dropped (the pieces of :func:`split_clauses`); a question that is
+    all condition stays whole.
+
+    >>> asked_part("If my permit is revoked, how long do I have to appeal and who decides?")
+    'how long do I have to appeal and who decides?'
+    >>> asked_part("How long do I have to appeal if my permit is revoked?")
+    'How long do I have to appeal if my permit is revoked?'
+    """
+    pattern = re.compile(rf"(?:{'|'.join(CONDITION_OPENERS)})\b", re.IGNORECASE)
+    kept = [piece for piece in _clause_pieces(question) if not pattern.match(piece)]
+    return " ".join(kept) if kept else question
+
+
+def question_asks(question: str) -> list[tuple[str, list[str]]]:
+    """The parts of a question that each ask for a typed answer (a person, a time, a quantity: :func:`answer_type`),
+    in order, with the key terms (stemmed) of each part outside its wh-phrase.
+
+    >>> question_asks("If my permit is revoked, how long do I have to appeal and who decides?")
+    [('quantity', ['appeal']), ('person', ['decid'])]
+    >>> question_asks("What is a vessel?")
+    []
+    """
+    asks = []
+    for clause in split_clauses(asked_part(question)):
+        kind = answer_type(clause.text)
+        if kind in TYPED_ANSWERS:
+            text = " ".join(words(clause.text))
+            wh = _PATTERNS[kind].search(text)
+            rest = text[: wh.start()] + text[wh.end():] if wh else text
+            asks.append((kind, key_terms(rest)))
+    return asks
+
+
+
 # ---------------------------------------------------------------- time-bound and general questions
 # Words that tie a question to the present moment: its answer changes with time, so it needs a fresh source.
 NOW_WORDS = frozenset("now today tonight tomorrow yesterday currently current latest recent recently nowadays "
@@ -913,4 +955,4 @@ def supporting_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: term_coverage(question, s))
 
 
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity']
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'asked_part', 'CONDITION_OPENERS', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_asks', 'question_form', 'script_of', 'TYPED_ANSWERS', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity']

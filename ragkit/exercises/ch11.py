@@ -1,9 +1,13 @@
-"""Checkers for notebook 11 (statute QA): reading direct citations, and a k-hop walk over the article graph.
+"""Checkers for notebook 11 (statute QA): reading direct citations, a k-hop walk over the article graph, and
+wiring the statute QA graph by hand.
 
 >>> from ragkit.domains.statute.citations import cited_articles
 >>> from ragkit.domains.statute.plots import articles_within
+>>> from ragkit.graphs.statute_qa import statute_qa_graph
 >>> check_cited_articles(cited_articles, quiet=True).passed, check_articles_within(articles_within, quiet=True).passed
 (True, True)
+>>> check_statute_qa_wiring(statute_qa_graph, quiet=True).passed
+True
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ import networkx as nx
 
 from ragkit.domains.statute.citations import cited_articles
 from ragkit.domains.statute.plots import articles_within
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
+from ragkit.graphs.statute_qa import statute_qa_graph
 
 
 # ---------------------------------------------------------------- direct citations
@@ -208,5 +213,35 @@ def check_articles_within(fn: Callable[[nx.DiGraph, str, int], dict[str, int]], 
                                       f"articles_within on {len(cases)} generated graphs (cycles, shortcuts, hops 0-3).")
 
 
-__all__ = ["CITATION_VARIANTS", "WALK_VARIANTS", "check_articles_within", "check_cited_articles", "citation_cases",
-           "walk_cases"]
+# ---------------------------------------------------------------- wiring the statute QA graph
+def _rewired(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
+             add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
+    return lambda: rewired(statute_qa_graph(), drop=drop, routers=routers, add=add)
+
+
+WIRING_VARIANTS = [
+    Variant(_rewired(routers=("verify",)),
+            "verify has no way out yet: add_conditional_edges('verify', route_after_verify) lets a verified draft "
+            "finish, a draft with a bad citation be written again without the blamed paragraphs, and the rest refuse, as "
+            "ragkit's builder does"),
+    Variant(_rewired(routers=("verify",), add=(("verify", "finish"),)),
+            "a fixed edge verify -> finish delivers every draft, even one whose citations failed: ragkit's builder "
+            "lets route_after_verify send it back to generate (within the cap) or to refuse_low_confidence"),
+    Variant(_rewired(routers=("grade_evidence",), add=(("grade_evidence", "generate"),)),
+            "a fixed edge grade_evidence -> generate writes from short evidence: ragkit's builder lets "
+            "route_after_grade_evidence search again with the rewrite, or refuse with low confidence"),
+    Variant(_rewired(routers=("check_question",), add=(("check_question", "classify"),)),
+            "a fixed edge check_question -> classify classifies every question: ragkit's builder lets "
+            "route_after_check_question send a direct citation straight to retrieve (the pin), refuse a citation "
+            "of an article the statute lacks, and give a question it cannot read the language message"),
+]
+
+
+def check_statute_qa_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires the statute QA graph as ``ragkit.graphs.statute_qa.statute_qa_graph`` does:
+    the same nodes and edges, each conditional edge from the module's router (a known wrong wiring is named)."""
+    return check_wiring(build, statute_qa_graph(), "statute_qa_wiring", quiet, WIRING_VARIANTS)
+
+
+__all__ = ["CITATION_VARIANTS", "WALK_VARIANTS", "WIRING_VARIANTS", "check_articles_within", "check_cited_articles",
+           "check_statute_qa_wiring", "citation_cases", "walk_cases"]

@@ -13,7 +13,9 @@ The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
 
 - ``check_question`` reads direct citations: a question that cites an article the statute has
   ("Art. 12(3)", "section 12", "제12조") skips classification (its kind is ``citation``) and the cited
-  articles are pinned at rank 1; one that cites only articles the statute lacks is refused at once.
+  articles are pinned at rank 1 (and the cited paragraphs are the writer's first evidence, the paragraphs
+  that mention them after: :func:`ragkit.domains.statute.paragraphs.cited_first`); one that cites only
+  articles the statute lacks is refused at once.
 - ``classify`` (role ``question_classifier``) labels the question's kind
   (:mod:`ragkit.domains.statute.questions`); ``retrieve`` searches with ``routing_table[kind]``.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
@@ -98,7 +100,13 @@ from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
 from ragkit.domains.statute.article_graph import statute_reference_index
 from ragkit.domains.statute.citations import pinned_articles, with_titles
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.statute.paragraphs import check_answer_citations, cite_paragraphs, paragraphs_of, remove_citations
+from ragkit.domains.statute.paragraphs import (
+    check_answer_citations,
+    cite_paragraphs,
+    cited_first,
+    paragraphs_of,
+    remove_citations,
+)
 from ragkit.domains.statute.questions import (
     MULTIHOP_KIND,
     REFUSALS,
@@ -485,6 +493,7 @@ def generate_node(writer: Writer) -> Node:
         paragraphs = [p for p in [*(p for p in paragraphs_of(supporting) if doc_key(p) not in keys), *followed]
                       if doc_key(p) not in excluded]
         titles = {int(d.metadata["article"]): d.metadata.get("title", "") for d in supporting if d.metadata.get("pinned")}
+        paragraphs = cited_first(paragraphs, state["question"])  # a cited paragraph is the first evidence
         draft = ""
         with record_usage() as usage:
             if paragraphs:

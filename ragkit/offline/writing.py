@@ -14,6 +14,14 @@ source's. The bars are in :data:`ragkit.defaults.WRITER`. A document the caller 
 by its best sentence, even below the bars, as long as something else clears them (after the writer's own picks,
 which it never displaces).
 
+Two rules come before the bars. A document the caller marks ``metadata["cited"]`` (the question names it: a
+cited article or paragraph) is the first evidence: its best sentences open the answer, even below the bars,
+and the other picks follow while room is left. And a question with several asks ("how long ... and who
+...?", :func:`ragkit.core.nlp.question_asks`) gets a sentence for each ask the documents answer (a sentence
+with an answer of the ask's type and one of its words, above ``support_bar``); its conditions ("If my
+permit is revoked, ...") set the case but are left out of the key-term coverage, so sentences about the
+condition do not crowd out the answers (:func:`ragkit.core.nlp.asked_part`).
+
 ``LocalRewriter`` does pseudo-relevance feedback in the style of RM3 (Lavrenko and Croft's relevance
 model, as in Anserini): assume the top documents that share a key term with the question are relevant,
 estimate which words they are about (each document weighted by the share of the question's key terms it
@@ -50,13 +58,17 @@ from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import (
     QUESTION_STOPWORDS,
     SourceSentence,
+    asked_part,
     clean_query,
     document_subject,
+    has_answer,
     key_terms,
     mentions,
     prose_sentences,
+    question_asks,
     stem,
     term_coverage,
+    tokenize,
     words,
 )
 from ragkit.defaults import ADVANCED, WRITER
@@ -165,7 +177,8 @@ class LocalWriter:
             return [], np.zeros(0), np.zeros((0, 1))
         vectors = embed(self.embedder, [question] + [u.text for u in units])
         cosine = vectors[1:] @ vectors[0]
-        coverage = np.asarray([term_coverage(question, u.text) for u in units])
+        asked = asked_part(question)
+        coverage = np.asarray([term_coverage(asked, u.text) for u in units])
         w = self.similarity_weight
         return units, w * cosine + (1 - w) * coverage, vectors[1:]
 
@@ -215,12 +228,73 @@ class LocalWriter:
         numbers = list(numbers) if numbers is not None else list(range(1, len(documents) + 1))
         units, relevance, vectors = self.score_units(question, documents)
         chosen = self.select(relevance, vectors)
+        chosen = self.lead_with_cited(chosen, units, relevance, vectors, documents)
+        chosen = self.answer_each_ask(question, chosen, units, relevance, documents)
         if not chosen:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
         documents = check_documents(documents)
         chosen = self.with_required(chosen, units, relevance, documents)
         text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
         return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
+
+    def lead_with_cited(self, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
+                        vectors: np.ndarray, documents: Sequence[Document]) -> list[int]:
+        """The sentences of the ``metadata["cited"]`` documents first (chosen among themselves by :meth:`select`,
+        their best one counted as clearing ``support_bar`` whatever its score, the others within ``relative_bar``
+        of it), then the other picks of ``chosen`` while room is left.
+
+        >>> docs = [Document("Nets must be hauled daily."), Document("A breach costs 80 crowns.", metadata={"cited": True})]
+        >>> units, vectors = answer_units(docs), np.eye(2)
+        >>> LocalWriter(embedder=object()).lead_with_cited([0], units, np.array([0.9, 0.1]), vectors, docs)
+        [1, 0]
+        """
+        cited = {d for d, doc in enumerate(check_documents(documents)) if doc.metadata.get("cited")}
+        own = [i for i, unit in enumerate(units) if unit.doc in cited]
+        if not own:
+            return chosen
+        scores = relevance[own]
+        # lifted so that the best clears support_bar by relative_bar: only the relative bar applies among them
+        lifted = scores - scores.max() + max(self.support_bar + self.relative_bar, float(scores.max()))
+        lead = [own[j] for j in self.select(lifted, vectors[own])]
+        return lead + [i for i in chosen if i not in lead][: max(0, self.max_sentences - len(lead))]
+
+    def answer_each_ask(self, question: str, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
+                        documents: Sequence[Document]) -> list[int]:
+        """``chosen`` plus, for each ask of a question with several (:func:`ragkit.core.nlp.question_asks`) that no
+        pick answers, the most relevant sentence that does (an answer of the ask's type and one of its key terms,
+        relevance at least ``support_bar``); it takes the place of the weakest pick that neither answers an ask
+        nor comes from a cited document.
+
+        >>> docs = [Document("Permits are revoked for breaches of their conditions."),
+        ...         Document("An appeal is lodged within 30 days."), Document("The Board decides appeals.")]
+        >>> LocalWriter(embedder=object(), max_sentences=2).answer_each_ask("If a permit is revoked, how long do I have "
+        ...     "to appeal and who decides?", [0, 1], answer_units(docs), np.array([0.9, 0.5, 0.45]), docs)
+        [1, 2]
+        """
+        asks = question_asks(question)
+        if len(asks) < 2:
+            return chosen
+        docs = check_documents(documents)
+
+        def answers(i: int, kind: str, terms: list[str]) -> bool:
+            return has_answer(kind, units[i].text, question) and bool(set(terms) & set(tokenize(units[i].text)))
+
+        def protected(i: int) -> bool:
+            return bool(docs[units[i].doc].metadata.get("cited")) or any(answers(i, kind, terms) for kind, terms in asks)
+
+        out = list(chosen)
+        for kind, terms in asks:
+            if any(answers(i, kind, terms) for i in out):
+                continue
+            found = [int(i) for i in np.argsort(-relevance, kind="stable")
+                     if relevance[i] >= self.support_bar and answers(int(i), kind, terms)]
+            spare = [i for i in out if not protected(i)]
+            if not found or (len(out) >= self.max_sentences and not spare):
+                continue
+            if len(out) >= self.max_sentences:
+                out.remove(spare[-1])
+            out.append(found[0])
+        return out
 
 
 # ---------------------------------------------------------------- the RM3 rewriter

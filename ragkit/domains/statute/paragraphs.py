@@ -68,6 +68,26 @@ def paragraphs_of(articles: Sequence[Document]) -> list[Document]:
     return [p for article in articles for p in split_paragraphs(article)]
 
 
+def cited_first(paragraphs: Sequence[Document], question: str) -> list[Document]:
+    """The paragraphs the question cites first, marked ``metadata["cited"]`` for the writer, then the others in
+    their order: a question that cites a paragraph is answered from it first, and the paragraphs that merely
+    mention its article come after. A citation of a whole article ("section 38") cites each of its paragraphs;
+    one of a paragraph the article lacks cites nothing.
+
+    >>> paras = [Document("x", metadata={"article": 12, "paragraph": p, "id": f"art-12({p})"}) for p in (3, 4)]
+    >>> paras.insert(0, Document("y", metadata={"article": 8, "paragraph": 4, "id": "art-8(4)"}))
+    >>> [(p.metadata["id"], p.metadata.get("cited", False)) for p in cited_first(paras, "What does Art. 12(4) say?")]
+    [('art-12(4)', True), ('art-8(4)', False), ('art-12(3)', False)]
+    """
+    citations = parse_citations(question)
+
+    def cited(p: Document) -> bool:
+        return any(c.article == p.metadata.get("article") and c.paragraph in (None, p.metadata.get("paragraph")) for c in citations)
+
+    first = [Document(p.page_content, metadata={**p.metadata, "cited": True}, id=p.id) for p in paragraphs if cited(p)]
+    return first + [p for p in paragraphs if not cited(p)]
+
+
 def cite_paragraphs(text: str, paragraphs: Sequence[Document]) -> str:
     """Replace each ``[n]`` marker (1-based, into ``paragraphs``) by the paragraph's ``[Article N(p)]``.
 
@@ -195,4 +215,4 @@ def check_answer_citations(answer: str, retrieved: Mapping[int, Document], verif
 
 
 __all__ = ["CitationReport", "answer_citations", "bracket_citations", "check_answer_citations", "cite_paragraphs",
-           "cited_paragraphs", "paragraphs_of", "remove_citations", "split_paragraphs", "strip_brackets"]
+           "cited_first", "cited_paragraphs", "paragraphs_of", "remove_citations", "split_paragraphs", "strip_brackets"]

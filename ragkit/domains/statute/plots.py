@@ -56,14 +56,14 @@ def draw_article_graph(graph: nx.DiGraph, seed: int = 0, highlight: Sequence[str
                        figsize: tuple[float, float] = (10.0, 8.0)) -> Any:
     """A matplotlib Figure of the graph (:func:`graph_layout`): references solid grey, term uses dashed green.
 
-    ``highlight`` lists node ids to draw in orange (say, what a retriever returned). Nothing is shown,
-    saved or fetched; in a notebook the returned figure displays itself.
+    ``highlight`` lists node ids to draw in orange (say, what a retriever returned), every other node is
+    blue. Nothing is saved or fetched; like the other plots here it is a pyplot figure, so ``plt.show()``
+    draws it in a notebook (a figure left as a cell's value shows only its ``<Figure size ...>`` text).
     """
-    from matplotlib.figure import Figure
+    import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    fig = Figure(figsize=figsize)
-    ax = fig.add_subplot()
+    fig, ax = plt.subplots(figsize=figsize)
     pos = graph_layout(graph, seed)
     marked = set(highlight)
     nx.draw_networkx_nodes(graph, pos, ax=ax, node_color=["tab:orange" if n in marked else "tab:blue" for n in graph.nodes],
