@@ -284,7 +284,16 @@ def _no_path_map() -> Any:
     return graph
 
 
+def _one_route() -> Any:
+    """route_question with one fixed edge, to the menu search: every question is searched on the menu."""
+    return rewired(adaptive_rag_graph(), routers=["route_question"], add=[("route_question", "search_menu")])
+
+
 WIRING_VARIANTS = [
+    Variant(_one_route,
+            "route_question goes to one fixed search: give it its router, add_conditional_edges('route_question', "
+            "route_after_route_question, parts.routes), so each question goes to the route the router chose, as in ragkit's graph (and the "
+            "wine and web searches become reachable)"),
     Variant(_fan_out,
             "route_question must choose ONE route: add_conditional_edges('route_question', route_after_route_question, "
             "parts.routes); a fixed edge to every route runs every search and the fallback at once"),
