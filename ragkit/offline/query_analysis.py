@@ -17,6 +17,8 @@
 
 1. **names**: a run of a title's words that only that title has ("lamb shoulder", "Calvera Rosso");
 2. **comparison**: two names and a comparative: "Is A more expensive than B?" compares A and B on a price;
+   a superlative, then a comparative and one name after it ("What's the cheapest red, and is it cheaper
+   than the Barolo?") compares the superlative's winner with that item (``versus``), never "about" it;
 3. **superlative**: "cheapest", "most expensive", "oldest" ... -> a sort on a price or year field;
 4. **numeric bounds**: "under 11 euros", "8 or less", "between 30 and 50", "over 60 a bottle";
 5. **which price**: a word of a field's name picks it ("by the glass" -> ``price_glass``), else a field
@@ -31,7 +33,11 @@
    tagged "dairy-free");
 8. **unresolved**: an excluded word, or one in a clause where the user describes themselves ("I'm
    coeliac"), that is no value and occurs nowhere in the documents is reported, so the answer can say it
-   could not check it.
+   could not check it;
+9. **unused**: a comparison "X-er than ..." that no step applied ("Which reds are cheaper than the
+   Barolo?": a bound relative to an item is not read), a superlative over a field the data lacks, and the
+   words a superlative's winner does not explain ("the cheapest spicy dish") are reported in ``unused``;
+   the analysis then does not cover the question, and the writer says first what it did not use.
 
 >>> docs = [Document("Lemon tart", metadata={"id": "d1", "title": "Lemon tart", "course": "dessert", "price": 8.0,
 ...                                          "allergens": ["gluten", "eggs"]}),
