@@ -22,6 +22,7 @@ from ragkit.graphs.adaptive_rag import (
     GENERIC_FALLBACK,
     NO_DOCUMENTS_PREFIX,
     adaptive_rag_graph,
+    adaptive_rag_nodes,
     build_adaptive_rag_graph,
     route_after_search_to,
 )
@@ -409,3 +410,15 @@ def test_gemini_smoke() -> None:
     graph = build_adaptive_rag_graph(chat_model=load_chat_model("fast", required=True))
     out = graph.invoke({"question": "Is there a vegetarian main course on the menu?"})
     assert out["route"] in ROUTE_NAMES and out["answer"].strip()
+
+
+def test_the_nodes_factory_builds_every_node_the_builder_wires() -> None:
+    """adaptive_rag_nodes() is what the builder wires (a notebook wires the same nodes by hand)."""
+    parts = adaptive_rag_nodes(sources={"search_docs": lambda q: []},
+                               routes=(RouteSpec("search_docs", "our documents"), RouteSpec("general", "anything else")))
+    assert list(parts.nodes) == ["check_question", "unsupported_language", "route_question", "search_docs", "generate",
+                                 "general"]
+    assert (parts.routes, parts.searches, parts.fallback) == (["search_docs", "general"], ["search_docs"], "general")
+    graph = adaptive_rag_graph(sources={"search_docs": lambda q: []},
+                               routes=(RouteSpec("search_docs", "our documents"), RouteSpec("general", "anything else")))
+    assert set(graph.nodes) == set(parts.nodes)

@@ -92,6 +92,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_bm25": ch01.BM25_VARIANTS, "check_rrf": ch01.RRF_VARIANTS, "check_mmr": ch01.MMR_VARIANTS,
         "check_capped_router": ch02.ROUTER_VARIANTS, "check_reducer": ch02.REDUCER_VARIANTS,
         "check_route_table": ch03.TABLE_VARIANTS, "check_prototype_scores": ch03.PROTOTYPE_VARIANTS,
+        "check_adaptive_wiring": ch03.WIRING_VARIANTS, "check_query_analysis_wiring": ch07.WIRING_VARIANTS,
         "check_threshold_for_recall": ch04.THRESHOLD_VARIANTS, "check_precision_recall": ch04.PR_VARIANTS,
         "check_can_rewrite": ch04.BUDGET_VARIANTS, "check_verdict_router": ch05.JUDGE_VARIANTS,
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,

@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator, StructuredQuery
 
+from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.chat_models import scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.menu.vocabulary import menu_query_analyzer
+from ragkit.offline.query_analysis import LocalQueryAnalyzer
 from ragkit.offline.structured import StructuredRetriever
 from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
 from ragkit.offline.writing import LocalWriter
@@ -264,3 +266,79 @@ def test_a_dietary_question_that_nothing_meets_says_no() -> None:
     found = search.search_analysed(search.analyze("Is there a vegan dessert?"), k=3)
     answer = StructuredWriter(LocalWriter(embedder=_ToyEmbedder()), None).write("Is there a vegan dessert?", [], query=found.analysis)
     assert found.hits == [] and answer.answered and answer.text.startswith("No: nothing on the list matches")
+
+
+# ---------------------------------------------------------------- a superlative and a comparison in one question
+# A made-up bike shop (not the menu): two numeric fields (price, weight), a kind, unique names.
+BIKES = [  # name, kind, price, weight
+    ("Falcon Sprint", "road", 1200.0, 8.1), ("Heron Tour", "road", 950.0, 9.4), ("Osprey Aero", "road", 2400.0, 7.2),
+    ("Badger Trail", "mountain", 1500.0, 13.0), ("Marmot Ridge", "mountain", 800.0, 14.5),
+    ("Puffin Hop", "city", 450.0, 16.0),
+]
+
+
+def bike_shop() -> list[Document]:
+    return [Document(f"{name} ({kind} bike, {price:.2f} EUR, {weight} kg).",
+                     metadata={"id": f"b{i}", "title": name, "kind": kind, "price": price, "weight": weight})
+            for i, (name, kind, price, weight) in enumerate(BIKES, start=1)]
+
+
+def bike_retriever(docs: list[Document]) -> StructuredRetriever:
+    return StructuredRetriever.from_documents(docs, analyzer=LocalQueryAnalyzer(docs, embedder=False),
+                                              ranker=BM25Retriever.from_documents(docs))
+
+
+def bike(name: str) -> tuple[str, str, float, float]:
+    return next(b for b in BIKES if b[0] == name)
+
+
+# question -> (the superlative's winner, the named item, the field, the question's comparative direction)
+WINNER_VERSUS = [
+    ("What's the cheapest road bike, and is it cheaper than the Osprey Aero?", "Heron Tour", "Osprey Aero", "price", "lower"),
+    ("Which is the most expensive mountain bike, and is it dearer than the Falcon Sprint?", "Badger Trail",
+     "Falcon Sprint", "price", "higher"),
+    ("What is the cheapest road bike, and is it more expensive than the Puffin Hop?", "Heron Tour", "Puffin Hop",
+     "price", "higher"),
+    ("What's the dearest road bike, and is it cheaper than the Osprey Aero?", "Osprey Aero", "Osprey Aero", "price", "lower"),
+]
+
+
+@pytest.mark.parametrize("question,winner,against,field,want", WINNER_VERSUS)
+def test_a_superlative_and_a_comparison_with_a_named_item_are_both_answered(question, winner, against, field, want) -> None:
+    """The winner of the superlative (over the filter) is compared with the named item: not "about the named item"."""
+    docs = bike_shop()
+    retriever = bike_retriever(docs)
+    analysis = retriever.analyze(question)
+    by_title = {d.metadata["title"]: d.metadata["id"] for d in docs}
+    assert analysis.kind == "single" and analysis.sort.attribute == field and analysis.subject is None
+    assert (analysis.versus.against, analysis.versus.attribute, analysis.versus.want) == (by_title[against], field, want)
+    assert analysis.describe() == f"kind is {bike(winner)[1]}" and analysis.unused == () and analysis.covered
+    result = retriever.search_analysed(analysis)
+    assert [d.metadata["title"] for d, _ in result.hits] == list(dict.fromkeys([winner, against]))
+    answer = StructuredWriter(LocalWriter(), analyzer=None).write(question, [d for d, _ in result.hits], query=result.analysis)
+    assert answer.text.startswith(f"{winner} (")  # the winner first, never the named item instead
+    if winner == against:
+        assert "the same item" in answer.text
+    else:
+        truth = (bike(winner)[2] < bike(against)[2]) == (want == "lower")
+        assert f"{'Yes' if truth else 'No'}: " in answer.text and f"than {against} (" in answer.text
+        assert answer.citations == (1, 2)
+
+
+@pytest.mark.parametrize("question,unused", [
+    ("Which road bikes are cheaper than the Osprey Aero?", "cheaper than the osprey aero"),  # relative to an item
+    ("What is the lightest road bike?", "lightest"),  # a superlative of a field the analyser has no word for
+    ("What is the cheapest folding bike?", "folding"),  # a word no field holds, under a superlative
+])
+def test_what_the_analyser_cannot_read_is_said_by_the_writer(question, unused) -> None:
+    """Never silently dropped: the part of the question the structure did not apply is reported and said."""
+    docs = bike_shop()
+    retriever = bike_retriever(docs)
+    analysis = retriever.analyze(question)
+    assert any(unused in part for part in analysis.unused + analysis.ignored), analysis
+    result = retriever.search_analysed(analysis)
+    answer = StructuredWriter(LocalWriter(), analyzer=None).write(question, [d for d, _ in result.hits] or docs,
+                                                                  query=result.analysis)
+    assert not analysis.covered
+    if unused in " ".join(analysis.unused):
+        assert answer.text.startswith("I did not use this part of your question") and unused in answer.text

@@ -1,4 +1,5 @@
-"""Checkers for notebook 03 (Adaptive RAG): the route table with its fallback, and nearest-prototype scores.
+"""Checkers for notebook 03 (Adaptive RAG): the route table with its fallback, nearest-prototype scores, and the
+graph's wiring.
 
 >>> check_route_table(lambda proposed, routes, fallback: proposed if proposed in routes else fallback,
 ...                   quiet=True).passed
@@ -16,8 +17,13 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
-from ragkit.graphs.adaptive_rag import route_after_route_question, route_question_node
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
+from ragkit.graphs.adaptive_rag import (
+    adaptive_rag_graph,
+    adaptive_rag_nodes,
+    route_after_route_question,
+    route_question_node,
+)
 from ragkit.offline.router import LocalRouter
 from ragkit.roles.protocols import RouteDecision, RouteSpec
 
@@ -198,3 +204,34 @@ def check_prototype_scores(fn: Callable[..., Mapping[str, float]], seed: int = 0
                        variants=PROTOTYPE_VARIANTS, quiet=quiet,
                        passed_message=f"your scores equal LocalRouter's prototype scores on {len(cases)} generated "
                                       "cases (k = 1, 2, 3; some routes with fewer than k prototypes).")
+
+
+# ---------------------------------------------------------------- the graph's wiring
+def _searches_wired(fixed_to: str) -> Callable[[], Any]:
+    """The builder's graph with each search's router replaced by a fixed edge to ``fixed_to``."""
+    def build() -> Any:
+        parts = adaptive_rag_nodes()
+        target = parts.fallback if fixed_to == "fallback" else fixed_to
+        return rewired(adaptive_rag_graph(), routers=parts.searches, add=[(name, target) for name in parts.searches])
+    return build
+
+
+WIRING_VARIANTS = [
+    Variant(_searches_wired("generate"),
+            "after each search ragkit's graph decides with a router: add_conditional_edges(name, "
+            "route_after_search_to(parts.fallback), ['generate', parts.fallback]) sends found documents to generate "
+            "and an empty or failed search to the fallback; a fixed edge to generate hands the writer nothing"),
+    Variant(_searches_wired("fallback"),
+            "a search that found documents must reach generate: after each search, route_after_search_to(parts.fallback) "
+            "chooses between generate and the fallback, as ragkit's graph does"),
+    Variant(lambda: rewired(adaptive_rag_graph(), routers=["check_question"], add=[("check_question", "route_question")]),
+            "check_question is followed by a router, route_after_check_question: a question the offline roles cannot "
+            "read goes to unsupported_language, every other one to route_question (a fixed edge never reaches "
+            "unsupported_language)"),
+]
+
+
+def check_adaptive_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires the Adaptive RAG graph as :func:`ragkit.graphs.adaptive_rag.adaptive_rag_graph`
+    does (the same nodes and edges, each conditional edge from the module's routers)."""
+    return check_wiring(build, adaptive_rag_graph(), "adaptive_wiring", quiet, WIRING_VARIANTS)

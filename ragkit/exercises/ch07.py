@@ -1,4 +1,5 @@
-"""Checkers for notebook 07 (query analysis): a price-bound parser, and an exclusion filter with a superlative.
+"""Checkers for notebook 07 (query analysis): a price-bound parser, an exclusion filter with a superlative, and
+the wiring of Adaptive RAG around the structured searches.
 
 >>> check_price_bounds(price_bounds, quiet=True).passed, check_cheapest_without(cheapest_without, quiet=True).passed
 (True, True)
@@ -22,7 +23,8 @@ from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator
 
 from ragkit.domains.menu.vocabulary import menu_query_analyzer
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
+from ragkit.graphs.adaptive_rag import adaptive_rag_graph, adaptive_rag_nodes, route_after_route_question
 from ragkit.offline.structured import top_by
 from ragkit.roles.structured_query import matches
 
@@ -266,3 +268,42 @@ def check_cheapest_without(fn: Callable[..., list], seed: int = 0, quiet: bool =
 
 __all__ = ["BOUND_VARIANTS", "CHEAPEST_VARIANTS", "bound_cases", "cheapest_without", "check_cheapest_without",
            "check_price_bounds", "menu_cases", "price_bounds"]
+
+
+# ---------------------------------------------------------------- the wiring around the structured searches
+def _fan_out() -> Any:
+    """route_question with a fixed edge to every route: every search (and the fallback) runs at once."""
+    parts = adaptive_rag_nodes()
+    return rewired(adaptive_rag_graph(), routers=["route_question"], add=[("route_question", r) for r in parts.routes])
+
+
+def _no_path_map() -> Any:
+    """route_after_route_question without its path map: LangGraph cannot know the routes, and draws none."""
+    graph = rewired(adaptive_rag_graph(), routers=["route_question"])
+    graph.add_conditional_edges("route_question", route_after_route_question)
+    return graph
+
+
+def _one_route() -> Any:
+    """route_question with one fixed edge, to the menu search: every question is searched on the menu."""
+    return rewired(adaptive_rag_graph(), routers=["route_question"], add=[("route_question", "search_menu")])
+
+
+WIRING_VARIANTS = [
+    Variant(_one_route,
+            "route_question goes to one fixed search: give it its router, add_conditional_edges('route_question', "
+            "route_after_route_question, parts.routes), so each question goes to the route the router chose, as in ragkit's graph (and the "
+            "wine and web searches become reachable)"),
+    Variant(_fan_out,
+            "route_question must choose ONE route: add_conditional_edges('route_question', route_after_route_question, "
+            "parts.routes); a fixed edge to every route runs every search and the fallback at once"),
+    Variant(_no_path_map,
+            "give route_after_route_question its path map, parts.routes: it returns the route's name (a str, not a "
+            "Literal), so without the list LangGraph knows no target and draws route_question -> END"),
+]
+
+
+def check_query_analysis_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires Adaptive RAG with its structured searches as
+    :func:`ragkit.graphs.adaptive_rag.adaptive_rag_graph` does (the same nodes and edges)."""
+    return check_wiring(build, adaptive_rag_graph(), "query_analysis_wiring", quiet, WIRING_VARIANTS)

@@ -328,6 +328,71 @@ def route_after_search_to(fallback: str) -> Callable[[AdaptiveRAGState], str]:
 
 
 # ---------------------------------------------------------------- the graph
+@dataclasses.dataclass(frozen=True)
+class AdaptiveRAGNodes:
+    """The graph's nodes, built from its roles and sources, before any edge: what a notebook wires by hand."""
+
+    nodes: dict[str, Node]  # every node by name: check_question, unsupported_language, route_question, one per
+    #                         search route, generate, the fallback
+    routes: list[str]  # every route's name (the targets of route_question), the fallback's included
+    searches: list[str]  # the search routes (each a node followed by route_after_search_to(fallback))
+    fallback: str
+
+
+def adaptive_rag_nodes(
+    sources: Mapping[str, Any] | None = None,
+    *,
+    routes: Sequence[RouteSpec] = ROUTES,
+    fallback: str | None = None,
+    fallback_text: str | None = None,
+    chat_model: BaseChatModel | None = None,
+    judge_model: BaseChatModel | None = None,
+    router: Router | None = None,
+    writer: Writer | None = None,
+    query_analyzer: QueryAnalyzer | None = None,
+    k: int = GRAPHS.k,
+    max_question_chars: int = GRAPHS.max_question_chars,
+    strict: bool = False,
+) -> AdaptiveRAGNodes:
+    """Every node of the adaptive RAG graph, each made by its factory above from the roles (see
+    :func:`adaptive_rag_graph` for the arguments); :func:`adaptive_rag_graph` adds the edges."""
+    check_positive(k=k)
+    check_limit(max_question_chars)
+    chat_model = check_chat_model(chat_model, "chat_model", strict)
+    judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
+    if sources is None:
+        query_analyzer = choose(query_analyzer, QueryAnalyzer, "query_analyzer", model=judging,
+                                llm=lambda m: LLMQueryAnalyzer(m, menu_query_analyzer(embedder=False), MENU_DESCRIPTION),
+                                local=menu_query_analyzer)
+        sources = menu_sources(query_analyzer, k)
+    elif query_analyzer is not None:
+        raise TypeError("query_analyzer= reads the questions of the default sources; with sources= of your own, "
+                        "give each StructuredRetriever its analyzer= instead")
+    fallback = check_route_sources(routes, sources, fallback)
+    if fallback_text is None:
+        fallback_text = OFFLINE_FALLBACK if routes is ROUTES else GENERIC_FALLBACK
+    router = choose(router, Router, "router", model=judging, llm=lambda m: LLMRouter(m, routes, fallback=fallback),
+                    local=lambda: LocalRouter(routes, fallback=fallback, documents=source_documents(sources)))
+    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
+    names = [spec.name for spec in routes]
+    searches = {name: as_scored_search(sources[name], k) for name in names if name != fallback}
+    # Structured evidence for routing costs one analysis per structured route: cheap with a local analyser,
+    # a model call each with an LLM one, so it is only used with a local one.
+    local_analysis = isinstance(query_analyzer, LocalQueryAnalyzer) if query_analyzer is not None else judging is None
+    evidence = {n: s for n, s in searches.items() if isinstance(s, StructuredSearch)} if local_analysis else {}
+
+    nodes: dict[str, Node] = {
+        "check_question": check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run),
+        "unsupported_language": unsupported_language,
+        "route_question": route_question_node(router, names, fallback, evidence),
+    }
+    for name, search in searches.items():
+        nodes[name] = search_node(name, search, k)
+    nodes["generate"] = generate_node(StructuredWriter(writer, analyzer=None))  # the searches analysed it
+    nodes[fallback] = fallback_node(chat_model, fallback, fallback_text)
+    return AdaptiveRAGNodes(nodes, names, list(searches), fallback)
+
+
 def adaptive_rag_graph(
     sources: Mapping[str, Any] | None = None,
     *,
@@ -355,47 +420,19 @@ def adaptive_rag_graph(
     the judging model, else the menu's local one); a ``StructuredRetriever`` of your own brings its own
     ``analyzer=``. ``strict=True`` raises, instead of warning, when a chat model cannot return structured output.
     """
-    check_positive(k=k)
-    check_limit(max_question_chars)
-    chat_model = check_chat_model(chat_model, "chat_model", strict)
-    judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
-    if sources is None:
-        query_analyzer = choose(query_analyzer, QueryAnalyzer, "query_analyzer", model=judging,
-                                llm=lambda m: LLMQueryAnalyzer(m, menu_query_analyzer(embedder=False), MENU_DESCRIPTION),
-                                local=menu_query_analyzer)
-        sources = menu_sources(query_analyzer, k)
-    elif query_analyzer is not None:
-        raise TypeError("query_analyzer= reads the questions of the default sources; with sources= of your own, "
-                        "give each StructuredRetriever its analyzer= instead")
-    fallback = check_route_sources(routes, sources, fallback)
-    if fallback_text is None:
-        fallback_text = OFFLINE_FALLBACK if routes is ROUTES else GENERIC_FALLBACK
-    router = choose(router, Router, "router", model=judging, llm=lambda m: LLMRouter(m, routes, fallback=fallback),
-                    local=lambda: LocalRouter(routes, fallback=fallback, documents=source_documents(sources)))
-    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
-    names = [spec.name for spec in routes]
-    searches = {name: as_scored_search(sources[name], k) for name in names if name != fallback}
-    # Structured evidence for routing costs one analysis per structured route: cheap with a local analyser,
-    # a model call each with an LLM one, so it is only used with a local one.
-    local_analysis = isinstance(query_analyzer, LocalQueryAnalyzer) if query_analyzer is not None else judging is None
-    evidence = {n: s for n, s in searches.items() if isinstance(s, StructuredSearch)} if local_analysis else {}
-
+    parts = adaptive_rag_nodes(sources, routes=routes, fallback=fallback, fallback_text=fallback_text,
+                               chat_model=chat_model, judge_model=judge_model, router=router, writer=writer,
+                               query_analyzer=query_analyzer, k=k, max_question_chars=max_question_chars, strict=strict)
     graph = StateGraph(AdaptiveRAGState)
-    graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run))
-    graph.add_node("unsupported_language", unsupported_language)
-    graph.add_node("route_question", route_question_node(router, names, fallback, evidence))
-    for name, search in searches.items():
-        graph.add_node(name, search_node(name, search, k))
-    graph.add_node("generate", generate_node(StructuredWriter(writer, analyzer=None)))  # the searches analysed it
-    graph.add_node(fallback, fallback_node(chat_model, fallback, fallback_text))
-
+    for name, node in parts.nodes.items():
+        graph.add_node(name, node)
     graph.add_edge(START, "check_question")
     graph.add_conditional_edges("check_question", route_after_check_question)
-    graph.add_conditional_edges("route_question", route_after_route_question, names)
-    for name in searches:
-        graph.add_conditional_edges(name, route_after_search_to(fallback), ["generate", fallback])
+    graph.add_conditional_edges("route_question", route_after_route_question, parts.routes)
+    for name in parts.searches:
+        graph.add_conditional_edges(name, route_after_search_to(parts.fallback), ["generate", parts.fallback])
     graph.add_edge("generate", END)
-    graph.add_edge(fallback, END)
+    graph.add_edge(parts.fallback, END)
     graph.add_edge("unsupported_language", END)
     return graph
 
@@ -406,7 +443,7 @@ def build_adaptive_rag_graph(sources: Mapping[str, Any] | None = None, *,
     return adaptive_rag_graph(sources, **options).compile(checkpointer=checkpointer, name="adaptive_rag")
 
 
-__all__ = ["FALLBACK_SYSTEM_PROMPT", "GENERIC_FALLBACK", "NO_DOCUMENTS_PREFIX", "AdaptiveRAGState",
-           "adaptive_rag_graph", "build_adaptive_rag_graph", "check_route_sources", "fallback_node", "fallback_result",
+__all__ = ["FALLBACK_SYSTEM_PROMPT", "GENERIC_FALLBACK", "NO_DOCUMENTS_PREFIX", "AdaptiveRAGNodes", "AdaptiveRAGState",
+           "adaptive_rag_graph", "adaptive_rag_nodes", "build_adaptive_rag_graph", "check_route_sources", "fallback_node", "fallback_result",
            "generate_node", "route_after_check_question", "route_after_route_question", "route_after_search_to",
            "route_question_node", "search_node", "source_documents", "start_run", "structured_evidence"]

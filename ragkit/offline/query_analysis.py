@@ -17,6 +17,8 @@
 
 1. **names**: a run of a title's words that only that title has ("lamb shoulder", "Calvera Rosso");
 2. **comparison**: two names and a comparative: "Is A more expensive than B?" compares A and B on a price;
+   a superlative, then a comparative and one name after it ("What's the cheapest red, and is it cheaper
+   than the Barolo?") compares the superlative's winner with that item (``versus``), never "about" it;
 3. **superlative**: "cheapest", "most expensive", "oldest" ... -> a sort on a price or year field;
 4. **numeric bounds**: "under 11 euros", "8 or less", "between 30 and 50", "over 60 a bottle";
 5. **which price**: a word of a field's name picks it ("by the glass" -> ``price_glass``), else a field
@@ -31,7 +33,11 @@
    tagged "dairy-free");
 8. **unresolved**: an excluded word, or one in a clause where the user describes themselves ("I'm
    coeliac"), that is no value and occurs nowhere in the documents is reported, so the answer can say it
-   could not check it.
+   could not check it;
+9. **unused**: a comparison "X-er than ..." that no step applied ("Which reds are cheaper than the
+   Barolo?": a bound relative to an item is not read), a superlative over a field the data lacks, and the
+   words a superlative's winner does not explain ("the cheapest spicy dish") are reported in ``unused``;
+   the analysis then does not cover the question, and the writer says first what it did not use.
 
 >>> docs = [Document("Lemon tart", metadata={"id": "d1", "title": "Lemon tart", "course": "dessert", "price": 8.0,
 ...                                          "allergens": ["gluten", "eggs"]}),
@@ -578,6 +584,18 @@ def parse_question(question: str, v: Vocabulary, words: QueryWords = NO_WORDS) -
             p.comparison = ((a, b), field, want, p.polar)
             free -= set(pa) | set(pb) | _token_span(toks, comparative[0], text)
             p.notes.append(f"compare {v.names[a]!r} and {v.names[b]!r} on {field} ({want} wins)")
+    sup = _find(text, SUPERLATIVES)
+    if (p.comparison is None and comparative and sup and "than" in stems and len(names) == 1
+            and sup[0].start() < comparative[0].start()
+            and min(names[0][2]) > max(_token_span(toks, comparative[0], text), default=len(toks))):
+        # "What's the cheapest red, and is it cheaper than the Barolo?": the winner, compared with the named item
+        item, _, pos = names[0]
+        field = v.field_for(comparative[1], stems)
+        if field:
+            p.versus = (item, field, comparative[2])
+            free -= set(pos) | _token_span(toks, comparative[0], text)
+            p.notes.append(f"compare the winner with {v.names[item]!r} on {field} ({comparative[2]} wins)")
+            names = []
     if p.comparison is None and not p.set_intent and names:
         item, strength, pos = names[0]
         referred = min(pos) > 0 and toks[min(pos) - 1].text in ("the", "your", "our")  # "the burrata": an item
@@ -589,13 +607,14 @@ def parse_question(question: str, v: Vocabulary, words: QueryWords = NO_WORDS) -
 
     # 3. superlative
     if p.comparison is None:
-        sup = _find(text, SUPERLATIVES)
         generic = re.search(r"\b(highest|lowest|most|least|largest|smallest|biggest)\s+(\w+)", text)
         if sup:
             field = v.field_for(sup[1], stems)
             if field:
                 p.sort = (field, sup[2])
                 free -= _token_span(toks, sup[0], text)
+            else:
+                p.unapplied.append(sup[0].group(0))  # "cheapest" over data with no price
         elif generic:
             hit = next((f for f in v.numeric if stem(generic.group(2)) in v.field_parts(f) | {stem(f)}), None)
             if hit:
@@ -716,6 +735,10 @@ def parse_question(question: str, v: Vocabulary, words: QueryWords = NO_WORDS) -
         i += 1
 
     merge_alternatives(p, toks, spans)
+    if p.versus and p.sort is None:  # no superlative after all: the comparison has no winner to start from
+        p.unapplied.append(f"{comparative[0].group(0)} than {v.names[p.versus[0]]}")  # type: ignore[index]
+        p.versus = None
+    p.unapplied += unapplied_comparisons(toks, text, free)
 
     # what the structure does not explain: a yes/no or a list is only answered when nothing is left over
     constraint = set()
@@ -742,6 +765,29 @@ def parse_question(question: str, v: Vocabulary, words: QueryWords = NO_WORDS) -
     p.search_text = " ".join(t.text for j, t in enumerate(toks) if j not in negated_at and not t.punct) or question
     p.used = [t.text for j, t in enumerate(toks) if j not in free and not t.punct]
     return p
+
+
+def unapplied_comparisons(toks: list[Tok], text: str, free: set[int]) -> list[str]:
+    """A comparison "X-er than ..." that no step used (no bound, no two items, no winner): the words from the
+    comparative to the end of its clause, so the answer can say it did not use them.
+
+    >>> toks = tokens("Which reds are cheaper than the Barolo?")
+    >>> unapplied_comparisons(toks, " ".join(t.text for t in toks), set(range(len(toks))))
+    ['cheaper than the barolo']
+    """
+    out = []
+    for pattern, _, _ in COMPARATIVES:
+        for match in re.finditer(pattern, text):
+            span = _token_span(toks, match, text)
+            if not span or not span <= free:
+                continue
+            end = max(span) + 1
+            while end < len(toks) and not toks[end].punct:
+                end += 1
+            words = [t.text for t in toks[min(span):end]]
+            if "than" in words[len(span):len(span) + 2] and not any(" ".join(words) in o for o in out):
+                out.append(" ".join(words))
+    return out
 
 
 def proper_adjective(word: str, capitalised: set[str]) -> bool:

@@ -11,6 +11,8 @@ the one whose text is closest to the word "cheapest", and a passage that says "h
    never "under 8 euros a glass");
 2. for a superlative, sorts the survivors by the field and keeps the winners (ties all win); for a
    comparison of two named items, returns those two; for a question about one named item, returns it;
+   for a superlative compared with a named item ("the cheapest red, and is it cheaper than the Barolo?"),
+   returns the winners and that item;
 3. ranks the rest by the similarity of ragkit's default retriever (BM25 + dense) within what passed.
 
 A filtered question's :meth:`StructuredRetriever.search_analysed` returns every document that passes (up to
@@ -146,7 +148,11 @@ class StructuredRetriever(ScoredRetriever):
             winners = top_by(by_similarity(valued), lambda d: sort_value(d, field), analysis.sort.descending,
                              query.limit or 1)
             what = "highest" if analysis.sort.descending else "lowest"
-            return self._result(winners, analysis, f"{what} {field} among {len(valued)} matching documents", len(passing))
+            note = f"{what} {field} among {len(valued)} matching documents"
+            against = self._by_key.get(analysis.versus.against) if analysis.versus is not None else None
+            if against is not None and against not in winners:  # the named item the winner is compared with
+                winners, note = [*winners, against], f"{note}, and the item to compare it with"
+            return self._result(winners, analysis, note, len(passing))
         ranked = by_similarity(passing)[: self.max_results]
         return self._result(ranked, analysis, f"{len(passing)} documents match: {describe(flt)}", len(passing))
 

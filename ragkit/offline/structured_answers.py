@@ -10,7 +10,9 @@ decided by code, and the words are quoted from the documents:
   field asked about ("Allergens: ...", "Price: ...");
 - **single** (a superlative): the winners only (ties all win);
 - **yes_no**: "Yes: " and the matches, or "No: " and what nothing matched;
-- **comparison**: the two items' values, the winner named first, each with its quoted sentence.
+- **comparison**: the two items' values, the winner named first, each with its quoted sentence; a winner
+  compared with a named item ("the cheapest red, and is it cheaper than the Barolo?") gets the same sentence;
+- **what was not used**: a part of the question the analysis did not apply (``unused``) is said first.
 
 Every quoted sentence carries ``[n]``, the number of its document. The connecting words ("Yes:", "has the
 lower price than") are the writer's own; everything else is the documents'.
@@ -30,6 +32,7 @@ currency in the comparison's verdict).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -39,7 +42,7 @@ from langchain_core.documents import Document
 from ragkit.core.nlp import cited_numbers, fold, mentions, split_sentences
 from ragkit.offline.writing import cite
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer, Writer
-from ragkit.roles.structured_query import QueryAnalysis, QueryAnalyzer, describe
+from ragkit.roles.structured_query import ItemComparison, QueryAnalysis, QueryAnalyzer, describe
 
 
 def name_forms(title: str) -> list[str]:
@@ -178,6 +181,9 @@ def structured_answer(documents: Sequence[Document], analysis: QueryAnalysis) ->
         losers = [title_of(documents[i]) for i in range(len(documents)) if i not in winners and title_of(documents[i])]
         text = drop_excluded(" ".join(quote(documents[i], i + 1, fields) for i in winners), losers,
                              [title_of(documents[i]) for i in winners])
+        if analysis.versus is not None:
+            versus = versus_answer(documents, winners[0], analysis)
+            return Answer(f"{text} {versus.text}", tuple(sorted(set(cites(winners)) | set(versus.citations))))
         return Answer(text, cites(winners))
     if analysis.kind in ("set", "yes_no"):
         if passing:
@@ -237,6 +243,20 @@ def comparison_answer(documents: Sequence[Document], analysis: QueryAnalysis) ->
     return Answer(prefix + body, (min(ia, ib) + 1, max(ia, ib) + 1))
 
 
+def versus_answer(documents: Sequence[Document], winner: int, analysis: QueryAnalysis) -> Answer:
+    """The superlative's winner (``documents[winner]``) compared with the item the question names
+    (``analysis.versus``): a comparison sentence, or what stops one (the item is the winner, or is missing)."""
+    versus = analysis.versus
+    at = next((i for i, d in enumerate(documents) if str(d.metadata.get("id")) == versus.against), None)
+    if at is None:
+        return Answer("I could not find the item you compare it with, so I did not compare them.", ())
+    if at == winner:
+        return Answer(f"It is {title_of(documents[at]) or 'the item you named'} itself: the two are the same item.",
+                      (at + 1,))
+    pair = ItemComparison((str(documents[winner].metadata.get("id")), versus.against), versus.attribute, versus.want, True)
+    return comparison_answer(documents, dataclasses.replace(analysis, comparison=pair))  # type: ignore[return-value]
+
+
 def analyse(analyzer: QueryAnalyzer | None, question: str, documents: Sequence[Document],
             query: QueryAnalysis | None) -> QueryAnalysis | None:
     """The question's analysis: the one passed in, else the analyser's over the fields these documents carry."""
@@ -254,11 +274,18 @@ def with_caveat(answer: Answer, analysis: Any) -> Answer:
     "I could not check 'lactose': it is not in the data, so nothing was left out for it. Lemon tart [1]."
     """
     words = [w for w in getattr(analysis, "unresolved", ()) if w]
-    if not words:
+    unused = [w for w in getattr(analysis, "unused", ()) if w and w not in words]
+    notes = []
+    if words:
+        listed = " or ".join(f"'{w}'" for w in words)
+        notes.append(f"I could not check {listed}: {'it is' if len(words) == 1 else 'they are'} not in the data, so "
+                     f"nothing was left out for {'it' if len(words) == 1 else 'them'}.")
+    if unused:
+        notes.append(f"I did not use this part of your question: {', '.join(repr(w) for w in unused)}; the answer "
+                     "does not take it into account.")
+    if not notes:
         return answer
-    listed = " or ".join(f"'{w}'" for w in words)
-    note = f"I could not check {listed}: {'it is' if len(words) == 1 else 'they are'} not in the data, so nothing was left out for {'it' if len(words) == 1 else 'them'}."
-    return Answer(f"{note} {answer.text}", answer.citations, answer.answered, answer.fallback)
+    return Answer(f"{' '.join(notes)} {answer.text}", answer.citations, answer.answered, answer.fallback)
 
 
 def constraints(documents: Sequence[Document], analysis: QueryAnalysis, excluded: Sequence[str]) -> str:
@@ -273,6 +300,8 @@ def constraints(documents: Sequence[Document], analysis: QueryAnalysis, excluded
         lines.append(f"- The computed answer is: {decided.text} Say it in your own words, with the citations.")
     if analysis.unresolved:
         lines.append(f"- These words could not be checked against the data; say so: {', '.join(analysis.unresolved)}.")
+    if analysis.unused:
+        lines.append(f"- This part of the question was not applied to the data; say so: {'; '.join(analysis.unused)}.")
     return "\n".join(lines)
 
 
@@ -331,5 +360,5 @@ def renumber(text: str, numbers: Sequence[int]) -> str:
                   else m.group(0), text)
 
 
-__all__ = ["StructuredWriter", "analyse", "comparison_answer", "constraints", "renumber", "with_caveat", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
+__all__ = ["StructuredWriter", "analyse", "comparison_answer", "versus_answer", "constraints", "renumber", "with_caveat", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
            "structured_answer", "title_of"]

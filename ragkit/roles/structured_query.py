@@ -230,6 +230,16 @@ class ItemComparison:
 
 
 @dataclasses.dataclass(frozen=True)
+class WinnerComparison:
+    """Compare a superlative's winner with one named item: "What's the cheapest red, and is it cheaper than the
+    Barolo?" sorts the reds, then compares the winner with the Barolo on ``attribute``."""
+
+    against: str  # the named item's id
+    attribute: str
+    want: Literal["higher", "lower"]
+
+
+@dataclasses.dataclass(frozen=True)
 class QueryAnalysis:
     """A question read as a structured query. ``structured`` is False when nothing but search text was found."""
 
@@ -239,9 +249,11 @@ class QueryAnalysis:
     sort: Sort | None = None
     comparison: ItemComparison | None = None
     subject: str | None = None  # the id of the one item a question asks about ("Is the panna cotta vegan?")
+    versus: WinnerComparison | None = None  # the superlative's winner compared with a named item
     negated: tuple[str, ...] = ()  # what the question excludes, as written ("nuts", "vegetarian")
     unresolved: tuple[str, ...] = ()  # excluded words the data's vocabulary does not know
     ignored: tuple[str, ...] = ()  # content words no part of the structure explains ("spicy", "goes with")
+    unused: tuple[str, ...] = ()  # parts of the question a decided answer does not use: the writer says them
     used: tuple[str, ...] = ()  # the question's words (folded) the structure consumed: names, values, bounds
     notes: tuple[str, ...] = ()
     fallback: bool = False
@@ -260,6 +272,8 @@ class QueryAnalysis:
         """True when the structure explains the whole question: a comparison of two named items, or a list,
         a winner or a yes/no with no word left over (what a router or a judge can trust as evidence that
         the data answers the question)."""
+        if self.unused:
+            return False
         return self.comparison is not None or (self.structured and self.kind != "lookup" and not self.ignored)
 
     @property
@@ -270,6 +284,8 @@ class QueryAnalysis:
             out[self.sort.attribute] = None
         if self.comparison:
             out[self.comparison.attribute] = None
+        if self.versus:
+            out[self.versus.attribute] = None
         return list(out)
 
     def passes(self, metadata: dict[str, Any]) -> bool:
@@ -292,7 +308,9 @@ class QueryAnalysis:
             out["sort"] = dataclasses.asdict(self.sort)
         if self.comparison:
             out["comparison"] = {**dataclasses.asdict(self.comparison), "ids": list(self.comparison.ids)}
-        for name in ("subject", "negated", "unresolved", "ignored", "notes"):
+        if self.versus:
+            out["versus"] = dataclasses.asdict(self.versus)
+        for name in ("subject", "negated", "unresolved", "ignored", "unused", "notes"):
             value = getattr(self, name)
             if value:
                 out[name] = list(value) if isinstance(value, tuple) else value
@@ -342,6 +360,7 @@ class Parse:
     limit: int = 1
     comparison: tuple[tuple[str, str], str, str, bool] | None = None
     subject: str | None = None
+    versus: tuple[str, str, str] | None = None  # (named item's id, attribute, want): the winner against it
     polar: bool = False
     negated: list[str] = dataclasses.field(default_factory=list)
     unresolved: list[str] = dataclasses.field(default_factory=list)
@@ -350,6 +369,7 @@ class Parse:
     set_intent: bool = False  # "Which ...", "Show me ...", "What ... do you have"
     leftovers: list[str] = dataclasses.field(default_factory=list)  # content words no part of the structure explains
     used: list[str] = dataclasses.field(default_factory=list)  # the question's words the structure consumed
+    unapplied: list[str] = dataclasses.field(default_factory=list)  # structure read but not applied ("cheaper than X")
 
 
 def _options(value: Any) -> tuple[Any, ...]:
@@ -417,14 +437,25 @@ def analysis_from_parse(question: str, parse: Parse, list_fields: frozenset[str]
     notes = list(parse.notes)
     if parse.leftovers and kind == "lookup" and (flt is not None or parse.subject):
         notes.append(f"words the structure does not explain ({', '.join(parse.leftovers)}): answered from the text")
+    # A winner decided by a sort does not read left-over words ("the cheapest spicy dish"): they are said, not
+    # dropped. (Words left over in a comparison of two named items describe those items: "which dessert wine".)
+    unused = list(parse.unapplied)
+    if kind == "single":
+        unused += [w for w in parse.leftovers if not any(w in part.split() for part in unused)]
+    if unused:
+        notes.append(f"not used in the answer: {', '.join(unused)}")
+    versus = None
+    if parse.versus and sort is not None:
+        versus = WinnerComparison(parse.versus[0], parse.versus[1], parse.versus[2])  # type: ignore[arg-type]
     limit = parse.limit if sort is not None else None
     return QueryAnalysis(question=question, query=StructuredQuery(parse.search_text or question, flt, limit), kind=kind,
                          sort=sort, comparison=comparison, subject=parse.subject if comparison is None else None,
+                         versus=versus, unused=tuple(unused),
                          negated=tuple(parse.negated), unresolved=tuple(parse.unresolved),
                          ignored=tuple(parse.leftovers), used=tuple(parse.used), notes=tuple(notes) + tuple(extra_notes),
                          fallback=fallback)
 
 
 __all__ = ["ItemComparison", "Kind", "MetadataFilter", "Parse", "QueryAnalysis", "QueryAnalyzer", "Sort",
-           "StructuredResult", "StructuredSearch", "analysis_from_parse", "attributes", "build_filter", "describe",
+           "StructuredResult", "StructuredSearch", "WinnerComparison", "analysis_from_parse", "attributes", "build_filter", "describe",
            "filter_as_dict", "matches", "unmet"]
