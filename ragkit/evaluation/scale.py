@@ -55,8 +55,11 @@ Search = Callable[[str], list[str]]
 def distractor_texts(docs: list[Document], n: int, seed: int = 0) -> list[str]:
     """``n`` passages of 40-160 words drawn from the word frequencies of ``docs`` (deterministic for a seed).
 
-    >>> distractor_texts([Document("cells divide"), Document("cells grow")], 2, seed=1)[0].split()[:3]
-    ['cells', 'grow', 'divide']
+    >>> texts = distractor_texts([Document("cells divide"), Document("cells grow")], 2, seed=1)
+    >>> set(" ".join(texts).split()) <= {"cells", "divide", "grow"}, [40 <= len(t.split()) <= 160 for t in texts]
+    (True, [True, True])
+    >>> texts == distractor_texts([Document("cells divide"), Document("cells grow")], 2, seed=1)
+    True
     """
     counts = Counter(w for d in docs for w in re.findall(r"[a-z0-9][a-z0-9-]*", d.page_content.lower()))
     words = np.array(sorted(counts))
