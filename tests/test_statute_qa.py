@@ -3,6 +3,8 @@ the language gate, citation verification, LLM roles on a scripted model (with to
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -19,7 +21,7 @@ from ragkit.graphs.statute_qa import (
     statute_qa_graph,
     summarize,
 )
-from ragkit.roles.protocols import Answer, EvidenceGrade, Groundedness, KindDecision
+from ragkit.roles.protocols import Answer, EvidenceGrade, Grade, Groundedness, KindDecision
 from tests.conftest import assert_snapshot
 
 ARTICLES = load_statute()
@@ -83,6 +85,16 @@ class FakeRewriter(Scripted):
         return self._next(question, list(documents))
 
 
+class NoLinks:
+    """A document grader that finds nothing relevant, so follow_references never hops (tests/test_statute_hops.py hops)."""
+
+    def grade_many(self, question, documents):
+        return [Grade(False, 0.0) for _ in documents]
+
+    def grade(self, question, document):
+        return Grade(False, 0.0)
+
+
 SUFFICIENT = EvidenceGrade("sufficient", (0,), 0.9, "scripted")
 SHORT = EvidenceGrade("short", (), 0.0, "scripted")
 GOOD = Answer("Fish below the minimum landing size go back to the sea [1].", (1,))
@@ -92,7 +104,7 @@ def make(kind="single", evidence=(SUFFICIENT,), answers=(GOOD,), verdicts=(Groun
          search=None, **kw):
     searches = search or {name: FakeSearch() for name in ("vector", "hybrid", "graph")}
     roles = dict(question_classifier=FakeClassifier(kind), evidence_grader=FakeEvidence(*evidence), writer=FakeWriter(*answers),
-                 hallucination_grader=FakeVerifier(*verdicts), rewriter=FakeRewriter(*rewrites))
+                 hallucination_grader=FakeVerifier(*verdicts), rewriter=FakeRewriter(*rewrites), grader=NoLinks())
     return build_statute_qa_graph(ARTICLES, strategies=searches, **roles, **kw), roles, searches
 
 
@@ -133,7 +145,8 @@ def test_each_type_searches_with_the_strategy_its_table_entry_names(kind):
     out = graph.invoke({"question": "What must be done with undersized fish?"})
     assert out["strategy"] == table[kind] and searches[table[kind]].queries == ["What must be done with undersized fish?"]
     assert all(not s.queries for name, s in searches.items() if name != table[kind])
-    assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "generate", "verify", "finish"]
+    assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "follow_references", "generate", "verify",
+                           "finish"]
     assert out["answer"].endswith("[Article 15(1)].") and out["cited_labels"] == ["Article 15(1)"]
     assert out["outcome"] == "answered" and [out["sources"][n - 1].metadata["id"] for n in out["citations"]] == ["art-15(1)"]
     assert out["reason"].startswith("verified")
@@ -178,7 +191,8 @@ def test_an_unanswerable_question_is_refused_without_searching():
 def test_short_evidence_is_re_searched_once_with_the_rewrite_then_refused_with_low_confidence():
     graph, roles, searches = make(evidence=(SHORT,), rewrites=("first rewrite", "second rewrite"))
     out = graph.invoke({"question": "What is this year's herring quota in tonnes?"})
-    assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "retrieve", "grade_evidence", "refuse_low_confidence"]
+    assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "follow_references", "retrieve", "grade_evidence",
+                           "refuse_low_confidence"]
     assert searches["hybrid"].queries == ["What is this year's herring quota in tonnes?", "first rewrite"]
     assert out["question"] == "What is this year's herring quota in tonnes?" and out["active_query"] == "first rewrite"
     assert out["rewritten_query"] == "second rewrite" and out["retrieval_attempts"] == 2
@@ -285,7 +299,7 @@ def test_with_a_chat_model_a_korean_citation_is_pinned_and_answered():
     model = scripted('{"verdict": "sufficient", "supporting": [1]}',
                      '{"answer": "이의 제기 기한은 30일입니다 [1].", "answered": true}', '{"grounded": true, "unsupported": []}')
     searches = {name: FakeSearch((38, 8, 12)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model)
+    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model, max_hops=0)
     out = graph.invoke({"question": "제38조에 따른 이의 제기 기한은 며칠입니까?"})
     assert out["cited"] == [38] and out["articles"][0].metadata["article"] == 38 and "classify" not in out["path"]
     assert out["answer"] == "이의 제기 기한은 30일입니다 [Article 38(1)]." and out["cited_labels"] == ["Article 38(1)"]
@@ -304,7 +318,7 @@ def test_llm_roles_on_the_chat_model_record_the_models_token_usage():
         AIMessage('{"grounded": true, "unsupported": []}', usage_metadata=usage(300, 5)),
     )
     searches = {name: FakeSearch((17, 35, 16)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model)
+    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model, max_hops=0)  # hops: the next test
     out = graph.invoke({"question": "What is the fine for fishing with a bottom trawl of 80 millimetre mesh?"})
     assert out["question_kind"] == "multihop" and out["strategy"] == ROUTING_TABLE["multihop"]
     assert [d.metadata["article"] for d in out["supporting"]] == [35]
@@ -315,11 +329,31 @@ def test_llm_roles_on_the_chat_model_record_the_models_token_usage():
     assert summarize(out)["tokens"] == {"calls": 4, "input_tokens": 2100, "output_tokens": 47, "total_tokens": 2147}
 
 
+def test_with_llm_roles_the_hop_grades_links_on_the_judging_model_and_records_its_calls():
+    def reply(messages, tools):  # a judge that reads the prompt: the classifier, the evidence, then each grade
+        prompt = " ".join(str(m.content) for m in messages)
+        if "relevance of a retrieved document" not in prompt:  # the classifier, the evidence grader or the verifier
+            return {"kind": "multihop", "reason": "rule and fine", "verdict": "sufficient", "supporting": [1],
+                    "grounded": True, "unsupported": []}
+        relevant = "liable to a fine" in prompt or "mesh size of a bottom trawl" in prompt
+        return AIMessage(json.dumps({"relevant": relevant}), usage_metadata=usage(20, 1))
+
+    judge = scripted(reply, cycle=True)
+    writer = scripted('{"answer": "A bottom trawl needs 90 mm mesh [1]. The fine is up to 80,000 crowns [5].", "answered": true}')
+    searches = {name: FakeSearch((17, 16)) for name in ("vector", "hybrid", "graph")}
+    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=writer, judge_model=judge)
+    out = graph.invoke({"question": "What is the fine for trawling with an 80 millimetre mesh?"})
+    assert [(h.anchor, h.added) for h in out["followed"]] == [("art-17(1)", "art-35(2)")]
+    assert {"Article 17(1)", "Article 35(2)"} <= set(out["cited_labels"]) and out["outcome"] == "answered"
+    hop = next(e for e in out["usage"] if e["node"] == "follow_references")
+    assert hop["calls"] >= 2 and hop["total_tokens"] == 21 * hop["calls"]
+
+
 def test_llm_roles_that_return_junk_take_their_safe_defaults():
     model = scripted("not json", "not json", '{"answer": "Up to 80,000 crowns [1].", "answered": true}', "not json",
                      '{"answer": "Up to 80,000 crowns [1].", "answered": true}', "not json")
     searches = {name: FakeSearch((35, 17)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model)
+    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model, max_hops=0)
     out = graph.invoke({"question": "What is the fine for fishing with a small mesh?"})
     # classifier -> "single" (fallback); evidence -> fail-soft sufficient; verifier fails closed -> regenerate, then refuse
     assert out["question_kind"] == "single" and out["evidence_sufficient"]
@@ -329,7 +363,7 @@ def test_llm_roles_that_return_junk_take_their_safe_defaults():
 def test_local_roles_record_zero_tokens():
     graph, _, _ = make()
     out = graph.invoke({"question": "What happens to undersized fish?"})
-    assert {e["node"] for e in out["usage"]} == {"classify", "grade_evidence", "generate", "verify"}
+    assert {e["node"] for e in out["usage"]} == {"classify", "grade_evidence", "follow_references", "generate", "verify"}
     assert summarize(out)["tokens"]["total_tokens"] == 0 and all(e["seconds"] >= 0 for e in out["usage"])
 
 

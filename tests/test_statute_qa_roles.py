@@ -61,7 +61,7 @@ def test_with_a_judge_model_the_judging_roles_run_on_it_and_the_writing_roles_on
     judge = scripted('{"kind": "single"}', '{"verdict": "sufficient", "supporting": [1]}', '{"grounded": true, "unsupported": []}')
     chat = scripted('{"answer": "Undersized fish go back to the sea [1].", "answered": true}')
     graph = statute_qa_graph(ARTICLES, strategies={name: OneArticle() for name in STRATEGIES}, chat_model=chat,
-                             judge_model=judge).compile()
+                             judge_model=judge, max_hops=0).compile()  # the hop on a judge model: tests/test_statute_qa.py
     out = graph.invoke({"question": "What happens to undersized fish?"})
     assert out["outcome"] == "answered" and out["cited_labels"] == ["Article 15(1)"]
     assert len(judge.calls) == 3 and len(chat.calls) == 1  # classify, grade_evidence, verify / generate
@@ -72,7 +72,8 @@ def test_the_local_evidence_grader_uses_the_document_grader_passed_in():
     graph = statute_qa_graph(ARTICLES, strategies={name: OneArticle() for name in STRATEGIES}, grader=grader,
                              question_classifier=lambda q: KindDecision("single", 1.0)).compile()
     out = graph.invoke({"question": "How many days does the Authority take to decide?"})
-    assert grader.questions == ["How many days does the Authority take to decide?"] and "grade_evidence" in out["path"]
+    assert grader.questions[0] == "How many days does the Authority take to decide?" and "grade_evidence" in out["path"]
+    assert len(grader.questions) > 1 and "follow_references" in out["path"]  # the hop grades links with it too
 
 
 def test_both_implementations_of_each_role_follow_its_protocol():

@@ -1,7 +1,7 @@
 """Fit and measure LocalGrader on SciFact: fit on TRAIN pairs, report precision/recall/F1 on TEST pairs.
 
 A pair is (claim, one of the top 10 abstracts the default hybrid retriever returns for it); it is relevant
-when the qrels cite that abstract. The logistic weights and the threshold (the one keeping RECALL_TARGET
+when the qrels cite that abstract. The logistic weights and the threshold (the one keeping GRADER.recall_target
 of the relevant pairs, and for comparison the F1-best one) are fitted on TRAIN only (a seeded sample of
 train claims, to keep the run short), then frozen and applied to TEST.
 
@@ -20,7 +20,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import binary_metrics, scifact_hybrid, write_result  # noqa: E402
 
-from ragkit.offline.graders import FEATURES, RECALL_TARGET, LocalGrader, best_f1_threshold
+from ragkit.defaults import GRADER
+from ragkit.offline.graders import FEATURES, LocalGrader, best_f1_threshold
 
 
 def pairs(data, retriever, grader: LocalGrader, qids: list[str], k: int = 10) -> tuple[np.ndarray, np.ndarray]:
@@ -50,7 +51,7 @@ def main() -> None:
 
     grader.fit(X_train, y_train, recall_target=None)
     f1_threshold = grader.threshold
-    grader.fit(X_train, y_train)  # the default operating point: RECALL_TARGET of the relevant TRAIN pairs
+    grader.fit(X_train, y_train)  # the default operating point: GRADER.recall_target of the relevant TRAIN pairs
     result = {
         "command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/grader_scifact.py "
         f"--train-queries {args.train_queries} --seed {args.seed}",
@@ -61,7 +62,7 @@ def main() -> None:
         "weights": [round(float(w), 4) for w in grader.weights],
         "bias": round(grader.bias, 4),
         "threshold": round(grader.threshold, 4),
-        "recall_target": RECALL_TARGET,
+        "recall_target": GRADER.recall_target,
         "local_grader_test": binary_metrics(grader.probability(X_test) >= grader.threshold, y_test),
         "f1_best_threshold": round(f1_threshold, 4),
         "local_grader_test_at_f1_best_threshold": binary_metrics(grader.probability(X_test) >= f1_threshold, y_test),

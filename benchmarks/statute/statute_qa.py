@@ -18,9 +18,18 @@ What is measured, in order (the dev choice of each step feeds the next):
    refusal margin, for dev accuracy; accuracy per type and the confusion counts on both splits;
 5. **routing hit@1, oracle vs classifier types** (as in the original), with the original's starting table
    and with the dev-chosen table: a question the classifier calls unanswerable is a miss (it is refused);
-6. **the whole graph** (the evidence grader's bar on dev, then test): refusal accuracy on unanswerable
-   questions, false refusals on answerable ones (by reason), citation validity, how often an answer
-   cites a gold paragraph, retrieval attempts, latency p50/p95 and tokens (zero: local roles).
+6. **the whole graph** (the evidence grader's bar on dev, without hops as when it was chosen): refusal
+   accuracy on unanswerable questions, false refusals on answerable ones (by reason), citation validity,
+   how often an answer cites a gold paragraph, retrieval attempts, latency p50/p95 and tokens (zero:
+   local roles); per question type, the graph's hit@1, every gold article retrieved, the answer citing
+   every gold article, the cited articles' F1 against the gold ones, and how often the run hopped;
+7. **following references** (dev and our multi-hop dev set, below, together): the graph run with every link
+   followed (bar 0), 1 and 2 hops allowed;
+   the grid of hop caps and bars is read off those runs (:func:`hop_runs`) and chosen by ``HOP_RULE``; then
+   TEST is scored once with every dev choice, and once more without hops (the figures before the hop);
+8. **our multi-hop dev set** (``data/eval/statute_multihop_dev.json``, 8 questions we wrote before the second
+   hop was built, frozen): the same per-kind figures, with and without hops, by pattern (penalty ->
+   offence, defined term). A DEV set: it guided the work, so it is not a held-out measurement.
 
 Run from the project root (about 10 minutes on 2 shared cores):
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/statute_qa.py
@@ -67,6 +76,7 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize  # noqa: 
 from ragkit.offline.question_classifier import decide  # noqa: E402
 
 GOLD = "statute_qa.json"
+MULTIHOP_DEV = "statute_multihop_dev.json"  # 8 multi-hop questions we wrote for issue 22: a dev set, not held out
 OUT = ROOT / "benchmarks" / "results" / "statute_qa.json"
 OUT_TUNING = ROOT / "benchmarks" / "results" / "statute_qa_tuning.json"
 K = STATUTE_QA.k
@@ -78,6 +88,9 @@ GRAPH_GRID = {"defined_term_weight": (0.0, 0.5, 1.0), "direction": gr.DIRECTIONS
 CLASSIFIER_GRID = {"k": (1, 2, 3, 5), "passage_weight": (0.0, 0.35, 0.7, 1.0), "term_weight": (0.0, 0.15, 0.3, 0.5),
                    "refuse_margin": tuple(round(-0.1 + 0.025 * i, 3) for i in range(13))}
 EVIDENCE_GRID = (0.0, 0.02, 0.05, 0.1, 0.15)
+# Following references: hops per run, the bar for a question the classifier calls multihop, the bar for any other (1.0: never).
+HOP_GRID = {"max_hops": (1, 2), "multihop_hop_bar": (0.0, 0.001, 0.002, 0.005),
+            "hop_bar": (0.001, 0.002, 0.003, 0.005, 0.01, 1.0)}
 # A question the classifier calls unanswerable is refused before any search, so on dev at most this share of
 # the answerable questions may be: the evidence grader, which reads what the search found, gets the rest.
 MAX_CLASSIFIER_FALSE_REFUSALS = 0.05
@@ -231,6 +244,7 @@ def run_graph(graph, items: Sequence[dict]) -> dict[str, dict]:
         state = graph.invoke({"question": item["question"]})
         summary = summarize(state)
         summary["wall_seconds"] = time.perf_counter() - start
+        summary["hop_scores"] = [h.score for h in state.get("followed", [])]
         summary["draft_citations_checked"] = len(state.get("cited_labels", [])) + len(state.get("invalid_citations", []))
         out[item["id"]] = summary
     return out
@@ -256,8 +270,7 @@ def graph_metrics(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, 
         return bool(labels & set(runs[item["id"]]["cited_labels"]))
 
     def gold_article_cited(item):
-        cited = {int(c.split()[1].split("(")[0]) for c in runs[item["id"]]["cited_labels"]}
-        return bool(cited & set(item["gold_articles"]))
+        return bool(cited_articles_of(runs[item["id"]]) & set(item["gold_articles"]))
 
     checked = sum(r["draft_citations_checked"] for r in runs.values())
     kept = sum(len(r["cited_labels"]) for r in runs.values())
@@ -283,7 +296,75 @@ def graph_metrics(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, 
         "questions": len(items),
     }
     out["outcome_accuracy"] = outcome_accuracy(out)
+    out["by_type"] = {t: kind_metrics(runs, [i for i in answerable if i["type"] == t]) for t in ROUTED_KINDS}
     return out
+
+
+def cited_articles_of(run: Mapping[str, Any]) -> set[int]:
+    return {int(c.split()[1].split("(")[0]) for c in run["cited_labels"]}
+
+
+def kind_metrics(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, Any]:
+    """Per-kind aggregates of whole-graph runs over answerable ``items`` (shares of all of them; a refusal counts
+    as a miss): the graph's hit@1, every gold article retrieved, the answer citing a gold article / every gold
+    article, and how often the run followed references (a second hop)."""
+    n = len(items)
+    if not n:
+        return {"n": 0}
+
+    def share(test: Callable[[dict, dict], bool]) -> float:
+        return round(sum(test(runs[i["id"]], i) for i in items) / n, 4)
+
+    return {"n": n,
+            "hit@1": share(lambda r, i: hit_at_1(r["articles"], i["gold_articles"])),
+            "every_gold_article_retrieved": share(lambda r, i: set(i["gold_articles"]) <= set(r["articles"])),
+            "answered": share(lambda r, i: not r["refused"]),
+            "answer_cites_a_gold_article": share(lambda r, i: not r["refused"] and bool(cited_articles_of(r) & set(i["gold_articles"]))),
+            "answer_cites_every_gold_article": share(lambda r, i: not r["refused"] and set(i["gold_articles"]) <= cited_articles_of(r)),
+            "cited_article_f1": share(lambda r, i: 0.0 if r["refused"] else f1(cited_articles_of(r), set(i["gold_articles"]))),
+            "hopped": share(lambda r, i: r.get("hops", 0) > 0)}
+
+
+def f1(found: set[int], gold: set[int]) -> float:
+    """F1 of the articles an answer cites against the gold articles (0 when it cites none of them)."""
+    hits = len(found & gold)
+    return 2 * hits / (len(found) + len(gold)) if hits else 0.0
+
+
+# ---------------------------------------------------------------- 7. following references
+HOP_RULE = ("over dev and our multi-hop dev set together: max multihop 'answer cites every gold article', among the settings "
+            "whose cited-article F1 over every answerable question is no lower than with no hop; ties: fewer answerable "
+            "questions hopped, fewer hops, higher bars")
+
+
+def hop_runs(runs: Mapping[int, Mapping[str, dict]], max_hops: int, multihop_bar: float, bar: float) -> dict[str, dict]:
+    """The run each question gets with these hop settings, read off runs that followed every link (bar 0) with
+    0, 1 and 2 hops allowed: a hop is kept while its recorded score reaches the question's bar (which link a hop
+    takes does not depend on the bar, only whether it takes it)."""
+    out = {}
+    for qid, run in runs[max_hops].items():
+        need = multihop_bar if run["question_kind"] == "multihop" else bar
+        kept = next((n for n, score in enumerate(run["hop_scores"]) if score < need), len(run["hop_scores"]))
+        out[qid] = runs[kept][qid]
+    return out
+
+
+def tune_hops(runs: Mapping[int, Mapping[str, dict]], items: Sequence[dict]) -> tuple[dict, list[dict]]:
+    """The hop settings with the best multihop "answer cites every gold article" over ``items``, among those whose
+    cited-article F1 over every answerable item is no lower than with no hop; ties: fewer questions hopped, fewer hops."""
+    answerable = [i for i in items if i["type"] != "unanswerable"]
+    multihop = [i for i in answerable if i["type"] == "multihop"]
+    baseline = kind_metrics(runs[0], answerable)["cited_article_f1"]
+    rows = []
+    for max_hops, multihop_bar, bar in itertools.product(*HOP_GRID.values()):
+        simulated = hop_runs(runs, max_hops, multihop_bar, bar)
+        every, mh = kind_metrics(simulated, answerable), kind_metrics(simulated, multihop)
+        rows.append({"max_hops": max_hops, "multihop_hop_bar": multihop_bar, "hop_bar": bar,
+                     "multihop_every_gold_cited": mh["answer_cites_every_gold_article"], "cited_article_f1": every["cited_article_f1"],
+                     "answerable_hopped": every["hopped"], "allowed": every["cited_article_f1"] >= baseline})
+    best = max((r for r in rows if r["allowed"]),
+               key=lambda r: (r["multihop_every_gold_cited"], -r["answerable_hopped"], -r["max_hops"], r["hop_bar"], r["multihop_hop_bar"]))
+    return {k: best[k] for k in HOP_GRID}, rows
 
 
 def outcome_accuracy(m: Mapping[str, Any]) -> float:
@@ -293,11 +374,11 @@ def outcome_accuracy(m: Mapping[str, Any]) -> float:
     return round((refused_right + answered_right) / (m["unanswerable"] + m["answerable"]), 4)
 
 
-def build_graph(docs, embedder, strategies: StrategySet, table, clf_settings, evidence_bar):
+def build_graph(docs, embedder, strategies: StrategySet, table, clf_settings, evidence_bar, hops: Mapping[str, Any]):
     classifier = local_question_classifier(docs, embedder, passage_bar=STATUTE_QA.classifier_passage_bar, **clf_settings)
     return build_statute_qa_graph(docs, strategies={name: strategies.get(name) for name in STRATEGIES}, routing_table=table,
                                   question_classifier=classifier,
-                                  evidence_grader=local_evidence_grader(embedder=embedder, relevant_above=evidence_bar))
+                                  evidence_grader=local_evidence_grader(embedder=embedder, relevant_above=evidence_bar), **hops)
 
 
 # ---------------------------------------------------------------- main
@@ -384,10 +465,11 @@ def main(argv: Sequence[str] | None = None) -> dict:
                         / len(answerable), 4) for name, table in (("starting_table", STARTING_TABLE), ("dev_chosen_table", chosen_table))}
         routing[split]["multihop_hit@1_by_strategy"] = {name: tables[split][name]["multihop"]["hit@1"] for name in STRATEGIES}
 
-    # 6. the whole graph: the evidence bar on dev, then test
+    # 6. the whole graph: the evidence bar on dev (without hops, as it was chosen before they existed)
+    no_hops = {"max_hops": 0}
     evidence_rows, dev_runs = [], {}
     for bar in EVIDENCE_GRID:
-        g = build_graph(docs, embedder, strategies, chosen_table, clf_choice, bar)
+        g = build_graph(docs, embedder, strategies, chosen_table, clf_choice, bar, no_hops)
         if not evidence_rows:
             g.invoke({"question": dev[0]["question"]})  # warm-up: load models before anything is timed
         dev_runs[bar] = run_graph(g, dev)
@@ -396,11 +478,42 @@ def main(argv: Sequence[str] | None = None) -> dict:
             "refusal_accuracy_unanswerable", "false_refusal_rate_answerable", "answers_citing_a_gold_article")}})
         log("evidence bar", bar, evidence_rows[-1])
     evidence_choice = max(evidence_rows, key=lambda r: r["objective"])["relevant_above"]
-    graph_runs = {"dev": dev_runs[evidence_choice]}  # the same graph on the same questions: deterministic but for timings
+
+    # 7. following references, tuned on dev and our multi-hop dev set together: every link followed (bar 0) with 1 and
+    # 2 hops allowed, the grid read off those runs
+    multihop_dev, multihop_sha = load_goldset(MULTIHOP_DEV)
+    mh_items = multihop_dev["items"]
+    hop_tuning = [*dev, *({**i, "type": "multihop"} for i in mh_items)]
+    without_hops = build_graph(docs, embedder, strategies, chosen_table, clf_choice, evidence_choice, no_hops)
+    every_link = {0: {**dev_runs[evidence_choice], **run_graph(without_hops, mh_items)}}
+    for cap in HOP_GRID["max_hops"]:
+        g = build_graph(docs, embedder, strategies, chosen_table, clf_choice, evidence_choice,
+                        {"max_hops": cap, "hop_bar": 0.0, "multihop_hop_bar": 0.0})
+        every_link[cap] = run_graph(g, hop_tuning)
+    hop_choice, hop_rows = tune_hops(every_link, hop_tuning)
+    log("hops chosen on dev:", hop_choice)
+    for row in hop_rows:
+        log("  hop setting", row)
+    final = build_graph(docs, embedder, strategies, chosen_table, clf_choice, evidence_choice, hop_choice)
+    graph_runs = {"dev": run_graph(final, dev)}
+    baseline_runs = {"dev": dev_runs[evidence_choice]}
     if "test" in splits:
-        final = build_graph(docs, embedder, strategies, chosen_table, clf_choice, evidence_choice)
         graph_runs["test"] = run_graph(final, splits["test"])
+        baseline_runs["test"] = run_graph(without_hops, splits["test"])
     whole = {split: graph_metrics(graph_runs[split], split_items) for split, split_items in splits.items()}
+    whole_without_hops = {split: graph_metrics(baseline_runs[split], split_items) for split, split_items in splits.items()}
+
+    # 8. our multi-hop dev set (written before the second hop was built; every item needs two articles)
+    patterns = sorted({i["pattern"] for i in mh_items})
+
+    def multihop_figures(runs: Mapping[str, dict]) -> dict[str, Any]:
+        return {**kind_metrics(runs, mh_items), "by_pattern": {p: kind_metrics(runs, [i for i in mh_items if i["pattern"] == p]) for p in patterns},
+                "latency_seconds": {"p50": percentile([r["wall_seconds"] for r in runs.values()], 0.5),
+                                    "p95": percentile([r["wall_seconds"] for r in runs.values()], 0.95)}}
+
+    mh_runs = run_graph(final, mh_items)
+    multihop_report = {"file": f"data/eval/{MULTIHOP_DEV}", "sha256": multihop_sha, "about": multihop_dev["about"],
+                       **multihop_figures(mh_runs), "without_hops": multihop_figures(run_graph(without_hops, mh_items))}
 
     if args.show_dev_errors:
         for item in dev:
@@ -411,12 +524,20 @@ def main(argv: Sequence[str] | None = None) -> dict:
                 log(f"DEV {item['id']} {item['type']:>12} -> {kinds['dev'][item['id']]:<12} refused={r['refused']} ({r['refusal']}) "
                     f"articles={r['articles']} gold={item['gold_articles']} cites={r['cited_labels']} | {item['question']}")
 
+        for item in mh_items:
+            r = mh_runs[item["id"]]
+            if not set(item["gold_articles"]) <= cited_articles_of(r):
+                log(f"MULTIHOP-DEV {item['id']} refused={r['refused']} articles={r['articles']} gold={item['gold_articles']} "
+                    f"cites={r['cited_labels']} hops={r.get('hops', 0)} | {item['question']}")
+
     defaults_now = {"graph": {"defined_term_weight": STATUTE_QA.graph_defined_term_weight, "direction": STATUTE_QA.graph_direction,
                               "damping": STATUTE_QA.graph_damping, "seed_k": STATUTE_QA.graph_seed_k, "mix": STATUTE_QA.graph_mix},
                     "classifier": {"k": STATUTE_QA.classifier_k, "passage_weight": STATUTE_QA.classifier_passage_weight,
                                    "term_weight": STATUTE_QA.classifier_term_weight, "refuse_margin": STATUTE_QA.classifier_refuse_margin},
-                    "evidence_relevant_above": STATUTE_QA.evidence_relevant_above, "routing_table": dict(ROUTING_TABLE)}
-    choices = {"graph": graph_choice, "classifier": clf_choice, "evidence_relevant_above": evidence_choice, "routing_table": chosen_table}
+                    "evidence_relevant_above": STATUTE_QA.evidence_relevant_above, "routing_table": dict(ROUTING_TABLE),
+                    "hops": {"max_hops": STATUTE_QA.max_hops, "multihop_hop_bar": STATUTE_QA.multihop_hop_bar, "hop_bar": STATUTE_QA.hop_bar}}
+    choices = {"graph": graph_choice, "classifier": clf_choice, "evidence_relevant_above": evidence_choice, "routing_table": chosen_table,
+               "hops": hop_choice}
     command = " ".join(["HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/statute_qa.py",
                         *(sys.argv[1:] if argv is None else argv)])
     split_note = {"dev": f"{len(splits['dev'])} questions: every choice was made here"}
@@ -427,7 +548,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
         "k": K, "metrics": {"hit@1": "the top-ranked article is a gold article", "recall@5": "share of the gold articles in the top 5"},
         "chosen_on_dev": choices, "module_defaults": defaults_now, "defaults_match_choice": defaults_now == choices,
         "per_strategy": tables, "classification": classification, "classification_accuracy_untuned_router_settings": classification_untuned,
-        "routing": routing, "original_system": ORIGINAL, "graph": whole,
+        "routing": routing, "original_system": ORIGINAL, "graph": whole, "graph_without_hops": whole_without_hops,
+        "multihop_dev_set": multihop_report,
         "roles": "local (LocalQuestionClassifier, LocalEvidenceGrader, LocalWriter, LocalHallucinationGrader, LocalRewriter): no model calls, zero tokens",
     }
     tuning = {"command": command, "gold_set_sha256": sha, "split": "dev",
@@ -439,7 +561,8 @@ def main(argv: Sequence[str] | None = None) -> dict:
                              "passage_bar": STATUTE_QA.classifier_passage_bar, "chosen": clf_choice, **compact(clf_rows)},
               "evidence": {"grid": list(EVIDENCE_GRID), "rule": "max outcome accuracy: share of dev questions refused when unanswerable or answered citing a gold article when answerable",
                            "chosen": evidence_choice, "rows": evidence_rows},
-              "routing_table": {"rule": "per type, max dev hit@1, then recall@5, then hybrid > graph > vector", "chosen": chosen_table}}
+              "routing_table": {"rule": "per type, max dev hit@1, then recall@5, then hybrid > graph > vector", "chosen": chosen_table},
+              "hops": {"grid": {k: list(v) for k, v in HOP_GRID.items()}, "rule": HOP_RULE, "chosen": hop_choice, **compact(hop_rows)}}
     if not args.dev_only:
         for path, payload in ((args.save, report), (args.save_tuning, tuning)):
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -453,6 +576,9 @@ def main(argv: Sequence[str] | None = None) -> dict:
                           if t.endswith("_table")})
         log("  graph", {k: whole[split][k] for k in ("refusal_accuracy_unanswerable", "false_refusal_rate_answerable", "false_refusals_by_reason",
                                                      "answers_citing_a_gold_paragraph", "citation_validity_in_drafts", "latency_seconds")})
+        log("  graph by type", {t: {k: v for k, v in m.items() if k != "n"} for t, m in whole[split]["by_type"].items()})
+        log("  without hops, by type", {t: {k: v for k, v in m.items() if k != "n"} for t, m in whole_without_hops[split]["by_type"].items()})
+    log("== multi-hop dev set (ours)", {k: v for k, v in multihop_report.items() if k not in ("about", "sha256", "file")})
     log("defaults match the dev choices:", defaults_now == choices)
     return report
 

@@ -721,6 +721,20 @@ def term_coverage(question: str, text: str) -> float:
     return sum(t in present for t in terms) / len(terms)
 
 
+def uncovered_part(question: str, text: str) -> str:
+    """The question without the content words ``text`` already holds (stemmed): what is left to find.
+
+    >>> uncovered_part("What is the fine for leaving a gillnet in the water?", "No gillnet shall be left in the water.")
+    'What is the fine for leaving a in the?'
+    >>> key_terms(uncovered_part("Who keeps the logbook?", "The master keeps the logbook."))
+    []
+    """
+    present = set(tokenize(text))
+    kept = _WORD.sub(lambda m: "" if fold(m.group()) not in QUESTION_STOPWORDS and stem(fold(m.group())) in present
+                     else m.group(), question)
+    return re.sub(r"\s+([?.!,;:])", r"\1", " ".join(kept.split()))
+
+
 def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:
     """The documents cited by the draft's *supported* sentences (if it cites none: all but those cited
     only by unsupported sentences).

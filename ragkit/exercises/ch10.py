@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 from langgraph.graph import END, START, StateGraph
 
-from ragkit.exercises.core import CheckResult, Variant, attempt, check_wiring, report, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, run_checker, short
 from ragkit.graphs.supervisor import (
     SupervisorState,
     route_after_agent,
@@ -345,23 +345,6 @@ def check_import_allowlist(fn: Callable[[str, frozenset[str]], Sequence[str]], s
 
 
 # ---------------------------------------------------------------- wiring the graph
-def wiring_check(build: Callable[[], Any], reference: Any, exercise: str, variants: Sequence[Variant],
-                 quiet: bool = False) -> CheckResult:
-    """:func:`ragkit.exercises.core.check_wiring` on the graph ``build()`` returns, its message ending with the
-    hint of the known wrong wiring (``variants``, each ``fn`` building one) that has the same shape, if any."""
-    from ragkit.notebook import graph_shape
-
-    built = attempt(build)
-    result = check_wiring(lambda: built.value, reference, exercise, quiet=True) if built.error is None else \
-        check_wiring(build, reference, exercise, quiet=True)
-    if not result.passed and built.error is None:
-        shape = attempt(graph_shape, built.value).value
-        known = next((v for v in variants if shape is not None and attempt(lambda v=v: graph_shape(v.fn())).value == shape), None)
-        if known is not None:
-            result = CheckResult(exercise, False, f"{result.message}: {known.hint}")
-    return report(result, quiet)
-
-
 AGENT_NODES = ("rag_agent", "code_agent", "analysis_agent", "chitchat_agent")
 
 
@@ -414,10 +397,9 @@ WIRING_VARIANTS = [
 def check_supervisor_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the supervisor graph as ``ragkit.graphs.supervisor.supervisor_graph`` does
     (the same nine nodes and the same edges, each conditional edge from the module's router)."""
-    return wiring_check(build, supervisor_graph(), "supervisor_wiring", WIRING_VARIANTS, quiet)
+    return check_wiring(build, supervisor_graph(), "supervisor_wiring", quiet, WIRING_VARIANTS)
 
 
 __all__ = ["HOP_VARIANTS", "IMPORT_VARIANTS", "PLAN_VARIANTS", "WIRING_VARIANTS", "HopCase", "ImportCase", "ReplyCase",
            "check_hop_router", "check_import_allowlist", "check_plan_parser", "check_supervisor_wiring", "hop_cases",
-           "import_cases", "reference_disallowed", "reference_hop_router", "reference_plan", "reply_cases",
-           "wiring_check"]
+           "import_cases", "reference_disallowed", "reference_hop_router", "reference_plan", "reply_cases"]

@@ -20,8 +20,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from langgraph.graph import END, START, StateGraph
 
-from ragkit.exercises.ch10 import wiring_check
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, run_checker, short
 from ragkit.graphs.self_rag import (
     SelfRAGState,
     route_after_check_question,
@@ -230,7 +229,7 @@ def check_served_graph_wiring(build: Callable[[], Any], quiet: bool = False) -> 
     """Check that ``build()`` wires Self-RAG, the graph notebook 12 streams from the server, as
     ``ragkit.graphs.self_rag.self_rag_graph`` does (the same nodes and edges, each conditional edge from the
     module's router)."""
-    return wiring_check(build, self_rag_graph(), "served_graph_wiring", WIRING_VARIANTS, quiet)
+    return check_wiring(build, self_rag_graph(), "served_graph_wiring", quiet, WIRING_VARIANTS)
 
 
 __all__ = ["PERCENTILE_VARIANTS", "READER_VARIANTS", "WIRING_VARIANTS", "check_percentile", "check_read_ndjson",

@@ -4,7 +4,11 @@ The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
 
     check_question -> unsupported_language | refuse | retrieve | classify
     classify -> refuse (unanswerable) | retrieve   (the strategy is routing_table[kind])
-    retrieve -> grade_evidence -> generate | retrieve (the rewrite, while retrievals remain) | refuse_low_confidence
+    retrieve -> grade_evidence -> follow_references (once) | generate | retrieve (the rewrite, while retrievals remain)
+                                  | refuse_low_confidence
+    follow_references -> follow_references (the next hop, while hops remain) | grade_evidence (short) | generate
+                         | retrieve | refuse_low_confidence (as grade_evidence decided, when nothing was added)
+                         (follow_references runs once per run; it hops only when a link is worth following)
     generate -> verify -> finish | generate (without the blamed paragraphs) | refuse_low_confidence
 
 - ``check_question`` reads direct citations: a question that cites an article the statute has
@@ -14,6 +18,19 @@ The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
   (:mod:`ragkit.domains.statute.questions`); ``retrieve`` searches with ``routing_table[kind]``.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
   query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
+- ``follow_references`` runs once per run, before writing or rewriting: from the found paragraph the
+  grader (role ``grader``) ranks first, it reads the cross-references ("Article 17", "Article 19(3)",
+  "Articles 3 to 5") and defined terms of the paragraph and the paragraphs that cite its article
+  (:mod:`ragkit.core.references` over :func:`ragkit.domains.statute.article_graph.statute_reference_index`),
+  grades the linked paragraphs against what the found one leaves of the question, and adds the best when
+  its grade times the link's weight reaches the bar (the model proposes, the code disposes): a low one,
+  ``multihop_hop_bar``, when the classifier calls the question ``multihop``, and a higher one, ``hop_bar``,
+  otherwise (the classifier misses multi-hop questions, so a strong link is followed whatever the kind).
+  The next hop starts from the added paragraph, while ``hops < max_hops`` (default
+  :data:`ragkit.defaults.STATUTE_QA` ``max_hops=1``: one hop, the second retrieval). Each hop is recorded in
+  ``followed`` (which paragraph, from which, why); a reference to an article or paragraph the statute
+  lacks is recorded in ``unresolved_references`` and never followed. The writer must quote every
+  followed paragraph (``metadata["required"]``, after its own picks), so the answer cites both ends.
 - ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles and
   cites them as ``[Article 12(3)]``; ``verify`` drops every citation that names an article that was not
   retrieved, a paragraph that does not exist, or a paragraph that does not support its sentence (role
@@ -36,7 +53,10 @@ calls and tokens it used (``usage``; zero for local roles).
 
 What it cannot do: articles are retrieved whole; one question per run; the rewrite starts from the
 original question and cannot tell what was missing; a regeneration cannot tell the writer why a
-paragraph failed; a sentence merging two paragraphs supports neither on its own.
+paragraph failed; a sentence merging two paragraphs supports neither on its own; a hop starts from
+one paragraph and follows one link (the best the grader finds), so a wrong first paragraph leads the
+hop astray and a paragraph that needs two others gets one of them per hop; a needed paragraph whose
+words the question does not share stays below the bar and is not followed.
 """
 
 from __future__ import annotations
@@ -71,13 +91,16 @@ from ragkit.core.contract import (
     run_search,
     traced,
 )
-from ragkit.core.nlp import same_query, tidy
+from ragkit.core.nlp import key_terms, same_query, tidy, uncovered_part
+from ragkit.core.references import Hop, ReferenceIndex, next_hop
 from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, with_score
 from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
+from ragkit.domains.statute.article_graph import statute_reference_index
 from ragkit.domains.statute.citations import pinned_articles, with_titles
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.statute.paragraphs import check_answer_citations, cite_paragraphs, paragraphs_of, remove_citations
 from ragkit.domains.statute.questions import (
+    MULTIHOP_KIND,
     REFUSALS,
     REFUSE_KIND,
     ROUTED_KINDS,
@@ -131,6 +154,13 @@ class StatuteQAState(RAGResult, total=False):
     caps: dict[str, int]
     articles: list[Document]  # what the last search returned (pinned first)
     supporting: list[Document]  # the articles the writer writes from
+    references_read: bool  # follow_references has run (it runs once per run)
+    hops: int  # hops that added a paragraph (capped by caps["hops"])
+    frontier: list[str]  # ids of the paragraphs the last hop added: the next hop starts from them
+    followed: list[Hop]  # every followed reference: the hop, the paragraph it starts from, the one added, why
+    followed_passages: list[Document]  # the paragraphs the hops added (the writer must quote them)
+    unresolved_references: list[str]  # references of the read paragraphs to articles or paragraphs the statute lacks
+    hop_note: str
     paragraphs: list[Document]  # the paragraph documents of the last generation
     excluded: list[str]  # paragraph ids a verification blamed (left out of the next generation)
     draft: str
@@ -278,6 +308,8 @@ def start_run(article_numbers: Sequence[int], caps: Mapping[str, int],
             "question": question, "active_query": question, "rewritten_query": None, "queries": [], "cited": cited,
             "citation_problems": problems, "retrieval_attempts": 0, "generation_attempts": 0, "caps": dict(caps),
             "refusal": None, "search_failed": False, "evidence_sufficient": False, "articles": [], "supporting": [],
+            "references_read": False, "hops": 0, "frontier": [], "followed": [], "followed_passages": [],
+            "unresolved_references": [], "hop_note": "",
             "paragraphs": [], "excluded": [], "draft": "", "verified": False, "answer": "", "sources": [], "citations": [],
             "cited_labels": [], "supported": [], "invalid_citations": [], "unsupported": [],
             "evidence_score": None, "confidence": None, "refuse_below": refuse_below,
@@ -363,6 +395,76 @@ def grade_evidence_node(grader: EvidenceGrader, rewriter: QuestionRewriter) -> N
     return grade_evidence
 
 
+def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articles: Mapping[int, Document],
+                           bar: float, multihop_bar: float) -> Node:
+    """Build the ``follow_references`` node: one hop along the references of what was found."""
+
+    @traced("follow_references")
+    def follow_references(state: StatuteQAState) -> StatuteQAState:
+        """Hop 1 starts from the paragraph of the first supporting article the grader ranks first, a later hop
+        from what the previous hop added. The linked paragraphs (cited, citing, or defining a term used) are
+        graded against what the chain leaves of the question (:func:`ragkit.core.nlp.uncovered_part`); the
+        best is added when its grade times the link's weight reaches the bar (``multihop_bar`` for a question
+        the classifier calls multihop, else ``bar``). Nothing is followed once the chain holds every content
+        word of the question.
+
+        Reads: question, question_kind, supporting, articles, hops, frontier, followed, followed_passages,
+        unresolved_references. Writes: references_read, hops, frontier, followed, followed_passages,
+        articles, unresolved_references, hop_note, usage.
+        """
+        start = time.perf_counter()
+        need = multihop_bar if state.get("question_kind") == MULTIHOP_KIND else bar
+        with record_usage() as usage:
+            try:
+                anchors, new, note = plan_hop(state, index, grader, need)
+            except Exception as err:  # noqa: BLE001 - a crashing grader: no hop, the found evidence stands
+                anchors, new, note = [], [], f"references not followed ({type(err).__name__}: {err})"
+        passages = [Document(index.passages[h.added].page_content, id=h.added,
+                             metadata={**index.passages[h.added].metadata, "required": True, "followed": h.why}) for h in new]
+        have = {int(d.metadata["article"]) for d in state.get("articles", [])}
+        added = [articles[n] for n in dict.fromkeys(int(p.metadata["article"]) for p in passages) if n not in have]
+        unresolved = [r.why for a in anchors for r in index.unresolved.get(a, [])]
+        return {"references_read": True, "hops": state.get("hops", 0) + (1 if new else 0), "frontier": [h.added for h in new],
+                "followed": [*state.get("followed", []), *new], "followed_passages": [*state.get("followed_passages", []), *passages],
+                "articles": [*state.get("articles", []),
+                             *(Document(d.page_content, metadata={**d.metadata, "pinned": False, "followed": True}, id=d.id) for d in added)],
+                "unresolved_references": list(dict.fromkeys([*state.get("unresolved_references", []), *unresolved])),
+                "hop_note": note, "usage": [usage.entry("follow_references", time.perf_counter() - start)]}
+
+    return follow_references
+
+
+def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrader, bar: float) -> tuple[list[str], list[Hop], str]:
+    """One hop: the paragraphs it starts from, the references it follows (:func:`ragkit.core.references.next_hop`,
+    the links graded on what the chain leaves of the question) and a note saying why."""
+    followed = state.get("followed", [])
+    anchors = list(state.get("frontier", [])) or hop_anchor(state, index, graded_by(grader, state["question"]))
+    if not anchors:
+        return [], [], "nothing found to start from"
+    chain = [*(h.anchor for h in followed), *(h.added for h in followed), *anchors]
+    missing = uncovered_part(state["question"], " ".join(index.passages[k].page_content for k in chain))
+    if not key_terms(missing):
+        return anchors, [], "the paragraphs found hold every content word of the question"
+    new = next_hop(index, anchors, graded_by(grader, missing), hop=state.get("hops", 0) + 1, chain=chain, bar=bar)
+    return anchors, new, "; ".join(map(str, new)) or f"nothing worth following from {', '.join(anchors)}"
+
+
+def graded_by(grader: DocumentGrader, question: str) -> Callable[[list[Document]], list[float]]:
+    """The grader's scores of documents for ``question``; a grade it could not make (a fallback) counts 0."""
+    return lambda docs: [0.0 if g.fallback else g.score for g in grader.grade_many(question, docs)]
+
+
+def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable[[list[Document]], list[float]]) -> list[str]:
+    """Where the first hop starts: the paragraph of the first supporting article (pinned ones come first; the
+    first article found when none supports) that ``relevance`` ranks first (``[]`` when nothing was found)."""
+    first = (state.get("supporting") or state.get("articles", []))[:1]
+    found = [p for p in paragraphs_of(first) if doc_key(p) in index.passages]
+    if not found:
+        return []
+    scores = relevance(found)
+    return [doc_key(found[max(range(len(found)), key=lambda i: scores[i])])]
+
+
 def generate_node(writer: Writer) -> Node:
     """Build the ``generate`` node: the writer answers from the paragraphs of the supporting articles."""
 
@@ -371,12 +473,17 @@ def generate_node(writer: Writer) -> Node:
         """Write from paragraph documents, turning the writer's ``[n]`` into ``[Article N(p)]`` citations. A
         cited article's title is written after its citation in the question the writer reads.
 
-        Reads: question, supporting, excluded, generation_attempts. Writes: paragraphs, draft, generation_attempts, usage.
+        The paragraphs the hops added come last, marked for the writer to quote.
+
+        Reads: question, supporting, followed_passages, excluded, generation_attempts.
+        Writes: paragraphs, draft, generation_attempts, usage.
         """
         start = time.perf_counter()
         excluded = set(state.get("excluded", []))
-        supporting = state.get("supporting", [])
-        paragraphs = [p for p in paragraphs_of(supporting) if doc_key(p) not in excluded]
+        supporting, followed = state.get("supporting", []), state.get("followed_passages", [])
+        keys = {doc_key(p) for p in followed}
+        paragraphs = [p for p in [*(p for p in paragraphs_of(supporting) if doc_key(p) not in keys), *followed]
+                      if doc_key(p) not in excluded]
         titles = {int(d.metadata["article"]): d.metadata.get("title", "") for d in supporting if d.metadata.get("pinned")}
         draft = ""
         with record_usage() as usage:
@@ -503,14 +610,34 @@ def route_after_classify(state: StatuteQAState) -> Literal["refuse", "retrieve"]
     return "refuse" if state.get("question_kind") == REFUSE_KIND else "retrieve"
 
 
-def route_after_grade_evidence(state: StatuteQAState) -> Literal["generate", "retrieve", "refuse_low_confidence"]:
-    """Enough evidence -> write (when it passes the refusal dial, else refuse); short -> search again with a
-    new rewrite while attempts remain; else refuse."""
+def wants_hop(state: StatuteQAState) -> bool:
+    """Read the references of what was found once per run (hops allowed and something found); whether a
+    hop is made is the node's decision."""
+    return not state.get("references_read") and state["caps"]["hops"] > 0 and bool(state.get("articles"))
+
+
+def route_after_grade_evidence(state: StatuteQAState) -> Literal["follow_references", "generate", "retrieve",
+                                                                "refuse_low_confidence"]:
+    """The references of what was found are read first (once); then enough evidence -> write (when it passes
+    the refusal dial, else refuse); short -> search again with a new rewrite while attempts remain; else refuse."""
+    if wants_hop(state):
+        return "follow_references"
     if state.get("evidence_sufficient"):
         return "generate" if confident(state) else "refuse_low_confidence"
     if state.get("retrieval_attempts", 0) < state["caps"]["retrievals"] and not rewrite_repeats(state):
         return "retrieve"
     return "refuse_low_confidence"
+
+
+def route_after_follow_references(state: StatuteQAState) -> Literal["follow_references", "grade_evidence", "generate", "retrieve",
+                                                                   "refuse_low_confidence"]:
+    """Another hop from what this one added while hops remain; short evidence that gained paragraphs is
+    graded again; otherwise on as ``grade_evidence`` decided (write, search again, or refuse)."""
+    if state.get("frontier") and state.get("hops", 0) < state["caps"]["hops"]:
+        return "follow_references"
+    if state.get("followed") and not state.get("evidence_sufficient"):
+        return "grade_evidence"
+    return route_after_grade_evidence(state)
 
 
 def route_after_verify(state: StatuteQAState) -> Literal["finish", "generate", "refuse_low_confidence"]:
@@ -540,9 +667,13 @@ def statute_qa_graph(
     writer: Writer | None = None,
     hallucination_grader: HallucinationGrader | None = None,
     rewriter: QuestionRewriter | None = None,
+    references: ReferenceIndex | None = None,
     k: int = STATUTE_QA.k,
     max_retrievals: int = STATUTE_QA.max_retrievals,
     max_generations: int = STATUTE_QA.max_generations,
+    max_hops: int = STATUTE_QA.max_hops,
+    hop_bar: float = STATUTE_QA.hop_bar,
+    multihop_hop_bar: float = STATUTE_QA.multihop_hop_bar,
     max_question_chars: int = GRAPHS.max_question_chars,
     refuse_below: float = REFUSAL.statute_qa,
     strict: bool = False,
@@ -552,10 +683,14 @@ def statute_qa_graph(
     ``articles`` are the statute's articles (default ``load_statute()``); ``strategies`` maps strategy
     names to anything :func:`ragkit.core.search.as_scored_search` takes (default: vector, hybrid and graph
     over ``articles``, built on first search). ``grader`` is the document grader the local evidence grader
-    uses. ``refuse_below`` is the refusal dial: the evidence score a run needs to write. ``strict=True``
-    raises, instead of warning, when ``chat_model`` cannot return structured output.
+    and ``follow_references`` use; ``references`` the links between paragraphs (default
+    ``statute_reference_index(articles)``); ``max_hops=0`` turns the hop off. ``refuse_below`` is the
+    refusal dial: the evidence score a run needs to write. ``strict=True`` raises, instead of warning, when
+    ``chat_model`` cannot return structured output.
     """
     check_positive(k=k, max_retrievals=max_retrievals, max_generations=max_generations)
+    if max_hops < 0:
+        raise ValueError(f"max_hops must be 0 (no hop) or more, got {max_hops}")
     check_limit(max_question_chars)
     refuse_below = check_threshold(refuse_below)
     articles = list(load_statute() if articles is None else articles)
@@ -575,7 +710,8 @@ def statute_qa_graph(
     hallucination_grader = choose(hallucination_grader, HallucinationGrader, "hallucination_grader", model=judging,
                                   llm=LLMHallucinationGrader, local=LocalHallucinationGrader)
     rewriter = choose(rewriter, QuestionRewriter, "rewriter", model=chat_model, llm=LLMRewriter, local=LocalRewriter)
-    caps = {"retrievals": max_retrievals, "generations": max_generations}
+    references = statute_reference_index(articles) if references is None else references
+    caps = {"retrievals": max_retrievals, "generations": max_generations, "hops": max_hops}
 
     graph = StateGraph(StatuteQAState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
@@ -584,6 +720,7 @@ def statute_qa_graph(
     graph.add_node("classify", classify_node(question_classifier))
     graph.add_node("retrieve", retrieve_node(searches, table, by_number, k))
     graph.add_node("grade_evidence", grade_evidence_node(evidence_grader, rewriter))
+    graph.add_node("follow_references", follow_references_node(references, grader, by_number, hop_bar, multihop_hop_bar))
     graph.add_node("generate", generate_node(writer))
     graph.add_node("verify", verify_node(hallucination_grader))
     graph.add_node("finish", finish)
@@ -595,6 +732,7 @@ def statute_qa_graph(
     graph.add_conditional_edges("classify", route_after_classify)
     graph.add_edge("retrieve", "grade_evidence")
     graph.add_conditional_edges("grade_evidence", route_after_grade_evidence)
+    graph.add_conditional_edges("follow_references", route_after_follow_references)
     graph.add_edge("generate", "verify")
     graph.add_conditional_edges("verify", route_after_verify)
     for name in ("finish", "unsupported_language", "refuse", "refuse_low_confidence"):
@@ -618,13 +756,14 @@ def summarize(state: Mapping[str, Any]) -> dict[str, Any]:
         "invalid_citations": list(state.get("invalid_citations", [])), "refused": state.get("outcome") == "refused",
         "refusal": state.get("refusal"), "low_confidence": state.get("refusal") in ("low_confidence", "unsupported"),
         "retrieval_attempts": state.get("retrieval_attempts", 0), "generation_attempts": state.get("generation_attempts", 0),
+        "hops": state.get("hops", 0), "followed": [str(h) for h in state.get("followed", [])],
         "queries": list(state.get("queries", [])), "path": list(state.get("path", [])),
         "tokens": usage_totals(state.get("usage", [])), "seconds": round(sum(s for _, s in state.get("timings", [])), 6),
     }
 
 
-__all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "check_routing_table", "classify_node", "confident", "finish",
-           "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse", "refuse_low_confidence", "retrieve_node",
-           "rewrite_repeats", "route_after_check_question", "route_after_classify", "route_after_grade_evidence",
-           "route_after_verify", "start_run", "statute_qa_graph", "summarize", "unsupported_language", "usage_totals",
-           "verify_node"]
+__all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "check_routing_table", "classify_node", "confident",
+           "finish", "follow_references_node", "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse",
+           "refuse_low_confidence", "retrieve_node", "rewrite_repeats", "route_after_check_question", "route_after_classify",
+           "route_after_follow_references", "route_after_grade_evidence", "route_after_verify", "start_run", "statute_qa_graph",
+           "summarize", "unsupported_language", "usage_totals", "verify_node", "wants_hop"]

@@ -9,7 +9,10 @@ come within ``relative_bar`` of the best are used; if none clears the bar, the w
 ``NOT_ENOUGH_INFORMATION``. Each quoted sentence ends with ``[n]``, its document's number, and a later
 sentence that does not name its document's subject gets the document's title in front ("Chocolate
 mousse: Dietary: vegan [1].") when that title occurs in the document's own text, so every word is the
-source's. The bars are in :data:`ragkit.defaults.WRITER`.
+source's. The bars are in :data:`ragkit.defaults.WRITER`. A document the caller marks
+``metadata["required"]`` (evidence chosen in code, such as a provision a found one cites) is quoted too,
+by its best sentence, even below the bars, as long as something else clears them (after the writer's own picks,
+which it never displaces).
 
 ``LocalRewriter`` does pseudo-relevance feedback in the style of RM3 (Lavrenko and Croft's relevance
 model, as in Anserini): assume the top documents that share a key term with the question are relevant,
@@ -128,6 +131,10 @@ def cite(sentence: str, number: int) -> str:
 class LocalWriter:
     """Extractive answers: the best source sentences (MMR), each cited [n]; a refusal when none is good enough.
 
+    What it cannot do: tell a sentence that answers from one that only shares the question's words (it picks
+    by similarity, so an off-point sentence of a relevant document can be quoted), or say anything the
+    sources do not say in one sentence (no counting, no combining).
+
     >>> docs = [Document(page_content="Oysters from Brittany. Six oysters cost 14 euros."),
     ...         Document(page_content="The terrace opens in May.")]
     >>> LocalWriter().write("How much are the oysters?", docs).text  # doctest: +SKIP
@@ -181,6 +188,24 @@ class LocalWriter:
             chosen.append(best)
         return chosen
 
+    def with_required(self, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
+                      documents: Sequence[Document]) -> list[int]:
+        """``chosen`` plus the best sentence of each ``metadata["required"]`` document none of them quotes, after
+        them: no pick of the writer's own is displaced, so the answer may run past ``max_sentences``.
+
+        >>> docs = [Document("Nets must be hauled daily."), Document("A breach costs 80 crowns.", metadata={"required": True})]
+        >>> units = answer_units(docs)
+        >>> LocalWriter(embedder=object(), max_sentences=1).with_required([0], units, np.array([0.9, 0.1]), docs)
+        [0, 1]
+        """
+        quoted = {units[i].doc for i in chosen}
+        extra = []
+        for d, doc in enumerate(documents):
+            own = [i for i, unit in enumerate(units) if unit.doc == d]
+            if doc.metadata.get("required") and d not in quoted and own:
+                extra.append(max(own, key=lambda i: relevance[i]))
+        return chosen + extra
+
     def write(self, question: str, documents: Sequence[Document]) -> Answer:
         """A cited answer: the best source sentences, each followed by ``[n]``, or a refusal."""
         return self.extract(question, documents)
@@ -193,6 +218,7 @@ class LocalWriter:
         if not chosen:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
         documents = check_documents(documents)
+        chosen = self.with_required(chosen, units, relevance, documents)
         text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
         return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
 

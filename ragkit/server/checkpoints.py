@@ -26,7 +26,7 @@ from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from ragkit.server.database import SQLITE_TIMEOUT_S, is_postgres, postgres_setup_lock, sqlite_path
 
 # Modules whose dataclasses may appear in a graph's state (and so in a checkpoint).
-STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract")
+STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract", "ragkit.core.references")
 
 
 def allowed_types() -> list[tuple[str, str]]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -42,9 +42,11 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.graph_retriever import GraphRetriever, document_graph
+from ragkit.core.references import Reference, ReferenceIndex
 from ragkit.core.search import doc_key
 from ragkit.defaults import STATUTE_QA
-from ragkit.domains.statute.citations import cited_articles
+from ragkit.domains.statute.citations import cited_articles, parse_citations
+from ragkit.domains.statute.paragraphs import paragraphs_of
 
 # Bounded term length and no nested quantifiers: one attempt reads at most ~90 characters.
 _DEFINITION = re.compile(r"[\"“](?P<term>[^\"“”\n]{1,80})[\"”][ \t]{0,3}means\b")
@@ -171,5 +173,61 @@ def statute_graph_retriever(docs: Sequence[Document] | None = None, base: Any = 
     return GraphRetriever.from_graph(graph, base=base, embeddings=embeddings, **{**STATUTE_GRAPH_DEFAULTS, **kwargs})
 
 
+# ---------------------------------------------------------------- the same links between paragraphs
+def paragraph_references(paragraphs: Sequence[Document],
+                         kind_weights: Mapping[str, float] = KIND_WEIGHTS) -> Callable[[Document], list[Reference]]:
+    """What a paragraph refers to (for :class:`ragkit.core.references.ReferenceIndex`): every paragraph of
+    each article it cites ("Article 17": all of 17's paragraphs; "Article 19(3)": that one; its own article
+    only when it names a paragraph), and the paragraph defining each defined term it uses.
+
+    ``paragraphs`` are the statute's paragraph Documents (:func:`ragkit.domains.statute.paragraphs.paragraphs_of`).
+    A citation's weight is ``kind_weights["reference"]``; a defined term's is ``kind_weights["defined_term"]``
+    times its :func:`term_specificity` over the paragraphs, so "Authority", used everywhere, counts little.
+    A cited article or paragraph the statute lacks becomes a target no paragraph has (the index keeps it
+    apart, unresolved). "this Article" and "paragraph (1)" are not citations and are not read.
+
+    >>> from ragkit.domains.statute.corpus import load_statute
+    >>> paras = paragraphs_of(load_statute())
+    >>> refs = paragraph_references(paras)
+    >>> [(r.target, r.why) for r in refs(next(p for p in paras if p.metadata["id"] == "art-36(2)"))][:2]
+    [('art-22(1)', 'Article 36(2) cites Article 22'), ('art-22(2)', 'Article 36(2) cites Article 22')]
+    >>> [(r.target, r.why) for r in refs(next(p for p in paras if p.metadata["id"] == "art-16(1)"))]
+    [('art-3(2)', "Article 16(1) uses the defined term 'Baseline'")]
+    """
+    paragraphs = list(paragraphs)
+    by_article: dict[int, list[str]] = {}
+    for p in paragraphs:
+        by_article.setdefault(int(p.metadata["article"]), []).append(doc_key(p))
+    terms = defined_terms(paragraphs)
+    uses = {doc_key(p): terms_used(p.page_content, list(terms)) for p in paragraphs}
+    term_df = {term: sum(term in used for used in uses.values()) for term in terms}
+
+    def references_of(paragraph: Document) -> list[Reference]:
+        key, own, label = doc_key(paragraph), int(paragraph.metadata["article"]), paragraph.metadata.get("title", doc_key(paragraph))
+        refs = []
+        for citation in parse_citations(paragraph.page_content):
+            if citation.paragraph is not None:
+                targets = [f"art-{citation.article}({citation.paragraph})"]
+            elif citation.article == own:
+                continue
+            else:
+                targets = by_article.get(citation.article, [f"art-{citation.article}"])
+            why = f"{label} cites {citation.label()}"
+            refs.extend(Reference(key, target, why, kind_weights["reference"]) for target in targets)
+        for term in uses.get(key, []):
+            weight = kind_weights["defined_term"] * term_specificity(term_df[term], len(paragraphs))
+            refs.append(Reference(key, terms[term], f"{label} uses the defined term '{term}'", weight))
+        return refs
+
+    return references_of
+
+
+def statute_reference_index(articles: Sequence[Document], kind_weights: Mapping[str, float] = KIND_WEIGHTS) -> ReferenceIndex:
+    """The references among the statute's paragraphs, both ways (see :func:`paragraph_references`)."""
+    paragraphs = paragraphs_of(articles)
+    return ReferenceIndex(paragraphs, paragraph_references(paragraphs, kind_weights))
+
+
 __all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "build_article_graph", "defined_terms",
-           "statute_graph_retriever", "term_pattern", "term_specificity", "terms_used"]
+           "paragraph_references", "statute_graph_retriever", "statute_reference_index", "term_pattern",
+           "term_specificity", "terms_used"]

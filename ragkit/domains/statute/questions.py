@@ -35,7 +35,7 @@ from ragkit.roles.llm_analysis import LLMEvidenceGrader, LLMQuestionClassifier
 from ragkit.roles.protocols import DocumentGrader, RouteSpec
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
-REFUSE_KIND, SAFE_KIND, CITATION_KIND = "unanswerable", "single", "citation"
+REFUSE_KIND, SAFE_KIND, CITATION_KIND, MULTIHOP_KIND = "unanswerable", "single", "citation", "multihop"
 CORPUS = "the Coastal Waters Act"  # how an LLM prompt names the statute
 
 KINDS: tuple[RouteSpec, ...] = (
@@ -199,6 +199,6 @@ def llm_evidence_grader(model: BaseChatModel) -> LLMEvidenceGrader:
                              missing="left to someone else, or in another law")
 
 
-__all__ = ["CITATION_KIND", "CORPUS", "KINDS", "QuestionKind", "REFUSALS", "REFUSE_KIND", "ROUTED_KINDS", "ROUTING_TABLE",
+__all__ = ["CITATION_KIND", "CORPUS", "KINDS", "MULTIHOP_KIND", "QuestionKind", "REFUSALS", "REFUSE_KIND", "ROUTED_KINDS", "ROUTING_TABLE",
            "Refusal", "SAFE_KIND", "STARTING_TABLE", "citation_note", "llm_evidence_grader", "llm_question_classifier",
            "local_evidence_grader", "local_question_classifier"]
