@@ -101,6 +101,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_beta_update": ch09.UPDATE_VARIANTS, "check_thompson_choice": ch09.CHOICE_VARIANTS,
         "check_cumulative_regret": ch09.REGRET_VARIANTS, "check_bandit_wiring": ch09.WIRING_VARIANTS,
         "check_read_ndjson": ch12.READER_VARIANTS, "check_percentile": ch12.PERCENTILE_VARIANTS,
+        "check_served_graph_wiring": ch12.WIRING_VARIANTS, "check_supervisor_wiring": ch10.WIRING_VARIANTS,
         "check_plan_parser": ch10.PLAN_VARIANTS, "check_hop_router": ch10.HOP_VARIANTS,
         "check_import_allowlist": ch10.IMPORT_VARIANTS,
         "check_cited_articles": ch11.CITATION_VARIANTS, "check_articles_within": ch11.WALK_VARIANTS,
@@ -152,7 +153,43 @@ def guard_substring(call, user_text):
     return "approve" if spec.mutates else "execute"
 
 
+def percentile_at_q_times_n(values, q):  # interpolates, but at position q * n
+    ordered = sorted(values)
+    position = q * len(ordered)
+    below = min(int(position), len(ordered) - 1)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (position - below) * (ordered[above] - ordered[below])
+
+
+def supervisor_with_a_fixed_hop():  # every agent hands on to next_hop with a fixed edge
+    from langgraph.graph import END, START, StateGraph
+
+    from ragkit.graphs.supervisor import (
+        SupervisorState,
+        route_after_check_question,
+        route_after_next_hop,
+        route_after_supervisor,
+        supervisor_graph,
+    )
+
+    graph = StateGraph(SupervisorState)
+    for name, node in supervisor_graph().nodes.items():
+        graph.add_node(name, node.runnable)
+    graph.add_edge(START, "check_question")
+    graph.add_conditional_edges("check_question", route_after_check_question)
+    graph.add_edge("unsupported_language", END)
+    graph.add_conditional_edges("supervisor", route_after_supervisor)
+    for agent in ("rag", "code", "analysis", "chitchat"):
+        graph.add_edge(f"{agent}_agent", "next_hop")
+    graph.add_conditional_edges("next_hop", route_after_next_hop)
+    graph.add_edge("aggregator", END)
+    return graph
+
+
 @pytest.mark.parametrize("checker, fn, words", [
+    ("check_percentile", percentile_at_q_times_n, "q-quantile sits at q * (n - 1)"),
+    ("check_supervisor_wiring", supervisor_with_a_fixed_hop, "rag_agent -> next_hop (a router's choice): this edge comes "
+                                                             "from a router"),
     ("check_rrf", rrf_rank_from_zero, "rank starting at 1"),
     ("check_cosine", cosine_without_norm, "divide by the two lengths"),
     ("check_capped_router", route_cap_before_success, "test for 'correct' first"),
@@ -243,7 +280,9 @@ def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one
 
 @pytest.mark.parametrize("checker, variants", [("check_tool_loop_wiring", ch06.WIRING_VARIANTS),
                                                ("check_advanced_wiring", ch08.WIRING_VARIANTS),
-                                               ("check_bandit_wiring", ch09.WIRING_VARIANTS)])
+                                               ("check_bandit_wiring", ch09.WIRING_VARIANTS),
+                                               ("check_supervisor_wiring", ch10.WIRING_VARIANTS),
+                                               ("check_served_graph_wiring", ch12.WIRING_VARIANTS)])
 def test_a_wrong_wiring_names_each_edge_it_lacks_or_adds_then_the_mistake(checker: str, variants: list) -> None:
     for variant in variants:
         message = getattr(exercises, checker)(variant.fn, quiet=True).message

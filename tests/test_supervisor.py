@@ -118,7 +118,7 @@ def test_a_three_hop_chain_passes_each_agent_the_earlier_answers() -> None:
     out = graph.invoke({"question": "Find RRF, run its example, then judge it."})
     assert out["path"] == ["check_question", "supervisor", "rag_agent", "next_hop", "code_agent", "next_hop",
                            "analysis_agent", "aggregator"]
-    assert parts["rag_graph"].questions == ["find RRF"]  # the rag agent searches with its task
+    assert parts["rag_graph"].questions == ["RRF"]  # the rag agent searches with its task's subject ("find" frames it)
     assert parts["run_code"].codes == ["print(1 / 61)"]  # the block of the document the rag agent's result gave
     assert [a.agent for a in parts["analyst"].seen[0]] == ["rag", "code"]
     assert "0.01639344262295082" in out["code_answer"] and "HB-12" in out["code_answer"]  # the found block, run
@@ -399,3 +399,56 @@ def test_the_state_shows_the_plans_weighed_for_a_one_agent_and_a_chain_question(
     assert any(c.sequence in (("rag",), ("code",)) for c in chain["plan_candidates"][1:])
     scripted_plan = make_graph(Plan(("rag",)))[0].invoke({"question": "q"})
     assert scripted_plan["plan_candidates"] == []  # a supervisor that weighs nothing shows nothing
+
+
+# ---------------------------------------------------------------- the rag agent asks about the subject, not the corpus
+@pytest.mark.parametrize("task, subject", [
+    ("What does the manual say about the frobnicator?", "the frobnicator?"),
+    ("what do the docs tell us about spline caching", "spline caching"),
+    ("Look up spline caching in the manual", "spline caching"),
+    ("Find the manual's example of a frobnicator call.", "example of a frobnicator call."),
+    ("check the manual for the retry policy", "the retry policy"),
+    ("How are retries counted, according to the manual?", "How are retries counted?"),
+    ("Look up what the knowledge base says about quotas.", "quotas."),
+])
+def test_the_rag_agent_drops_the_words_that_only_name_the_corpus(task, subject) -> None:
+    """Constructed phrasings with a made-up corpus name ("manual") and generic ones (docs, knowledge base)."""
+    from ragkit.offline.agents import search_subject
+
+    assert search_subject(task, ["manual"]) == subject
+
+
+@pytest.mark.parametrize("task", ["What is the frobnicator?", "How do I find duplicates in a list?",
+                                  "What does the manual say?", "Define nDCG."])
+def test_a_task_without_framing_is_asked_as_it_is(task) -> None:
+    from ragkit.offline.agents import search_subject
+
+    assert search_subject(task, ["manual"]) == task
+
+
+def test_framing_words_do_not_turn_an_answer_into_a_refusal() -> None:
+    """A made-up corpus: 'What does the manual say about X?' is answered from the same section as 'What is X?'
+    (before, the words 'manual' and 'say' counted as the question's key terms, no passage held them, and CRAG's
+    grader refused: the handbook's 'What does the handbook say about MMR?')."""
+    from dataclasses import replace
+
+    from ragkit.core.bm25 import BM25Retriever
+    from ragkit.domains.handbook.agents import HANDBOOK_TEAM
+    from ragkit.graphs.crag import build_crag_graph
+
+    docs = [Document("Frobnicator cache. The frobnicator cache keeps the last 64 splines in memory and evicts "
+                     "the least recently used one.", metadata={"id": "M-1", "title": "Frobnicator cache"}),
+            Document("Quota policy. Each tenant may send 100 requests per minute; the quota resets every minute.",
+                     metadata={"id": "M-2", "title": "Quota policy"}),
+            Document("Retry policy. A failed request is retried three times with exponential backoff.",
+                     metadata={"id": "M-3", "title": "Retry policy"})]
+    retriever = BM25Retriever.from_documents(docs)
+    rag = build_crag_graph(retriever, max_clarifications=0)
+    graph = build_supervisor_graph(retriever, rag_graph=rag, supervisor=ScriptedSupervisor(Plan(("rag",))),
+                                   domain=replace(HANDBOOK_TEAM, corpus="manual"))
+    for subject, section in [("the frobnicator cache", "M-1"), ("the quota policy", "M-2")]:
+        plain = graph.invoke({"question": f"What is {subject}?"})
+        framed = graph.invoke({"question": f"What does the manual say about {subject}?"})
+        assert plain["outcome"] == framed["outcome"] == "answered", framed["reason"]
+        assert [d.metadata["id"] for d in framed["sources"]][:1] == [section] == [d.metadata["id"] for d in plain["sources"]][:1]
+        assert framed["rag_question"] == f"{subject}?"

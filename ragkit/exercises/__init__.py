@@ -23,9 +23,9 @@ from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_gua
 from ragkit.exercises.ch07 import check_cheapest_without, check_price_bounds, check_query_analysis_wiring
 from ragkit.exercises.ch08 import check_advanced_wiring, check_fuse_queries, check_retry_router
 from ragkit.exercises.ch09 import check_bandit_wiring, check_beta_update, check_cumulative_regret, check_thompson_choice
-from ragkit.exercises.ch10 import check_hop_router, check_import_allowlist, check_plan_parser
+from ragkit.exercises.ch10 import check_hop_router, check_import_allowlist, check_plan_parser, check_supervisor_wiring
 from ragkit.exercises.ch11 import check_articles_within, check_cited_articles, check_statute_qa_wiring
-from ragkit.exercises.ch12 import check_percentile, check_read_ndjson
+from ragkit.exercises.ch12 import check_percentile, check_read_ndjson, check_served_graph_wiring
 from ragkit.exercises.core import CheckResult
 
 EXERCISES: dict[str, tuple[str, ...]] = {
@@ -39,9 +39,9 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "07": ("check_price_bounds", "check_cheapest_without", "check_query_analysis_wiring"),
     "08": ("check_retry_router", "check_advanced_wiring", "check_fuse_queries"),
     "09": ("check_beta_update", "check_thompson_choice", "check_bandit_wiring", "check_cumulative_regret"),
-    "10": ("check_plan_parser", "check_hop_router", "check_import_allowlist"),
+    "10": ("check_supervisor_wiring", "check_plan_parser", "check_hop_router", "check_import_allowlist"),
     "11": ("check_cited_articles", "check_articles_within", "check_statute_qa_wiring"),
-    "12": ("check_read_ndjson", "check_percentile"),
+    "12": ("check_served_graph_wiring", "check_read_ndjson", "check_percentile"),
 }
 
 __all__ = ["EXERCISES", "CheckResult", *sorted(name for names in EXERCISES.values() for name in names)]

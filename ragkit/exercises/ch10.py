@@ -1,5 +1,6 @@
-"""Checkers for notebook 10 (supervisor multi-agent): a supervisor's reply turned into a valid plan, the
-router after each agent that keeps the run within ``max_hops``, and an import allow-list check of code.
+"""Checkers for notebook 10 (supervisor multi-agent): the supervisor graph wired by hand, a supervisor's reply
+turned into a valid plan, the router after each agent that keeps the run within ``max_hops``, and an import
+allow-list check of code.
 
 >>> from ragkit.roles.llm_agents import parse_agent_names
 >>> from ragkit.roles.agent_protocols import normalise_sequence
@@ -19,8 +20,17 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.graphs.supervisor import route_after_agent
+from langgraph.graph import END, START, StateGraph
+
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, run_checker, short
+from ragkit.graphs.supervisor import (
+    SupervisorState,
+    route_after_agent,
+    route_after_check_question,
+    route_after_next_hop,
+    route_after_supervisor,
+    supervisor_graph,
+)
 from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, normalise_sequence
 from ragkit.roles.llm_agents import parse_agent_names
 from ragkit.sandbox.imports import disallowed_imports
@@ -333,6 +343,63 @@ def check_import_allowlist(fn: Callable[[str, frozenset[str]], Sequence[str]], s
                                       "imports, repeats, 'import' inside strings).")
 
 
-__all__ = ["HOP_VARIANTS", "IMPORT_VARIANTS", "PLAN_VARIANTS", "HopCase", "ImportCase", "ReplyCase", "check_hop_router",
-           "check_import_allowlist", "check_plan_parser", "hop_cases", "import_cases", "reference_disallowed",
-           "reference_hop_router", "reference_plan", "reply_cases"]
+
+# ---------------------------------------------------------------- wiring the graph
+AGENT_NODES = ("rag_agent", "code_agent", "analysis_agent", "chitchat_agent")
+
+
+def _team(after_agents: str = "router", after_next_hop: str = "router") -> Callable[[], StateGraph]:
+    """The supervisor graph's shape with stand-in nodes: after each agent ``router`` (route_after_agent),
+    ``aggregator`` (a fixed edge) or ``none``; after next_hop ``router``, ``supervisor`` (a fixed edge back) or
+    ``none``. (A node nothing leads to is not drawn, so "agents to the aggregator" hides how next_hop is wired.)"""
+
+    def build() -> StateGraph:
+        graph = StateGraph(SupervisorState)
+        for name in ("check_question", "unsupported_language", "supervisor", *AGENT_NODES, "next_hop", "aggregator"):
+            graph.add_node(name, lambda state: {})
+        graph.add_edge(START, "check_question")
+        graph.add_conditional_edges("check_question", route_after_check_question)
+        graph.add_edge("unsupported_language", END)
+        graph.add_conditional_edges("supervisor", route_after_supervisor)
+        for agent in AGENT_NODES:
+            if after_agents == "router":
+                graph.add_conditional_edges(agent, route_after_agent)
+            elif after_agents == "aggregator":
+                graph.add_edge(agent, "aggregator")
+        if after_next_hop == "router":
+            graph.add_conditional_edges("next_hop", route_after_next_hop)
+        elif after_next_hop == "supervisor":
+            graph.add_edge("next_hop", "supervisor")
+        graph.add_edge("aggregator", END)
+        return graph
+
+    return build
+
+
+WIRING_VARIANTS = [
+    Variant(_team(after_agents="none", after_next_hop="none"),
+            "the hops are not wired yet: after each of the four agents add_conditional_edges(agent, route_after_agent) "
+            "(another hop, or the aggregator), and add_conditional_edges('next_hop', route_after_next_hop) (the next "
+            "planned agent), as ragkit's builder does"),
+    Variant(_team(after_agents="aggregator", after_next_hop="none"),
+            "a fixed edge from each agent to the aggregator runs only the first agent of the plan: ragkit's builder "
+            "lets route_after_agent send the run to next_hop while the plan has an agent left and hops < max_hops"),
+    Variant(_team(after_next_hop="supervisor"),
+            "next_hop -> supervisor asks the supervisor again after every hop: it plans the same chain from the "
+            "start, and only the hop cap ends the loop. ragkit's builder plans once; route_after_next_hop sends the "
+            "run on to the next planned agent"),
+    Variant(_team(after_next_hop="none"),
+            "next_hop has no way out, so a chain stops after its first agent: add_conditional_edges('next_hop', "
+            "route_after_next_hop) sends the run to the next planned agent, as ragkit's builder does"),
+]
+
+
+def check_supervisor_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires the supervisor graph as ``ragkit.graphs.supervisor.supervisor_graph`` does
+    (the same nine nodes and the same edges, each conditional edge from the module's router)."""
+    return check_wiring(build, supervisor_graph(), "supervisor_wiring", quiet, WIRING_VARIANTS)
+
+
+__all__ = ["HOP_VARIANTS", "IMPORT_VARIANTS", "PLAN_VARIANTS", "WIRING_VARIANTS", "HopCase", "ImportCase", "ReplyCase",
+           "check_hop_router", "check_import_allowlist", "check_plan_parser", "check_supervisor_wiring", "hop_cases",
+           "import_cases", "reference_disallowed", "reference_hop_router", "reference_plan", "reply_cases"]

@@ -1,4 +1,5 @@
-"""Checkers for notebook 12 (serving): reading an NDJSON stream, and the p95 of latencies.
+"""Checkers for notebook 12 (serving): the Self-RAG graph the server streams, wired by hand; reading an NDJSON
+stream; and the p95 of latency samples.
 
 >>> from ragkit.server.client import read_ndjson
 >>> from ragkit.server.metrics import percentile
@@ -17,8 +18,17 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
+from langgraph.graph import END, START, StateGraph
 
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, run_checker, short
+from ragkit.graphs.self_rag import (
+    SelfRAGState,
+    route_after_check_question,
+    route_after_grade_documents,
+    route_after_grade_generation,
+    route_after_transform_query,
+    self_rag_graph,
+)
 from ragkit.server.client import read_ndjson
 from ragkit.server.metrics import percentile
 
@@ -160,4 +170,67 @@ def check_percentile(fn: Callable[[Sequence[float], float], float], seed: int = 
                        passed_message=f"your percentile agrees with ragkit's on {len(cases)} generated latency samples.")
 
 
-__all__ = ["check_percentile", "check_read_ndjson"]
+
+# ---------------------------------------------------------------- wiring the served graph (Self-RAG)
+def _self_rag(after_transform: str = "router", after_answer_check: str = "router") -> Callable[[], StateGraph]:
+    """Self-RAG's shape with stand-in nodes: after transform_query ``router`` (route_after_transform_query),
+    ``retrieve`` (a fixed edge) or ``none``; after grade_generation ``router`` (route_after_grade_generation),
+    ``finish`` (a fixed edge) or ``none``."""
+
+    def build() -> StateGraph:
+        graph = StateGraph(SelfRAGState)
+        for name in ("check_question", "unsupported_language", "retrieve", "grade_documents", "transform_query",
+                     "generate", "grade_generation", "finish", "give_up"):
+            graph.add_node(name, lambda state: {})
+        graph.add_edge(START, "check_question")
+        graph.add_conditional_edges("check_question", route_after_check_question)
+        graph.add_edge("unsupported_language", END)
+        graph.add_edge("retrieve", "grade_documents")
+        graph.add_conditional_edges("grade_documents", route_after_grade_documents)
+        if after_transform == "router":
+            graph.add_conditional_edges("transform_query", route_after_transform_query)
+        elif after_transform == "retrieve":
+            graph.add_edge("transform_query", "retrieve")
+        graph.add_edge("generate", "grade_generation")
+        if after_answer_check == "router":
+            graph.add_conditional_edges("grade_generation", route_after_grade_generation)
+        elif after_answer_check == "finish":
+            graph.add_edge("grade_generation", "finish")
+        graph.add_edge("finish", END)
+        graph.add_edge("give_up", END)
+        return graph
+
+    return build
+
+
+WIRING_VARIANTS = [
+    Variant(_self_rag(after_transform="none", after_answer_check="none"),
+            "the two loops are not wired yet: add_conditional_edges('grade_generation', route_after_grade_generation) "
+            "(finish, write again, rewrite, or give up) and add_conditional_edges('transform_query', "
+            "route_after_transform_query) (search again, or write), as ragkit's builder does"),
+    Variant(_self_rag(after_transform="none", after_answer_check="finish"),
+            "a fixed edge grade_generation -> finish delivers every answer, grounded or not, and never reaches "
+            "give_up: ragkit's builder lets route_after_grade_generation write again, rewrite the question or give "
+            "up within max_attempts"),
+    Variant(_self_rag(after_answer_check="finish"),
+            "a fixed edge grade_generation -> finish delivers every answer, grounded or not: ragkit's builder lets "
+            "route_after_grade_generation write again, rewrite the question or give up within max_attempts"),
+    Variant(_self_rag(after_transform="none"),
+            "transform_query has no way out, so a rewritten question is never searched: "
+            "add_conditional_edges('transform_query', route_after_transform_query), as ragkit's builder does"),
+    Variant(_self_rag(after_transform="retrieve"),
+            "a fixed edge transform_query -> retrieve searches again even when the rewrite is a query this run "
+            "already searched (same search, same documents): ragkit's builder uses route_after_transform_query, "
+            "which then goes straight to generate"),
+]
+
+
+def check_served_graph_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires Self-RAG, the graph notebook 12 streams from the server, as
+    ``ragkit.graphs.self_rag.self_rag_graph`` does (the same nodes and edges, each conditional edge from the
+    module's router)."""
+    return check_wiring(build, self_rag_graph(), "served_graph_wiring", quiet, WIRING_VARIANTS)
+
+
+__all__ = ["PERCENTILE_VARIANTS", "READER_VARIANTS", "WIRING_VARIANTS", "check_percentile", "check_read_ndjson",
+           "check_served_graph_wiring"]

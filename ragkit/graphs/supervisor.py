@@ -13,7 +13,9 @@ The graph::
   nothing usable -> ``rag``, cut at ``max_hops`` (a state field); the plans it weighed and why it chose one in
   ``plan_candidates`` and ``plan_note``. Every hop's task, what it saw, its answer and its time are in ``hop_log``.
 - ``rag_agent`` runs a ragkit RAG graph as a subgraph (``rag_graph=``; default: CRAG over the handbook,
-  built with ``max_clarifications=0`` so it never pauses to ask back) and reads only its result fields.
+  built with ``max_clarifications=0`` so it never pauses to ask back) on its task's subject, without the
+  words that only name the corpus ("what does the handbook say about": :func:`ragkit.offline.agents.search_subject`),
+  and reads only its result fields.
 - ``code_agent`` gets code from the ``coder`` role and runs it only through the runner it was given
   (``run_code=``, a function ``code -> result``, e.g. ``ragkit.sandbox.python_runner()``: hostile code is
   stopped by the sandbox, and the answer says what happened). Without a runner it says so, and runs nothing.
@@ -33,7 +35,7 @@ agent that raises becomes an answer saying so, and the run goes on to the aggreg
 
 What it cannot do: the plan is not revised after a hop (no replanning); an agent that runs twice in one
 plan (rag, code, rag) overwrites its own field and the ``sources`` (``hop_log`` keeps both); the rag agent
-searches with its task, not with the earlier answers, and a refusal hands the later agents no passages (a
+searches with its task's subject, not with the earlier answers, and a refusal hands the later agents no passages (a
 refused result has no sources).
 """
 
@@ -65,7 +67,7 @@ from ragkit.defaults import GRAPHS, SUPERVISOR
 from ragkit.domains.handbook.agents import HANDBOOK_TEAM
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.crag import build_crag_graph
-from ragkit.offline.agents import LocalAggregator, LocalAnalyst, LocalCoder, describe_code
+from ragkit.offline.agents import LocalAggregator, LocalAnalyst, LocalCoder, describe_code, search_subject
 from ragkit.offline.router import LocalSmallTalk
 from ragkit.offline.supervisor import LocalSupervisor
 from ragkit.roles.agent_protocols import (
@@ -127,6 +129,7 @@ class SupervisorState(RAGResult, total=False):
     dropped: list[str]  # proposed names that are not agents
     hops: int  # agents run so far
     next_agent: AgentName
+    rag_question: str  # what the rag agent asked its RAG graph: its task without the words naming the corpus
     rag_answer: str
     code_answer: str
     analysis_answer: str
@@ -201,7 +204,7 @@ def start_run(default_max_hops: int) -> Callable[[dict, RunnableConfig, str], Su
             raise ValueError(f"max_hops={cap} can take up to {worst_case_steps(cap)} graph steps but recursion_limit is "
                              f"{limit}; lower max_hops or pass config={{'recursion_limit': {worst_case_steps(cap)}}}")
         return {"max_hops": cap, "plan": [], "hops": 0, "answers": [], "hop_log": [], "sources": [], "citations": [],
-                "code": "", "code_result": None, "rag_answer": "", "code_answer": "", "analysis_answer": "",
+                "code": "", "code_result": None, "rag_question": "", "rag_answer": "", "code_answer": "", "analysis_answer": "",
                 "chitchat_answer": ""}
 
     return start
@@ -271,20 +274,23 @@ def agent_node(agent: AgentName, work: Work, previous_chars: int) -> Callable[[S
     return run
 
 
-def rag_work(rag_graph: Any) -> Work:
-    """The rag agent: run the RAG graph as a subgraph on its task, on a fresh thread that is then deleted."""
+def rag_work(rag_graph: Any, sources: tuple[str, ...] = ()) -> Work:
+    """The rag agent: run the RAG graph as a subgraph on its task's subject (the task without the words that
+    name the corpus, ``sources``: :func:`ragkit.offline.agents.search_subject`), on a fresh thread that is
+    then deleted."""
     counter = itertools.count(1)
 
     def work(state: SupervisorState, task: str, earlier: list[AgentAnswer]) -> tuple[AgentAnswer, dict[str, Any]]:
         thread_id = f"supervisor-rag-{next(counter)}"
+        question = search_subject(task, sources)
         try:
-            output = rag_graph.invoke({"question": task}, {"configurable": {"thread_id": thread_id}})
+            output = rag_graph.invoke({"question": question}, {"configurable": {"thread_id": thread_id}})
         finally:
             saver = getattr(rag_graph, "checkpointer", None)
             if saver is not None and hasattr(saver, "delete_thread"):
                 saver.delete_thread(thread_id)
         answer = rag_answer(output)
-        return answer, {"sources": list(answer.documents), "citations": list(answer.citations)}
+        return answer, {"rag_question": question, "sources": list(answer.documents), "citations": list(answer.citations)}
 
     return work
 
@@ -452,7 +458,7 @@ def supervisor_graph(
                                                          start_run(max_hops)))
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("supervisor", supervisor_node(supervisor))
-    works = {"rag": rag_work(rag_graph), "code": code_work(coder, run_code),
+    works = {"rag": rag_work(rag_graph, (domain.corpus,)), "code": code_work(coder, run_code),
              "analysis": analysis_work(analyst, search, k, domain.corpus), "chitchat": chitchat_work(small_talk)}
     for agent, work in works.items():
         graph.add_node(f"{agent}_agent", agent_node(agent, work, previous_answer_chars))  # type: ignore[arg-type]

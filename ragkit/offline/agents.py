@@ -194,6 +194,45 @@ class LocalAnalyst:
         return picked
 
 
+# ---------------------------------------------------------------- the rag agent's query
+SOURCE_NOUNS = ("documentation", "docs", "manual", "knowledge base")  # words for "the collection searched"
+_REPORT_VERBS = r"(?:say|says|said|tell|tells|mention|mentions|write|writes|state|states|cover|covers|have to say|has to say)(?:\s+(?:us|me|you))?"
+_LOOKUP_VERBS = r"(?:look\s+up|look\s+for|find|check|search(?:\s+for)?|read(?:\s+up)?(?:\s+(?:about|on))?|get|consult|see)"
+_DETERMINER = r"(?:the\s+|our\s+|this\s+|your\s+)?"
+
+
+def search_subject(task: str, sources: Sequence[str] = ()) -> str:
+    """The subject of a lookup request without the words that frame it: the name of the collection searched
+    (``sources``, plus :data:`SOURCE_NOUNS`), "what does ... say about", a leading "look up" / "find". The
+    collection's name is in none of its passages, so left in a query it only lowers every relevance score.
+    Nothing left: the task unchanged.
+
+    >>> search_subject("What does the handbook say about MMR?", ["handbook"])
+    'MMR?'
+    >>> search_subject("Look up reciprocal rank fusion in the handbook", ["handbook"])
+    'reciprocal rank fusion'
+    >>> search_subject("Find the handbook's example of a conditional edge.", ["handbook"])
+    'example of a conditional edge.'
+    >>> search_subject("What does the handbook say?", ["handbook"]), search_subject("Define nDCG.")
+    ('What does the handbook say?', 'Define nDCG.')
+    """
+    names = sorted({*(s.strip().lower() for s in sources if s.strip()), *SOURCE_NOUNS}, key=len, reverse=True)
+    alternatives = "|".join(r"\s+".join(map(re.escape, name.split())) for name in names)
+    source = rf"{_DETERMINER}(?:{alternatives})"
+    text = task.strip()
+    for pattern in (
+        rf"\b{source}(?:'s|\u2019s)\s+",  # "the handbook's example"
+        rf"\b(?:what|how)\s+(?:does|do|did)\s+{source}\s+{_REPORT_VERBS}\b(?:\s+(?:about|on|regarding|of|for))?",
+        rf"\b(?:what|that)\s+{source}\s+{_REPORT_VERBS}\b(?:\s+(?:about|on|regarding|of|for))?",
+        rf"^(?:please\s+)?{_LOOKUP_VERBS}\b\s*",  # an imperative lookup verb in front
+        rf"^{source}\s+(?:for|on|about)\b",  # "(check) the handbook for X"
+        rf"\s*,?\s*\b(?:in|from|per|according\s+to|within|inside|of)\s+{source}(?!\w)",
+    ):
+        text = re.sub(pattern, " ", text, flags=re.IGNORECASE).strip()
+    text = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s+", " ", text)).strip(" ,;:")
+    return text if tokenize(text) else task.strip()
+
+
 # ---------------------------------------------------------------- coder
 _INLINE = re.compile(r"`([^`\n]+)`")
 MAX_SCAN_WORDS = 80  # questions longer than this are not scanned for a written-out expression
@@ -374,5 +413,6 @@ class LocalAggregator:
         return Aggregate("\n\n".join(sections), agents)
 
 
-__all__ = ["LIMITS", "LocalAggregator", "LocalAnalyst", "LocalCoder", "describe_code", "drop_repeats",
-           "evidence_sentences", "expression_in", "label", "no_code_message", "options_in", "printed_numbers"]
+__all__ = ["LIMITS", "SOURCE_NOUNS", "LocalAggregator", "LocalAnalyst", "LocalCoder", "describe_code", "drop_repeats",
+           "evidence_sentences", "expression_in", "label", "no_code_message", "options_in", "printed_numbers",
+           "search_subject"]
