@@ -142,7 +142,10 @@ def question(case: Case) -> str:
 def run_case(graph: Any, case: Case, ctx: dict[str, Any]) -> dict[str, Any]:
     out = graph.invoke({"question": question(case)})
     result = out["code_result"]
-    return {"case": case.name, "status": result.status if result else None, "told": result.summary() if result else "",
+    told = result.summary() if result else ""
+    for placeholder, value in (("<outside file>", str(ctx["outside"])), ("<project>", str(HERE.parent.parent))):
+        told = told.replace(value, placeholder)  # no machine path in the results file
+    return {"case": case.name, "status": result.status if result else None, "told": told,
             "contained": bool(result) and result.status in case.statuses, "check": case.check(out, ctx),
             "reached_aggregator": out["path"][-1] == "aggregator" and out["path"].count("analysis_agent") == 1,
             "mode": result.mode if result else ""}
