@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import statistics
 import time
 import warnings
@@ -175,10 +174,18 @@ def reset_peak() -> None:
 
 
 def rss_mb(field: str = "VmRSS") -> float:
-    """This process's resident memory (``VmRSS``) or its peak so far (``VmHWM``), in MB (Linux)."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field + ":"):
-            return int(line.split()[1]) / 1024
+    """This process's resident memory (``VmRSS``) or its peak so far (``VmHWM``), in MB (Linux; elsewhere
+    the peak from ``resource`` on macOS, and 0.0 on Windows, which has neither)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1]) / 1024
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    try:  # pragma: no cover - not Linux
+        import resource  # Unix only
+    except ImportError:  # pragma: no cover - Windows
+        return 0.0
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # pragma: no cover - not Linux
 
 
