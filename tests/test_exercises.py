@@ -71,7 +71,7 @@ def test_solution_passes(nb: str, checker: str, name: str, stub: str, solution: 
     result = getattr(exercises, checker)(run_cell(solution, name), quiet=True)
     assert isinstance(result, CheckResult)
     assert result.passed, result.message
-    assert "generated" in result.message or "budgets" in result.message  # it says what it checked
+    assert "generated" in result.message or "budgets" in result.message or "edges" in result.message  # what it checked
 
 
 @pytest.mark.parametrize("nb, checker, name, stub, solution", CASES, ids=IDS)
@@ -95,6 +95,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_threshold_for_recall": ch04.THRESHOLD_VARIANTS, "check_precision_recall": ch04.PR_VARIANTS,
         "check_can_rewrite": ch04.BUDGET_VARIANTS, "check_verdict_router": ch05.JUDGE_VARIANTS,
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
+        "check_self_rag_wiring": ch04.WIRING_VARIANTS, "check_crag_wiring": ch05.WIRING_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS,
         "check_price_bounds": ch07.BOUND_VARIANTS, "check_cheapest_without": ch07.CHEAPEST_VARIANTS,
         "check_beta_update": ch09.UPDATE_VARIANTS, "check_thompson_choice": ch09.CHOICE_VARIANTS,
@@ -236,3 +237,11 @@ def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one
     empty = StateGraph(CragState).add_node("refine", lambda s: s).add_edge(START, "refine").add_edge("refine", END)
     result = check_wiring(lambda: empty, reference, "crag", quiet=True)
     assert "add the node(s) ask_back, clarify" in result.message and "extra edge refine -> END" in result.message
+
+
+@pytest.mark.parametrize("checker, missing", [("check_self_rag_wiring", "grade_generation -> generate"),
+                                              ("check_crag_wiring", "clarify -> retrieve")])
+def test_the_wiring_stubs_fail_naming_the_missing_edge(checker: str, missing: str) -> None:
+    (stub,) = [s for nb, c, name, s, _ in CASES if c == checker]
+    result = getattr(exercises, checker)(run_cell(stub, "build_my_graph"), quiet=True)
+    assert not result.passed and f"missing edge {missing}" in result.message, result.message

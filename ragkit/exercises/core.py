@@ -312,10 +312,13 @@ def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet:
     if set(nodes) - set(want_nodes):
         problems.append(f"the builder has no node(s) {', '.join(sorted(set(nodes) - set(want_nodes)))}")
     plain = {(s, t): c for s, t, c in edges}
+    reached = {t for _, t, _ in edges}
     for s, t, c in sorted(set(want_edges) - set(edges)):
         if (s, t) in plain:
             how = "comes from a router (add_conditional_edges)" if c else "is a fixed edge (add_edge)"
             problems.append(f"{edge_words((s, t, c))}: this edge {how}")
+        elif s in nodes and s != "__start__" and s not in reached:  # a node no edge leads to is not drawn
+            problems.append(f"missing edge {edge_words((s, t, c))} (no edge leads to {s}, so it is never reached)")
         else:
             problems.append(f"missing edge {edge_words((s, t, c))}")
     wanted = {(s, t) for s, t, _ in want_edges}
@@ -324,3 +327,34 @@ def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet:
         return report(CheckResult(exercise, False, "; ".join(problems)), quiet)
     return report(CheckResult(exercise, True, f"your graph has the builder's {len(want_nodes)} nodes and "
                                                f"{len(want_edges)} edges."), quiet)
+
+
+def rewired(make: Callable[[], Any], node: str, fixed_to: str | None = None,
+            drop: tuple[str, str] | None = None) -> Callable[[], Any]:
+    """A known wrong wiring, for a wiring checker's variants: ``make()``'s graph with ``node``'s router replaced
+    by a fixed edge to ``fixed_to`` (None: no edge), or with the fixed edge ``drop`` left out."""
+    def build() -> Any:
+        graph = make()
+        if drop:
+            graph.edges.discard(drop)
+            return graph
+        del graph.branches[node]
+        return graph.add_edge(node, fixed_to) if fixed_to else graph
+
+    return build
+
+
+def check_wiring_variants(build: Callable[[], Any], reference: Any, exercise: str, variants: Sequence[Variant] = (),
+                          quiet: bool = False) -> CheckResult:
+    """:func:`check_wiring`, plus the hint of a known wrong wiring: a :class:`Variant` whose ``fn()`` builds a
+    graph of the same shape as the learner's (a router replaced by a fixed edge, a loop left out)."""
+    from ragkit.notebook import graph_shape
+
+    result = check_wiring(build, reference, exercise, quiet=True)
+    built = attempt(build)
+    shape = attempt(graph_shape, built.value) if not result.passed and built.error is None else Outcome(error="-")
+    for variant in variants if shape.error is None else ():
+        if attempt(lambda: graph_shape(variant.fn())).value == shape.value:
+            result = CheckResult(exercise, False, f"{result.message}: {variant.hint}")
+            break
+    return report(result, quiet)
