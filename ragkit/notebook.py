@@ -28,7 +28,7 @@ import tokenize
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
 
-from ragkit.core.files import notebooks_dir
+from ragkit.core.files import DataNotFound, notebooks_dir, results_dir
 
 MERMAID_MIME = "text/vnd.mermaid"
 # The chapters after 06 that are planned but not written yet (number, short title); a notebook file with
@@ -196,6 +196,21 @@ def show_json(value: Any, width: int = 100) -> None:
                     for line in text.split("\n")))
 
 
+# ---------------------------------------------------------------- saved results
+def saved_results(name: str, command: str) -> Any:
+    """A saved benchmark result, read from :func:`ragkit.results_dir` (never relative to the working folder);
+    when the file is missing, a ``DataNotFound`` that says which ``command`` makes it.
+
+    >>> saved_results("crag_squad2.json", "python benchmarks/crag/squad2_eval.py")["command"].split()[-2:]
+    ['--seed', '0']
+    """
+    path = results_dir() / name
+    if not path.is_file():
+        raise DataNotFound(f"no saved results {name} in {path.parent}: make them with `{command}` from the project "
+                           "folder (or set RAGKIT_RESULTS_DIR to a folder that holds them)")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 # ---------------------------------------------------------------- mermaid
 Echo = bool | Literal["details"]
 
@@ -215,6 +230,38 @@ def mermaid(text: str, echo: Echo = False) -> None:
         display({"text/html": block, "text/plain": "<mermaid text in a collapsed block>"}, raw=True)
     elif echo:
         print(text)
+
+
+def sequence_mermaid(participants: Sequence[tuple[str, str]], messages: Sequence[tuple[str, str, str, bool]]) -> str:
+    """Mermaid text of a sequence diagram: ``(id, label)`` participants, ``(sender, receiver, text, reply)`` messages.
+
+    >>> print(sequence_mermaid([("U", "User"), ("M", "Model")], [("U", "M", "hello", False), ("M", "U", "hi", True)]))
+    sequenceDiagram
+        participant U as User
+        participant M as Model
+        U->>M: hello
+        M-->>U: hi
+    """
+    lines = ["sequenceDiagram", *(f"    participant {pid} as {label}" for pid, label in participants)]
+    lines += [f"    {a}{'-->>' if reply else '->>'}{b}: {text}" for a, b, text, reply in messages]
+    return "\n".join(lines)
+
+
+def show_sequence(participants: Sequence[tuple[str, str]], messages: Sequence[tuple[str, str, str, bool]]) -> None:
+    """Show a sequence diagram: JupyterLab draws its mermaid text; GitHub, nbviewer and exported HTML show the
+    picture drawn offline (:func:`ragkit.plots.plot_sequence`) with it. Outside Jupyter the text is printed."""
+    text = sequence_mermaid(participants, messages)
+    if not _in_kernel():
+        print(text)
+        return
+    import base64
+
+    from IPython.display import display
+
+    from ragkit.plots import plot_sequence
+
+    png = base64.b64encode(figure_png(plot_sequence(participants, messages))).decode("ascii")
+    display({MERMAID_MIME: text, "image/png": png, "text/plain": "<sequence: mermaid diagram and picture>"}, raw=True)
 
 
 def graph_mermaid(graph: Any, xray: bool = False, direction: str | None = None) -> str:
@@ -237,21 +284,21 @@ def graph_mermaid(graph: Any, xray: bool = False, direction: str | None = None) 
     return text
 
 
-def graph_png(graph: Any) -> bytes:
-    """The graph drawn offline with matplotlib (:func:`ragkit.plots.plot_graph`), as PNG bytes."""
-    from ragkit.plots import plot_graph
-
-    return figure_png(plot_graph(graph))
-
-
 def figure_png(fig: Any) -> bytes:
-    """A matplotlib figure as PNG bytes; the figure is closed (so the notebook does not draw it a second time)."""
+    """A matplotlib figure as PNG bytes (the figure is closed, so it is not drawn a second time)."""
     import matplotlib.pyplot as plt
 
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=90)
     plt.close(fig)
     return buffer.getvalue()
+
+
+def graph_png(graph: Any) -> bytes:
+    """The graph drawn offline with matplotlib (:func:`ragkit.plots.plot_graph`), as PNG bytes."""
+    from ragkit.plots import plot_graph
+
+    return figure_png(plot_graph(graph))
 
 
 def show_graph(graph: Any, xray: bool = False, echo: Echo = False, direction: str | None = None) -> None:

@@ -484,6 +484,39 @@ def plot_graph(graph: Any, title: str | None = None) -> Any:
     return fig
 
 
+def plot_sequence(participants: Sequence[tuple[str, str]], messages: Sequence[tuple[str, str, str, bool]],
+                  title: str | None = None) -> Any:
+    """A sequence diagram drawn with matplotlib: one lifeline per ``(id, label)`` participant, one arrow per
+    ``(sender, receiver, text, reply)`` message from top to bottom (dashed for a reply, a loop for a message
+    to oneself). The picture behind :func:`ragkit.notebook.show_sequence`."""
+    plt = _pyplot()
+    column = {pid: i for i, (pid, _) in enumerate(participants)}
+    fig, ax = plt.subplots(figsize=(max(6.0, 2.3 * len(participants)), 0.9 + 0.42 * (len(messages) + 1)))
+    bottom = -(len(messages) + 0.5)
+    for pid, label in participants:
+        x = column[pid]
+        ax.plot([x, x], [0, bottom], color="#bbb", linewidth=1, zorder=0)
+        ax.text(x, 0.35, label, ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round,pad=0.4", "fc": "#f2f0ff", "ec": "#7b6fd6"})
+    for row, (sender, receiver, text, reply) in enumerate(messages, start=1):
+        a, b, y = column[sender], column[receiver], -row
+        style = {"arrowstyle": "-|>", "color": "#555", "linestyle": "--" if reply else "-"}
+        if a == b:
+            ax.annotate("", xy=(a, y - 0.2), xytext=(a, y + 0.1), arrowprops={**style, "connectionstyle": "arc3,rad=-1.2"})
+            ax.text(a + 0.12, y - 0.05, text, ha="left", va="center", fontsize=8)
+        else:
+            ax.annotate("", xy=(b, y), xytext=(a, y), arrowprops=style)
+            ax.text((a + b) / 2, y + 0.12, text, ha="center", va="bottom", fontsize=8,
+                    bbox={"fc": "white", "ec": "none", "pad": 1})
+    ax.set_xlim(-0.6, len(participants) - 0.4)
+    ax.set_ylim(bottom, 0.8)
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
 # ---------------------------------------------------------------- the chapter map, drawn offline
 CHAPTER_MAP_SIZE = (10.0, 4.5)
 
@@ -512,6 +545,10 @@ def plot_chapter_map(rows: Sequence[Sequence[tuple[str, str, bool]]]) -> Any:
     ax.set_xlim(0, per_row)
     ax.set_ylim(-len(rows) + 0.5, 0.5)
     ax.axis("off")
+    fig.tight_layout()
+    return fig
+
+
 SCALING_SIZE = (10.0, 3.8)
 
 

@@ -253,8 +253,10 @@ def test_every_graph_takes_a_collection_opened_on_its_first_search(tmp_path: Pat
     lazy = collection_search("hb")
     assert isinstance(lazy, LazySearch) and "built=False" in repr(lazy)
     question = "What does maximal marginal relevance trade off?"
-    by_name = build_self_rag_graph(retriever=lazy).invoke({"question": question})
-    by_object = build_self_rag_graph(retriever=load_collection("hb")).invoke({"question": question})
+    # the refusal dial at 0.0: this test is about the collection; the default bar (tuned on SQuAD) refuses this
+    # question over 8 generated sections (benchmarks/refusal/README.md, "Beyond the tune split")
+    by_name = build_self_rag_graph(retriever=lazy, refuse_below=0.0).invoke({"question": question})
+    by_object = build_self_rag_graph(retriever=load_collection("hb"), refuse_below=0.0).invoke({"question": question})
     assert not by_name["gave_up"] and by_name["answer"] == by_object["answer"]
     assert {d.metadata["source"] for d in by_name["sources"]} >= {"HB-08.pdf"}
     with pytest.raises(ValueError, match="invalid collection name"):

@@ -303,6 +303,23 @@ def test_chapter_map_picture_shows_every_chapter_in_reading_order() -> None:
     plt.close("all")
 
 
+def test_sequence_picture_draws_every_participant_and_message() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ragkit.notebook import sequence_mermaid
+    from ragkit.plots import plot_sequence
+
+    people = [("U", "User"), ("G", "Guard")]
+    messages = [("U", "G", "cancel A1001", False), ("G", "G", "check the call", False), ("G", "U", "approve?", True)]
+    labels = [t.get_text() for t in plot_sequence(people, messages).axes[0].texts if t.get_text()]
+    assert labels == ["User", "Guard", "cancel A1001", "check the call", "approve?"]
+    assert sequence_mermaid(people, messages).splitlines()[-1] == "    G-->>U: approve?"  # a reply is dashed
+    plt.close("all")
+
+
 def test_glossary_reads_every_tuned_default() -> None:
     import dataclasses
 

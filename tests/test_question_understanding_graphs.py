@@ -25,7 +25,10 @@ def adaptive():
 
 @pytest.fixture(scope="module")
 def crag_menu():
-    return build_crag_graph(menu_search(), **menu_roles())
+    # the refusal dial at 0.0: these tests are about what the query analyser reads; the default bar
+    # (ragkit.defaults.REFUSAL.crag, tuned on SQuAD) refuses "Which desserts do not contain nuts?", whose kept
+    # dish scores low with the text grader (benchmarks/refusal/README.md, "Beyond the tune split")
+    return build_crag_graph(menu_search(), **menu_roles(), refuse_below=0.0)
 
 
 def test_allergy_never_lists_the_nut_desserts(adaptive) -> None:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from langchain_core.documents import Document
 
+from ragkit.defaults import REFUSAL
 from ragkit.graphs.self_rag import (
     best_candidate,
     build_self_rag_graph,
@@ -75,7 +76,8 @@ class RecordingRetriever:
 
 
 def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = True, fail: bool = False,
-               max_attempts: int = 3, fallback_documents: Any = 0, fixed_point: bool = False) -> tuple[Any, dict]:
+               max_attempts: int = 3, fallback_documents: Any = 0, fixed_point: bool = False,
+               **kwargs: Any) -> tuple[Any, dict]:
     parts = {
         "retriever": RecordingRetriever(fail),
         "grader": ScriptedGrader(relevant, then),
@@ -84,7 +86,7 @@ def make_graph(relevant=(), grounded=(), useful=(), answered=(), then: bool = Tr
         "hallucination_grader": ScriptedHallucinationGrader(grounded, then),
         "answer_grader": ScriptedAnswerGrader(useful, then),
     }
-    return build_self_rag_graph(**parts, max_attempts=max_attempts, fallback_documents=fallback_documents), parts
+    return build_self_rag_graph(**parts, max_attempts=max_attempts, fallback_documents=fallback_documents, **kwargs), parts
 
 
 # ---------------------------------------------------------------- shape
@@ -182,10 +184,18 @@ def test_at_the_cap_it_gives_up_with_the_best_answer_and_says_so() -> None:
 
 
 def test_no_relevant_documents_and_no_budget_still_generates_once() -> None:
-    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1)  # no fallback: the default
+    path = ["check_question", "retrieve", "grade_documents", "generate", "grade_generation", "give_up"]
+    # no fallback (the default); the refusal dial at 0.0: the graph's own checks alone
+    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1, refuse_below=0.0)
     out = graph.invoke({"question": "q"})
-    assert out["path"] == ["check_question", "retrieve", "grade_documents", "generate", "grade_generation", "give_up"]
-    assert parts["writer"].calls[0][1] == [] and "NOT grounded" in out["reason"]
+    assert out["path"] == path
+    assert parts["writer"].calls[0][1] == [] and "NOT grounded" in out["reason"] and out["outcome"] == "answered"
+    # at the default bar the same run is refused by the dial: it was written from no document (confidence 0)
+    graph, parts = make_graph(relevant=[False] * 10, then=False, max_attempts=1)
+    out = graph.invoke({"question": "q"})
+    assert out["path"] == path and parts["writer"].calls[0][1] == [] and out["confidence"] == 0.0
+    if REFUSAL.self_rag > 0.0:
+        assert out["outcome"] == "refused" and out["reason"].startswith("low confidence")
 
 
 # ---------------------------------------------------------------- the last chance: the best rejected documents

@@ -16,10 +16,13 @@ from ragkit.core.tools import SeededCodeSource, ToolSpec, UserArg, call_digest
 from ragkit.domains.shop.orders import load_order_store
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, OrderIdArgs, make_order_tools
 from ragkit.graphs.tool_agent import (
+    Guard,
     NotPausedError,
     build_tool_agent_graph,
+    guard_tools,
     pending_interrupt,
     resume_tool_agent,
+    start_turn_node,
     tool_agent_graph,
 )
 from ragkit.notebook import graph_mermaid
@@ -403,3 +406,25 @@ def test_another_domain_runs_through_the_same_loop_from_its_specs_and_store_alon
     out = resume_tool_agent(graph, config, {"code": SeededCodeSource().code_for(asked["digest"])})
     assert store.status["T7"] == ("C1", "closed") and store.status["T8"] == ("C2", "open")
     assert out["messages"][-1].content == "Ticket T7 is closed."
+
+
+# ---------------------------------------------------------------- the public pieces notebook 06 assembles
+def test_guard_tools_change_the_guards_store_and_raise_on_a_broken_rule() -> None:
+    store = load_order_store()
+    tools = guard_tools(Guard({spec.name: spec for spec in ORDER_TOOL_SPECS}, store))
+    assert list(tools) == [spec.name for spec in ORDER_TOOL_SPECS]
+    tools["cancel_order"].invoke({"order_id": "A1001"})
+    assert store.get("A1001").status == "cancelled"
+    with pytest.raises(Exception, match="already cancelled"):  # raised, so execute can roll back and say so
+        tools["cancel_order"].invoke({"order_id": "A1006"})
+
+
+def test_start_turn_node_checks_the_message_and_gives_a_fresh_budget() -> None:
+    node = start_turn_node(3, max_message_chars=20)
+    update = node({"messages": [HumanMessage("Where is A1002?")], "round": 5, "queue": ["stale"]}, {})
+    assert (update["round"], update["max_rounds"], update["queue"], update["language_note"]) == (0, 3, [], None)
+    with pytest.raises(ValueError, match="limit is 20"):
+        node({"messages": [HumanMessage("x" * 30)]}, {})
+    korean = [HumanMessage("A1001 주문을 취소해 주세요")]
+    assert "Korean" in node({"messages": korean}, {})["language_note"]
+    assert start_turn_node(3, reads_any_language=True)({"messages": korean}, {})["language_note"] is None

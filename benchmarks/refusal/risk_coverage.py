@@ -22,6 +22,7 @@ Steps, in this order (each writes ``benchmarks/results/refusal_risk_coverage.jso
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split tune
     (set ragkit.defaults.REFUSAL to the chosen bars)
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split report
+    .venv/bin/python benchmarks/refusal/risk_coverage.py --plot   # the report curves as a PNG, nothing run
 The tune step chooses each graph's bar by ``RULE``; the report step scores the curves once at the module
 defaults and writes aggregates only (curve points and rates, never a report question's outcome).
 """
@@ -33,7 +34,6 @@ import hashlib
 import importlib.util
 import json
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -69,9 +69,11 @@ def load_module(name: str, relative: str) -> Any:
 
 
 CRAG_BENCH = load_module("crag_squad2_eval", "benchmarks/crag/squad2_eval.py")
+commit, sha256_of = CRAG_BENCH.commit, CRAG_BENCH.sha256_of  # the commit measured at; a file's sha256
 DATA = CRAG_BENCH.DATA
 GOLD = ROOT / "data" / "eval" / "statute_qa.json"
 OUT = ROOT / "benchmarks" / "results" / "refusal_risk_coverage.json"
+PNG = OUT.with_suffix(".png")
 SQUAD_GRAPHS = ("crag", "self_rag", "advanced_rag")
 GRAPHS = (*SQUAD_GRAPHS, "statute_qa")
 TUNE_ARTICLES, REPORT_ARTICLES = range(0, 8), range(8, 16)
@@ -130,10 +132,6 @@ def ids_hash(ids: list[str]) -> str:
     return hashlib.sha256("\n".join(ids).encode("utf-8")).hexdigest()
 
 
-def sha256_of(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 # ---------------------------------------------------------------- the graphs over SQuAD
 class SquadGraphs:
     """CRAG, Self-RAG and the advanced pipeline over one index of all 16 articles, with the dial at 0.0."""
@@ -180,6 +178,8 @@ def squad_items(graphs: SquadGraphs, names: tuple[str, ...], questions: list[dic
             run = graphs.run(name, q["question"], f"{name}-{i}")
             right = any(a.lower() in run["answer"].lower() for a in q["answers"])
             out[name].append(item(run, not q["impossible"], right))
+            if (i + 1) % 10 == 0:
+                log(f"{name}: {i + 1}/{len(questions)} in {time.perf_counter() - start:.0f} s")
         log(f"{name}: {len(questions)} questions in {time.perf_counter() - start:.0f} s")
     return out
 
@@ -201,15 +201,6 @@ def statute_items(split: str, log) -> list[Item]:
 
 
 # ---------------------------------------------------------------- the results file
-def commit() -> str:
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "ragkit"], cwd=ROOT, capture_output=True, text=True).stdout
-        return head + ("+dirty" if dirty.strip() else "")
-    except OSError:
-        return "unknown"
-
-
 def load_results() -> dict:
     return json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
 
@@ -226,14 +217,39 @@ def summary(items: list[Item], bar: float) -> dict:
             "answerable_answered_right": p.answerable_right, "unanswerable_refused": p.unanswerable_refused}
 
 
+def plot_report(payload: dict) -> Path:
+    """The report split's risk-coverage curves with each graph's default bar marked, as a PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ragkit.plots import plot_risk_coverage
+
+    report = payload["splits"]["report"]
+    curves = {g: c["points"] for g, c in report["curves"].items()}
+    same = [g for g in curves if g != "self_rag" and curves[g] == curves.get("self_rag")]
+    title = (f"refusal dial, report split ({report['n_squad_each']}+{report['n_squad_each']} frozen SQuAD; statute QA "
+             f"test, {sum(report['n']['statute_qa'].values())})" if "statute_qa" in report["n"] else "refusal dial, report split")
+    if same:
+        title += "\nself_rag and " + ", ".join(same) + ": the same curve (the line drawn last hides the other)"
+    fig = plot_risk_coverage(curves, {g: c["default"] for g, c in report["curves"].items()}, title=title)
+    fig.savefig(PNG, dpi=120, bbox_inches="tight")
+    return PNG
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--freeze", action="store_true", help="write the frozen SQuAD report set (before any tuning)")
     parser.add_argument("--split", choices=["tune", "report"])
     parser.add_argument("--graphs", nargs="+", choices=GRAPHS, default=list(GRAPHS))
-    parser.add_argument("--n", type=int, default=50, help="SQuAD answerable and unanswerable questions per split (each)")
+    parser.add_argument("--n", type=int, default=50, help="SQuAD answerable and unanswerable questions per split (each); "
+                        "report: the first n of each in the frozen set")
+    parser.add_argument("--plot", action="store_true", help=f"draw the report split's curves, defaults marked, to "
+                        f"{PNG.relative_to(ROOT)} (from the results file: nothing is run)")
     args = parser.parse_args()
     log = lambda *a: print(*a, file=sys.stderr, flush=True)  # noqa: E731
+    if args.plot:
+        log(f"wrote {plot_report(load_results())}")
+        return
     payload = load_results()
     payload.setdefault("about", {
         "what": "risk-coverage curves of the RAG graphs' refusal dials: coverage = share of questions answered; "
@@ -269,10 +285,13 @@ def main() -> None:
     else:
         frozen = payload["report_set"]
         by_id = {q["id"]: q for q in questions}
-        squad_set = [by_id[i] for i in frozen["ids"]]
         if ids_hash(frozen["ids"]) != frozen["ids_sha256"]:
             raise SystemExit("the frozen report set's ids do not match their sha256")
-        described = f"the frozen SQuAD report set (sha256 {frozen['ids_sha256'][:12]}...), statute QA test (scored once)"
+        squad_set = [by_id[i] for i in frozen["ids"]]
+        cap = min(args.n, frozen["n_answerable"])  # the first ``cap`` answerable and unanswerable ids, in frozen order
+        squad_set = [q for q in squad_set if not q["impossible"]][:cap] + [q for q in squad_set if q["impossible"]][:cap]
+        described = (f"the frozen SQuAD report set (sha256 {frozen['ids_sha256'][:12]}...): its first {cap} answerable and "
+                     f"{cap} unanswerable questions; statute QA test (scored once)")
     named: dict[str, list[Item]] = {}
     squad_names = tuple(g for g in args.graphs if g in SQUAD_GRAPHS)
     if squad_names:
@@ -280,9 +299,15 @@ def main() -> None:
     if "statute_qa" in args.graphs:
         named["statute_qa"] = statute_items("dev" if args.split == "tune" else "test", log)
     defaults = {g: float(getattr(REFUSAL, g)) for g in named}
-    entry: dict[str, Any] = {"command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split {args.split} "
-                                        f"--n {args.n}" + ("" if args.graphs == list(GRAPHS) else " --graphs " + " ".join(args.graphs)),
-                             "commit": commit(), "questions": described, "module_defaults": defaults,
+    command = (f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/risk_coverage.py --split {args.split} --n {args.n}"
+               + ("" if args.graphs == list(GRAPHS) else " --graphs " + " ".join(args.graphs)))
+    n_squad = len(squad_set) // 2
+    entry: dict[str, Any] = {"command": command, "commit": commit(), "questions": described, "module_defaults": defaults,
+                             "commands": {g: command for g in named},  # per graph: one process may run a few graphs
+                             "n": {g: ({"answerable": sum(i.answerable for i in items),
+                                        "unanswerable": sum(not i.answerable for i in items)})
+                                   for g, items in named.items()},
+                             "n_squad_each": n_squad,
                              "curves": curves_payload(named, defaults),
                              "at_0": {g: summary(items, 0.0) for g, items in named.items()},
                              "at_default": {g: summary(items, defaults[g]) for g, items in named.items()}}
@@ -294,8 +319,9 @@ def main() -> None:
             log(f"{g}: chosen {bar} {how}")
     else:
         entry["grade"] = payload["report_set"]["grade"] + "; statute QA test: written blind, scored once here"
+    payload = load_results()  # again: a run of other graphs may have written meanwhile (one process per graph)
     previous = payload.setdefault("splits", {}).get(args.split, {})
-    for key in ("curves", "at_0", "at_default", "chosen", "module_defaults"):  # keep other graphs' entries of a partial run
+    for key in ("curves", "at_0", "at_default", "chosen", "module_defaults", "commands", "n"):  # keep other graphs' entries of a partial run
         if key in previous and key in entry:
             entry[key] = {**previous[key], **entry[key]}
     payload["splits"][args.split] = {**previous, **entry}

@@ -24,10 +24,10 @@ from ragkit.exercises.ch04 import (
     check_threshold_for_recall,
 )
 from ragkit.exercises.ch05 import check_crag_wiring, check_same_query, check_verdict_router
-from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard
+from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard, check_tool_loop_wiring
 from ragkit.exercises.ch07 import check_cheapest_without, check_price_bounds
-from ragkit.exercises.ch08 import check_fuse_queries, check_retry_router
-from ragkit.exercises.ch09 import check_beta_update, check_cumulative_regret, check_thompson_choice
+from ragkit.exercises.ch08 import check_advanced_wiring, check_fuse_queries, check_retry_router
+from ragkit.exercises.ch09 import check_bandit_wiring, check_beta_update, check_cumulative_regret, check_thompson_choice
 from ragkit.exercises.ch10 import check_hop_router, check_import_allowlist, check_plan_parser
 from ragkit.exercises.ch11 import check_articles_within, check_cited_articles
 from ragkit.exercises.ch12 import check_percentile, check_read_ndjson
@@ -40,10 +40,10 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "03": ("check_route_table", "check_prototype_scores"),
     "04": ("check_self_rag_wiring", "check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
     "05": ("check_verdict_router", "check_crag_wiring", "check_same_query"),
-    "06": ("check_call_digest", "check_invented_argument_guard"),
+    "06": ("check_tool_loop_wiring", "check_call_digest", "check_invented_argument_guard"),
     "07": ("check_price_bounds", "check_cheapest_without"),
-    "08": ("check_retry_router", "check_fuse_queries"),
-    "09": ("check_beta_update", "check_thompson_choice", "check_cumulative_regret"),
+    "08": ("check_retry_router", "check_advanced_wiring", "check_fuse_queries"),
+    "09": ("check_beta_update", "check_thompson_choice", "check_bandit_wiring", "check_cumulative_regret"),
     "10": ("check_plan_parser", "check_hop_router", "check_import_allowlist"),
     "11": ("check_cited_articles", "check_articles_within"),
     "12": ("check_read_ndjson", "check_percentile"),

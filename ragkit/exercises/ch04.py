@@ -16,7 +16,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ragkit.exercises.core import CheckResult, Variant, check_wiring_variants, close, rewired, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
 from ragkit.graphs.self_rag import can_rewrite, self_rag_graph
 from ragkit.offline.graders import threshold_for_recall
 
@@ -200,15 +200,20 @@ def _reference() -> Any:
     return self_rag_graph(retriever=lambda q: [])
 
 
+def _fixed(node: str, target: str) -> Callable[[], Any]:
+    """The builder's graph with the router after ``node`` replaced by a fixed edge to ``target``."""
+    return lambda: rewired(_reference(), routers=(node,), add=((node, target),))
+
+
 WIRING_VARIANTS = [
-    Variant(rewired(_reference, "grade_generation", "finish"),
+    Variant(_fixed("grade_generation", "finish"),
             "after grade_generation the checks decide where the run goes (finish, write again, search again or give "
             "up): in ragkit's graph that is add_conditional_edges('grade_generation', route_after_grade_generation), "
             "not a fixed edge to finish"),
-    Variant(rewired(_reference, "transform_query", "retrieve"),
+    Variant(_fixed("transform_query", "retrieve"),
             "a rewrite the run already searched goes straight to generate: in ragkit's graph transform_query is "
             "followed by route_after_transform_query, not a fixed edge to retrieve"),
-    Variant(rewired(_reference, "grade_documents", "generate"),
+    Variant(_fixed("grade_documents", "generate"),
             "with no relevant document the run should rewrite the query: in ragkit's graph grade_documents is "
             "followed by route_after_grade_documents, not a fixed edge to generate"),
 ]
@@ -216,4 +221,4 @@ WIRING_VARIANTS = [
 
 def check_self_rag_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` returns the Self-RAG graph: the nodes and edges of ragkit's ``self_rag_graph``."""
-    return check_wiring_variants(build, _reference(), "self_rag_wiring", WIRING_VARIANTS, quiet=quiet)
+    return check_wiring(build, _reference(), "self_rag_wiring", quiet, WIRING_VARIANTS)

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from langchain_core.documents import Document
 
 from ragkit.core.nlp import same_query
-from ragkit.exercises.core import CheckResult, Variant, check_wiring_variants, rewired, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.crag import crag_graph, route_after_judge
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
@@ -209,13 +209,13 @@ def _reference() -> Any:
 
 
 WIRING_VARIANTS = [
-    Variant(rewired(_reference, "correct", "retrieve"),
+    Variant(lambda: rewired(_reference(), routers=("correct",), add=(("correct", "retrieve"),)),
             "a correction can stall (no new query): in ragkit's graph correct is followed by route_after_correct "
             "(search again, write with what was kept, or refuse), not a fixed edge to retrieve"),
-    Variant(rewired(_reference, "clarify", drop=("clarify", "retrieve")),
+    Variant(lambda: rewired(_reference(), drop=(("clarify", "retrieve"),)),
             "after the user's clarification the run searches again: add the fixed edge clarify -> retrieve, as "
             "ragkit's graph has"),
-    Variant(rewired(_reference, "verify", "finish"),
+    Variant(lambda: rewired(_reference(), routers=("verify",), add=(("verify", "finish"),)),
             "the verifier's verdict decides: in ragkit's graph verify is followed by route_after_verify (finish, "
             "revise once, or refuse), not a fixed edge to finish"),
 ]
@@ -223,4 +223,4 @@ WIRING_VARIANTS = [
 
 def check_crag_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` returns the CRAG graph: the nodes and edges of ragkit's ``crag_graph``."""
-    return check_wiring_variants(build, _reference(), "crag_wiring", WIRING_VARIANTS, quiet=quiet)
+    return check_wiring(build, _reference(), "crag_wiring", quiet, WIRING_VARIANTS)

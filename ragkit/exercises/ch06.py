@@ -1,5 +1,5 @@
-"""Checkers for notebook 06 (the guarded tool loop): a guard that refuses invented arguments, and the digest
-that ties an approval to one exact call.
+"""Checkers for notebook 06 (the guarded tool loop): a guard that refuses invented arguments, the digest
+that ties an approval to one exact call, and the loop's wiring.
 
 >>> from ragkit.core.tools import call_digest
 >>> check_call_digest(call_digest, quiet=True).passed
@@ -22,7 +22,8 @@ from typing import Any, Callable, Mapping
 from ragkit.core.tools import call_digest, check_call
 from ragkit.domains.shop.orders import load_order_store
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
+from ragkit.graphs.tool_agent import tool_agent_graph
 
 SPECS = {spec.name: spec for spec in ORDER_TOOL_SPECS}
 
@@ -212,3 +213,36 @@ def check_call_digest(fn: Callable[[str, Mapping[str, Any]], str], seed: int = 0
                        quiet=quiet,
                        passed_message=f"your digest equals ragkit's call_digest on {len(cases)} generated calls "
                                       "(shuffled argument order, accented addresses).")
+
+
+# ---------------------------------------------------------------- wiring the loop
+PAUSES = ("login", "approve", "otp", "execute")
+
+
+def _loop_without(drop: tuple[tuple[str, str], ...] = (), router: bool = True,
+                  add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
+    return lambda: rewired(tool_agent_graph(), drop=drop, routers=() if router else ("guard",), add=add)
+
+
+WIRING_VARIANTS = [
+    Variant(_loop_without(drop=tuple((node, "guard") for node in PAUSES), router=False),
+            "the guard decides nothing yet: add_conditional_edges('guard', route_after_guard) sends the pending call "
+            "to a pause, to execute or back to the agent, and each of login, approve, otp and execute hands back to "
+            "guard (add_edge(node, 'guard')), which checks the call again, as ragkit's loop does"),
+    Variant(_loop_without(drop=(("execute", "guard"),), add=(("execute", "agent"),)),
+            "after execute, ragkit's loop goes back to guard, not to the agent: one model turn can propose several "
+            "calls, and the guard settles the next queued one before the model is asked again"),
+    Variant(_loop_without(drop=(("login", "guard"), ("approve", "guard"), ("otp", "guard")),
+                          add=(("login", "execute"), ("approve", "execute"), ("otp", "execute"))),
+            "a pause does not run the call: in ragkit's loop login, approve and otp go back to guard, which checks the "
+            "call again with what the person answered (a rejected approval must not reach execute)"),
+    Variant(_loop_without(drop=tuple((node, "guard") for node in PAUSES)),
+            "login, approve, otp and execute each need an edge back to guard (add_edge(node, 'guard')): without them "
+            "a run stops at the first pause instead of going on, as ragkit's loop does"),
+]
+
+
+def check_tool_loop_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires the guarded tool loop as ``ragkit.graphs.tool_agent.tool_agent_graph`` does
+    (the same nodes and edges, each conditional edge from the module's router)."""
+    return check_wiring(build, tool_agent_graph(), "tool_loop_wiring", quiet, WIRING_VARIANTS)

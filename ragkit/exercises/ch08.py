@@ -1,5 +1,5 @@
-"""Checkers for notebook 08 (the advanced pipeline): the retry router after ``grade``, and fusing the result
-lists of several queries into one de-duplicated ranking.
+"""Checkers for notebook 08 (the advanced pipeline): the retry router after ``grade``, fusing the result
+lists of several queries into one de-duplicated ranking, and the pipeline's wiring.
 
 >>> from ragkit.graphs.advanced_rag import route_after_grade
 >>> check_retry_router(route_after_grade, quiet=True).passed, check_fuse_queries(fuse_query_lists, quiet=True).passed
@@ -12,9 +12,11 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from langgraph.graph import END
+
 from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.graphs.advanced_rag import route_after_grade
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
+from ragkit.graphs.advanced_rag import advanced_rag_graph, route_after_grade
 
 
 # ---------------------------------------------------------------- the retry router
@@ -206,3 +208,32 @@ def check_fuse_queries(fn: Callable[..., list[str]], seed: int = 0, quiet: bool 
 
 
 __all__ = ["FUSE_VARIANTS", "RETRY_VARIANTS", "check_fuse_queries", "check_retry_router", "fuse_query_lists"]
+
+
+# ---------------------------------------------------------------- wiring the pipeline
+def _pipeline_without(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
+                      add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
+    return lambda: rewired(advanced_rag_graph(), drop=drop, routers=routers, add=add)
+
+
+WIRING_VARIANTS = [
+    Variant(_pipeline_without(drop=(("generate", "hallucination_check"), ("finish", END)), routers=("hallucination_check",)),
+            "the answer part is not wired yet: generate -> hallucination_check (add_edge), then "
+            "add_conditional_edges('hallucination_check', route_after_hallucination_check) (write again, or "
+            "finish), and finish -> END, as ragkit's builder does"),
+    Variant(_pipeline_without(routers=("hallucination_check",), add=(("hallucination_check", END),)),
+            "a fixed edge hallucination_check -> END skips both the second answer and finish, which writes the "
+            "result fields (answer, sources, outcome): ragkit's builder uses route_after_hallucination_check there"),
+    Variant(_pipeline_without(routers=("hallucination_check",), add=(("hallucination_check", "finish"),)),
+            "a fixed edge hallucination_check -> finish never writes again: ragkit's builder lets "
+            "route_after_hallucination_check send an answer that is not grounded back to generate, within the cap"),
+    Variant(_pipeline_without(routers=("grade",), add=(("grade", "generate"),)),
+            "a fixed edge grade -> generate never retries: ragkit's builder lets route_after_grade send a search that "
+            "found nothing relevant back to query_transform for a new formulation, within the cap"),
+]
+
+
+def check_advanced_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires the advanced pipeline as ``ragkit.graphs.advanced_rag.advanced_rag_graph``
+    does (the same nodes and edges, each conditional edge from the module's router)."""
+    return check_wiring(build, advanced_rag_graph(), "advanced_wiring", quiet, WIRING_VARIANTS)

@@ -1,4 +1,5 @@
-"""Checkers for notebook 09 (the retrieval bandit): the Beta update, the Thompson choice, cumulative regret.
+"""Checkers for notebook 09 (the retrieval bandit): the Beta update, the Thompson choice, cumulative regret, and
+the bandit's round wired inside the advanced pipeline.
 
 >>> check_beta_update(lambda alpha, beta, reward: (alpha + reward, beta + 1 - reward), quiet=True).passed
 True
@@ -21,7 +22,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ragkit.bandit import ThompsonSampling
-from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
+from ragkit.graphs.advanced_rag import advanced_rag_graph
 
 
 # ---------------------------------------------------------------- the Beta update
@@ -267,3 +269,31 @@ def check_cumulative_regret(fn: Callable[[Sequence[Sequence[float]], Sequence[in
                        describe=describe, variants=REGRET_VARIANTS, quiet=quiet,
                        passed_message=f"your regret equals the replay benchmark's on {len(cases)} generated replays "
                                       "(2-4 arms, 0/1 and fractional rewards, ties in hindsight).")
+
+
+# ---------------------------------------------------------------- the bandit inside the pipeline
+def _round_without(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
+                   add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
+    return lambda: rewired(advanced_rag_graph(), drop=drop, routers=routers, add=add)
+
+
+ROUND = (("query_transform", "retrieve"), ("retrieve", "rerank"), ("rerank", "grade"))
+WIRING_VARIANTS = [
+    Variant(_round_without(drop=ROUND, routers=("grade",)),
+            "the bandit's round is not wired yet: query_transform -> retrieve (the bandit picks an arm) -> rerank -> "
+            "grade (the bandit learns the reward), then add_conditional_edges('grade', route_after_grade), as "
+            "ragkit's builder does"),
+    Variant(_round_without(routers=("grade",), add=(("grade", "generate"),)),
+            "a fixed edge grade -> generate gives every question one pull: ragkit's builder lets route_after_grade "
+            "send a search that found nothing relevant back to query_transform, and the bandit picks (and learns) "
+            "once more"),
+    Variant(_round_without(drop=(("retrieve", "rerank"), ("rerank", "grade")), add=(("retrieve", "grade"),)),
+            "retrieve -> grade skips rerank, and grade grades the reranker's top documents: with nothing reranked, "
+            "every reward is 0 and the bandit learns nothing (ragkit's builder puts rerank in between)"),
+]
+
+
+def check_bandit_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` wires the advanced pipeline, whose ``retrieve`` and ``grade`` share one bandit, as
+    ``ragkit.graphs.advanced_rag.advanced_rag_graph`` does (the same nodes and edges)."""
+    return check_wiring(build, advanced_rag_graph(), "bandit_wiring", quiet, WIRING_VARIANTS)

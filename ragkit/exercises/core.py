@@ -293,10 +293,14 @@ def edge_words(edge: tuple[str, str, bool]) -> str:
     return f"{text} (a router's choice)" if conditional else text
 
 
-def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet: bool = False) -> CheckResult:
+def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet: bool = False,
+                 variants: Sequence[Variant] = ()) -> CheckResult:
     """Check that ``build()`` returns a graph (a ``StateGraph`` or a compiled one) with exactly the nodes and
     edges of ``reference``: the builder's graph. Names each missing or extra node and edge, and says when a
-    fixed edge should be a router's choice (``add_conditional_edges``) or the other way round."""
+    fixed edge should be a router's choice (``add_conditional_edges``) or the other way round.
+
+    ``variants`` are known wrong wirings (each ``Variant.fn`` builds one); when the learner's graph has the
+    shape of one, its hint ends the message."""
     from ragkit.notebook import graph_shape
 
     outcome = attempt(build)
@@ -324,37 +328,26 @@ def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet:
     wanted = {(s, t) for s, t, _ in want_edges}
     problems += [f"extra edge {edge_words(e)}" for e in sorted(set(edges) - set(want_edges)) if (e[0], e[1]) not in wanted]
     if problems:
-        return report(CheckResult(exercise, False, "; ".join(problems)), quiet)
-    return report(CheckResult(exercise, True, f"your graph has the builder's {len(want_nodes)} nodes and "
-                                               f"{len(want_edges)} edges."), quiet)
+        known = next((v for v in variants if attempt(lambda v=v: graph_shape(v.fn())).value == (nodes, edges)), None)
+        return report(CheckResult(exercise, False, "; ".join(problems) + (f": {known.hint}" if known else "")), quiet)
+    inner = [n for n in want_nodes if n not in ("__start__", "__end__")]
+    return report(CheckResult(exercise, True, f"your graph has the builder's {len(inner)} nodes (and START, END) "
+                                               f"and {len(want_edges)} edges."), quiet)
 
 
-def rewired(make: Callable[[], Any], node: str, fixed_to: str | None = None,
-            drop: tuple[str, str] | None = None) -> Callable[[], Any]:
-    """A known wrong wiring, for a wiring checker's variants: ``make()``'s graph with ``node``'s router replaced
-    by a fixed edge to ``fixed_to`` (None: no edge), or with the fixed edge ``drop`` left out."""
-    def build() -> Any:
-        graph = make()
-        if drop:
-            graph.edges.discard(drop)
-            return graph
-        del graph.branches[node]
-        return graph.add_edge(node, fixed_to) if fixed_to else graph
+def rewired(graph: Any, drop: Iterable[tuple[str, str]] = (), routers: Iterable[str] = (),
+            add: Iterable[tuple[str, str]] = ()) -> Any:
+    """``graph`` (an uncompiled ``StateGraph``, changed in place) without the fixed edges ``drop`` and the routers
+    after the nodes ``routers``, and with the fixed edges ``add``: a wrong wiring a checker can name.
 
-    return build
-
-
-def check_wiring_variants(build: Callable[[], Any], reference: Any, exercise: str, variants: Sequence[Variant] = (),
-                          quiet: bool = False) -> CheckResult:
-    """:func:`check_wiring`, plus the hint of a known wrong wiring: a :class:`Variant` whose ``fn()`` builds a
-    graph of the same shape as the learner's (a router replaced by a fixed edge, a loop left out)."""
-    from ragkit.notebook import graph_shape
-
-    result = check_wiring(build, reference, exercise, quiet=True)
-    built = attempt(build)
-    shape = attempt(graph_shape, built.value) if not result.passed and built.error is None else Outcome(error="-")
-    for variant in variants if shape.error is None else ():
-        if attempt(lambda: graph_shape(variant.fn())).value == shape.value:
-            result = CheckResult(exercise, False, f"{result.message}: {variant.hint}")
-            break
-    return report(result, quiet)
+    >>> from langgraph.graph import END, START, StateGraph
+    >>> g = StateGraph(dict).add_node("a", lambda s: s).add_edge(START, "a").add_edge("a", END)
+    >>> sorted(rewired(g, drop=[("a", END)], add=[("a", "a")]).edges)
+    [('__start__', 'a'), ('a', 'a')]
+    """
+    graph.edges = set(graph.edges) - set(drop)
+    for node in routers:
+        graph.branches.pop(node, None)
+    for source, target in add:
+        graph.add_edge(source, target)
+    return graph

@@ -137,6 +137,20 @@ def start_turn(max_rounds: int) -> Callable[[dict, RunnableConfig, str], dict]:
     return start
 
 
+def start_turn_node(max_rounds: int, max_message_chars: int = GRAPHS.tool_max_message_chars,
+                    reads_any_language: bool = False) -> Node:
+    """Build ``start_turn``, the entry node: check the user's new message (its length, and its language when
+    the planner reads English only) and give the turn a fresh round budget (``max_rounds``)."""
+    return check_question_node(BUILDER, max_message_chars, reads_any_language, start_turn(max_rounds),
+                               name="start_turn", field="messages")
+
+
+def guard_tools(guard: Guard) -> dict[str, Any]:
+    """The LangChain tools of the guard's specs over its store, by name: what ``agent`` offers and ``execute``
+    runs. They raise on a failure (``handle_errors=False``), so ``execute`` rolls the store back and says so."""
+    return {name: spec.as_tool(guard.store, handle_errors=False) for name, spec in guard.specs.items()}
+
+
 @traced("unsupported_language")
 def unsupported_language(state: ToolAgentState) -> dict:
     """Say plainly which language the offline planner reads (the chat form of the contract's node).
@@ -358,12 +372,11 @@ def tool_agent_graph(
     planner = choose(tool_planner, ToolPlanner, "tool_planner", model=chat_model, llm=lambda model: model,
                      local=LocalToolPlanner)
     guard = Guard({s.name: s for s in specs}, store if store is not None else load_order_store(), require_otp, grounded)
-    tools = {name: spec.as_tool(guard.store, handle_errors=False) for name, spec in guard.specs.items()}
+    tools = guard_tools(guard)
     reads_any_language = not isinstance(planner, LocalToolPlanner)  # the offline planner reads English only
 
     graph = StateGraph(ToolAgentState)
-    graph.add_node("start_turn", check_question_node(BUILDER, max_message_chars, reads_any_language,
-                                                     start_turn(max_rounds), name="start_turn", field="messages"))
+    graph.add_node("start_turn", start_turn_node(max_rounds, max_message_chars, reads_any_language))
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("agent", agent_node(planner, list(tools.values()), system_prompt, max_calls_per_round))
     graph.add_node("guard", guard_node(guard))
@@ -423,6 +436,6 @@ def resume_tool_agent(graph: Any, config: dict, payload: Any) -> dict:
 
 
 __all__ = ["BUILDER", "Guard", "NotPausedError", "ToolAgentState", "agent_node", "approve", "build_tool_agent_graph",
-           "execute_node", "guard_node", "login_node", "mask_email", "otp_node", "pending_interrupt", "public",
+           "execute_node", "guard_node", "guard_tools", "login_node", "mask_email", "otp_node", "pending_interrupt", "public",
            "refusal", "resume_tool_agent", "route_after_agent", "route_after_guard",
-           "route_after_start_turn", "start_turn", "tool_agent_graph", "unsupported_language", "user_text"]
+           "route_after_start_turn", "start_turn", "start_turn_node", "tool_agent_graph", "unsupported_language", "user_text"]

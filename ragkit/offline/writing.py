@@ -134,6 +134,10 @@ def cite(sentence: str, number: int) -> str:
 class LocalWriter:
     """Extractive answers: the best source sentences (MMR), each cited [n]; a refusal when none is good enough.
 
+    What it cannot do: tell a sentence that answers from one that only shares the question's words (it picks
+    by similarity, so an off-point sentence of a relevant document can be quoted), or say anything the
+    sources do not say in one sentence (no counting, no combining).
+
     >>> docs = [Document(page_content="Oysters from Brittany. Six oysters cost 14 euros."),
     ...         Document(page_content="The terrace opens in May.")]
     >>> LocalWriter().write("How much are the oysters?", docs).text  # doctest: +SKIP
