@@ -97,6 +97,7 @@ def checker_variants() -> list[tuple[str, Variant]]:
         "check_can_rewrite": ch04.BUDGET_VARIANTS, "check_verdict_router": ch05.JUDGE_VARIANTS,
         "check_same_query": ch05.SAME_QUERY_VARIANTS, "check_invented_argument_guard": ch06.GUARD_VARIANTS,
         "check_call_digest": ch06.DIGEST_VARIANTS, "check_tool_loop_wiring": ch06.WIRING_VARIANTS,
+        "check_self_rag_wiring": ch04.WIRING_VARIANTS, "check_crag_wiring": ch05.WIRING_VARIANTS,
         "check_price_bounds": ch07.BOUND_VARIANTS, "check_cheapest_without": ch07.CHEAPEST_VARIANTS,
         "check_beta_update": ch09.UPDATE_VARIANTS, "check_thompson_choice": ch09.CHOICE_VARIANTS,
         "check_cumulative_regret": ch09.REGRET_VARIANTS, "check_bandit_wiring": ch09.WIRING_VARIANTS,
@@ -282,9 +283,19 @@ def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one
                                                ("check_advanced_wiring", ch08.WIRING_VARIANTS),
                                                ("check_bandit_wiring", ch09.WIRING_VARIANTS),
                                                ("check_supervisor_wiring", ch10.WIRING_VARIANTS),
-                                               ("check_served_graph_wiring", ch12.WIRING_VARIANTS)])
+                                               ("check_served_graph_wiring", ch12.WIRING_VARIANTS),
+                                               ("check_self_rag_wiring", ch04.WIRING_VARIANTS),
+                                               ("check_crag_wiring", ch05.WIRING_VARIANTS)])
 def test_a_wrong_wiring_names_each_edge_it_lacks_or_adds_then_the_mistake(checker: str, variants: list) -> None:
     for variant in variants:
         message = getattr(exercises, checker)(variant.fn, quiet=True).message
         named = re.match(r"(?:missing edge |extra edge )?\w+ -> \w+", message)  # the first edge that differs
         assert named and message.endswith(variant.hint), message
+
+
+@pytest.mark.parametrize("checker, missing", [("check_self_rag_wiring", "grade_generation -> generate"),
+                                              ("check_crag_wiring", "clarify -> retrieve")])
+def test_the_wiring_stubs_fail_naming_the_missing_edge(checker: str, missing: str) -> None:
+    (stub,) = [s for nb, c, name, s, _ in CASES if c == checker]
+    result = getattr(exercises, checker)(run_cell(stub, "build_my_graph"), quiet=True)
+    assert not result.passed and f"missing edge {missing}" in result.message, result.message

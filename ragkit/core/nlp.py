@@ -107,22 +107,30 @@ def tokenize(text: str, stopwords: frozenset[str] = LUCENE_STOPWORDS) -> list[st
     return [stem(w) for w in _WORD.findall(fold(text)) if w not in stopwords]
 
 
-def key_terms(text: str) -> list[str]:
-    """Stemmed content words of a question, in order, without repeats.
+# How to answer, not what about: "in plain words", "briefly". They are no key terms of a question.
+STYLE_REQUEST = re.compile(r"\b(?:in (?:plain|simple|layman'?s?|everyday|a few|one|two) (?:words?|terms|english|language|sentences?)"
+                           r"|in a nutshell|briefly|in short|for (?:a )?beginners?|like i'?m five)\b", re.IGNORECASE)
 
-    >>> key_terms("Which wine goes with the grilled fish?")
-    ['wine', 'goe', 'grill', 'fish']
+
+def key_terms(text: str) -> list[str]:
+    """Stemmed content words of a question, in order, without repeats; a one-letter word counts only as a
+    symbol the question names (:func:`symbols`: "the b knob"), and a request about style ("in plain words",
+    :data:`STYLE_REQUEST`) is not content.
+
+    >>> key_terms("Which wine goes with the grilled fish?"), key_terms("What does the b knob do, in plain words?")
+    (['wine', 'goe', 'grill', 'fish'], ['b', 'knob'])
     """
+    named = set(symbols(text))
     seen: dict[str, None] = {}
-    for w in _WORD.findall(fold(text)):
-        if w not in QUESTION_STOPWORDS and len(w) > 1:
+    for w in _WORD.findall(fold(STYLE_REQUEST.sub(" ", text))):
+        if w not in QUESTION_STOPWORDS and (len(w) > 1 or w in named):
             seen.setdefault(stem(w), None)
     return list(seen)
 
 
 # Abbreviations whose full stop ends no sentence: titles, scholarly references and address words ("12 High St.").
 ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx rd ave nr apt co ltd inc bldg".split())
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9]|`)")  # `k1` may open one
 _TYPED_END = re.compile(r"[.!?]+(?=\s|$)|;|\n")
 
 
@@ -389,7 +397,9 @@ def has_answer(kind: str, text: str, question: str = "") -> bool:
     if kind == "time":
         return new_number or bool((TIME_WORDS & said) - asked)
     if kind == "person":
-        return any(n not in asked for n in names(text)) or _opens_with_name(text, asked)
+        # "Hotel Scogliera" names the hotel asked about, not who built it; "March" is a month, not a person
+        own = asked_thing_names(text, question) | TIME_WORDS
+        return any(n not in asked and n not in own for n in names(text)) or _opens_with_name(text, asked | own)
     return True
 
 
@@ -439,6 +449,58 @@ def question_asks(question: str) -> list[tuple[str, list[str]]]:
             asks.append((kind, key_terms(rest)))
     return asks
 
+
+_CAPITALISED_RUN = re.compile(r"[A-Z\u00C0-\u00DE][\w'\u00C0-\u024F-]*(?:\s+[A-Z\u00C0-\u00DE][\w'\u00C0-\u024F-]*)*")
+
+
+def asked_thing_names(text: str, question: str) -> set[str]:
+    """The words of every capitalised name in ``text`` that contains a common noun the question uses (written
+    in lower case there): that name is the thing asked about ("Hotel Scogliera" is "the hotel"), so none of
+    its words can be the person a "who" question asks for. A name that is only *described* as the thing
+    ("Villa Aurora, a guest house, ...") is not caught: that needs a parser.
+
+    >>> sorted(asked_thing_names("Hotel Scogliera opened in May. Lina Bo Bardi designed it.", "Who designed the hotel?"))
+    ['hotel', 'scogliera']
+    >>> asked_thing_names("Gustave Eiffel built the Eiffel Tower.", "Who built the Eiffel Tower?")  # names, not nouns
+    set()
+    """
+    common = {stem(w) for w in re.findall(r"\b[a-z][\w'-]*", question)
+              if w not in QUESTION_STOPWORDS and w not in LUCENE_STOPWORDS}
+    found: set[str] = set()
+    for run in _CAPITALISED_RUN.findall(strip_citations(text)):
+        parts = [p.lower() for p in run.split()]
+        if len(parts) > 1 and any(stem(p) in common for p in parts):
+            found.update(parts)
+    return found
+
+
+# A single letter (not "a" or "I"), alone or with one digit, that a question names: "the b knob", "k1", "vitamin C".
+_SYMBOL = re.compile(r"(?<![\w.'`-])`?([b-hj-zB-HJ-Z]\d?)`?(?![\w'-]|\.\w)")
+
+
+def symbols(question: str) -> list[str]:
+    """The one-letter names a question asks about (a parameter, a variable, a vitamin), lower-cased, in order.
+
+    A question about ``b`` is answered by a sentence that names ``b``: the words around a symbol ("knob",
+    "parameter") fit every symbol of its kind.
+
+    >>> symbols("What does the b knob do?"), symbols("What do k1 and `b` control?"), symbols("Do I need a U.S. visa?")
+    (['b'], ['k1', 'b'], [])
+    """
+    return list(dict.fromkeys(m.lower() for m in _SYMBOL.findall(question)))
+
+
+_ONE_LETTER = re.compile(r"(?<![\w'-])[A-Za-z]\d?(?![\w'-])")
+
+
+def names_symbol(text: str, symbol_list: Sequence[str]) -> bool:
+    """Whether ``text`` names any of the symbols (as a word of its own: ``b = 0.75`` does, "bm25" does not).
+
+    >>> names_symbol("With `b = 0` length is ignored.", ["b"]), names_symbol("BM25 has two knobs.", ["b"])
+    (True, False)
+    """
+    said = {t.lower() for t in _ONE_LETTER.findall(text)}
+    return any(s in said for s in symbol_list)
 
 
 # ---------------------------------------------------------------- time-bound and general questions
@@ -955,4 +1017,4 @@ def supporting_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: term_coverage(question, s))
 
 
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'asked_part', 'CONDITION_OPENERS', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_asks', 'question_form', 'script_of', 'TYPED_ANSWERS', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity']
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'asked_part', 'CONDITION_OPENERS', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_asks', 'question_form', 'script_of', 'TYPED_ANSWERS', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity', 'STYLE_REQUEST', 'asked_thing_names', 'names_symbol', 'symbols']

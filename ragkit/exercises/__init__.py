@@ -17,8 +17,13 @@ from ragkit.exercises.ch00 import check_cosine, check_keyword_overlap
 from ragkit.exercises.ch01 import check_bm25, check_mmr, check_rrf
 from ragkit.exercises.ch02 import check_capped_router, check_reducer
 from ragkit.exercises.ch03 import check_adaptive_wiring, check_prototype_scores, check_route_table
-from ragkit.exercises.ch04 import check_can_rewrite, check_precision_recall, check_threshold_for_recall
-from ragkit.exercises.ch05 import check_same_query, check_verdict_router
+from ragkit.exercises.ch04 import (
+    check_can_rewrite,
+    check_precision_recall,
+    check_self_rag_wiring,
+    check_threshold_for_recall,
+)
+from ragkit.exercises.ch05 import check_crag_wiring, check_same_query, check_verdict_router
 from ragkit.exercises.ch06 import check_call_digest, check_invented_argument_guard, check_tool_loop_wiring
 from ragkit.exercises.ch07 import check_cheapest_without, check_price_bounds, check_query_analysis_wiring
 from ragkit.exercises.ch08 import check_advanced_wiring, check_fuse_queries, check_retry_router
@@ -33,8 +38,8 @@ EXERCISES: dict[str, tuple[str, ...]] = {
     "01": ("check_bm25", "check_rrf", "check_mmr"),
     "02": ("check_capped_router", "check_reducer"),
     "03": ("check_route_table", "check_prototype_scores", "check_adaptive_wiring"),
-    "04": ("check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
-    "05": ("check_verdict_router", "check_same_query"),
+    "04": ("check_self_rag_wiring", "check_threshold_for_recall", "check_precision_recall", "check_can_rewrite"),
+    "05": ("check_verdict_router", "check_crag_wiring", "check_same_query"),
     "06": ("check_tool_loop_wiring", "check_call_digest", "check_invented_argument_guard"),
     "07": ("check_price_bounds", "check_cheapest_without", "check_query_analysis_wiring"),
     "08": ("check_retry_router", "check_advanced_wiring", "check_fuse_queries"),

@@ -1,5 +1,5 @@
-"""Checkers for notebook 04 (Self-RAG): a grader threshold for a recall target, its precision and recall, and
-the budget rule ``can_rewrite``.
+"""Checkers for notebook 04 (Self-RAG): a grader threshold for a recall target, its precision and recall, the
+budget rule ``can_rewrite``, and the graph wired by hand.
 
 >>> check_can_rewrite(lambda attempts, max_attempts: attempts + 2 <= max_attempts, quiet=True).passed
 True
@@ -16,8 +16,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
-from ragkit.graphs.self_rag import can_rewrite
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
+from ragkit.graphs.self_rag import can_rewrite, self_rag_graph
 from ragkit.offline.graders import threshold_for_recall
 
 
@@ -193,3 +193,32 @@ def check_can_rewrite(fn: Callable[[int, int], bool], seed: int = 0, quiet: bool
                        describe=describe, variants=BUDGET_VARIANTS, quiet=quiet,
                        passed_message=f"your rule equals ragkit's can_rewrite on {len(cases)} budgets around the "
                                       "boundary (max_attempts 1 to 6).")
+
+
+# ---------------------------------------------------------------- the graph, wired by hand
+def _reference() -> Any:
+    return self_rag_graph(retriever=lambda q: [])
+
+
+def _fixed(node: str, target: str) -> Callable[[], Any]:
+    """The builder's graph with the router after ``node`` replaced by a fixed edge to ``target``."""
+    return lambda: rewired(_reference(), routers=(node,), add=((node, target),))
+
+
+WIRING_VARIANTS = [
+    Variant(_fixed("grade_generation", "finish"),
+            "after grade_generation the checks decide where the run goes (finish, write again, search again or give "
+            "up): in ragkit's graph that is add_conditional_edges('grade_generation', route_after_grade_generation), "
+            "not a fixed edge to finish"),
+    Variant(_fixed("transform_query", "retrieve"),
+            "a rewrite the run already searched goes straight to generate: in ragkit's graph transform_query is "
+            "followed by route_after_transform_query, not a fixed edge to retrieve"),
+    Variant(_fixed("grade_documents", "generate"),
+            "with no relevant document the run should rewrite the query: in ragkit's graph grade_documents is "
+            "followed by route_after_grade_documents, not a fixed edge to generate"),
+]
+
+
+def check_self_rag_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` returns the Self-RAG graph: the nodes and edges of ragkit's ``self_rag_graph``."""
+    return check_wiring(build, _reference(), "self_rag_wiring", quiet, WIRING_VARIANTS)

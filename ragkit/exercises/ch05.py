@@ -15,8 +15,8 @@ from typing import Any, Callable
 from langchain_core.documents import Document
 
 from ragkit.core.nlp import same_query
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.graphs.crag import route_after_judge
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
+from ragkit.graphs.crag import crag_graph, route_after_judge
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
 
@@ -43,14 +43,16 @@ class JudgeCase:
 
 
 def judge_cases(seed: int, n: int = 40) -> list[JudgeCase]:
-    """Every verdict, below and at each cap, with and without kept documents."""
+    """Every verdict, below and at each cap, with and without kept documents (a ``sufficient`` verdict always
+    keeps some: the judge node turns one that keeps none into the fail-soft default)."""
     rng = random.Random(seed)
     cases = [JudgeCase("insufficient", 0, 2, 0, 1, 0), JudgeCase("insufficient", 2, 2, 0, 1, 1),
              JudgeCase("ambiguous", 0, 2, 1, 1, 0), JudgeCase("irrelevant", 0, 2, 0, 1, 2)]
     while len(cases) < n:
         max_corr, max_clar = rng.randint(0, 2), rng.randint(0, 1)
-        cases.append(JudgeCase(rng.choice(VERDICTS), rng.randint(0, max_corr), max_corr,
-                               rng.randint(0, max_clar), max_clar, rng.choice([0, 0, 1, 3])))
+        verdict, kept = rng.choice(VERDICTS), rng.choice([0, 0, 1, 3])
+        cases.append(JudgeCase(verdict, rng.randint(0, max_corr), max_corr, rng.randint(0, max_clar), max_clar,
+                               max(kept, 1) if verdict == "sufficient" else kept))
     return cases
 
 
@@ -199,3 +201,26 @@ def check_same_query(fn: Callable[[str, str], bool], seed: int = 0, quiet: bool 
                        describe=describe, variants=SAME_QUERY_VARIANTS, quiet=quiet,
                        passed_message=f"your rule equals ragkit's same_query on {len(cases)} generated pairs "
                                       "(case, spacing and punctuation changes; changed words, order and spaces).")
+
+
+# ---------------------------------------------------------------- the graph, wired by hand
+def _reference() -> Any:
+    return crag_graph(retriever=lambda q: [])
+
+
+WIRING_VARIANTS = [
+    Variant(lambda: rewired(_reference(), routers=("correct",), add=(("correct", "retrieve"),)),
+            "a correction can stall (no new query): in ragkit's graph correct is followed by route_after_correct "
+            "(search again, write with what was kept, or refuse), not a fixed edge to retrieve"),
+    Variant(lambda: rewired(_reference(), drop=(("clarify", "retrieve"),)),
+            "after the user's clarification the run searches again: add the fixed edge clarify -> retrieve, as "
+            "ragkit's graph has"),
+    Variant(lambda: rewired(_reference(), routers=("verify",), add=(("verify", "finish"),)),
+            "the verifier's verdict decides: in ragkit's graph verify is followed by route_after_verify (finish, "
+            "revise once, or refuse), not a fixed edge to finish"),
+]
+
+
+def check_crag_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` returns the CRAG graph: the nodes and edges of ragkit's ``crag_graph``."""
+    return check_wiring(build, _reference(), "crag_wiring", quiet, WIRING_VARIANTS)

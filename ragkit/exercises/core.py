@@ -316,10 +316,13 @@ def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet:
     if set(nodes) - set(want_nodes):
         problems.append(f"the builder has no node(s) {', '.join(sorted(set(nodes) - set(want_nodes)))}")
     plain = {(s, t): c for s, t, c in edges}
+    reached = {t for _, t, _ in edges}
     for s, t, c in sorted(set(want_edges) - set(edges)):
         if (s, t) in plain:
             how = "comes from a router (add_conditional_edges)" if c else "is a fixed edge (add_edge)"
             problems.append(f"{edge_words((s, t, c))}: this edge {how}")
+        elif s in nodes and s != "__start__" and s not in reached:  # a node no edge leads to is not drawn
+            problems.append(f"missing edge {edge_words((s, t, c))} (no edge leads to {s}, so it is never reached)")
         else:
             problems.append(f"missing edge {edge_words((s, t, c))}")
     wanted = {(s, t) for s, t, _ in want_edges}

@@ -34,9 +34,11 @@ from ragkit.core.nlp import (
     answer_type,
     clean_query,
     has_answer,
+    names_symbol,
     numbers,
     split_sentences,
     strip_citations,
+    symbols,
     term_coverage,
     tokenize,
 )
@@ -191,6 +193,9 @@ class LocalAnswerGrader:
             return Usefulness(False, 0.0, "the answer only repeats words of the question")
         if not has_answer(kind, strip_citations(answer), question):
             return Usefulness(False, 0.0, f"a {kind} question, but the answer has no {kind}")
+        unnamed = [s for s in symbols(question) if not names_symbol(strip_citations(answer), [s])]
+        if unnamed:
+            return Usefulness(False, 0.0, f"the question asks about {unnamed[0]!r}, but the answer never names it")
         q, a = embed(self.embedder, [question, strip_citations(answer)])
         cosine, coverage = float(q @ a), term_coverage(question, answer)
         relevance = self.similarity_weight * cosine + (1 - self.similarity_weight) * coverage

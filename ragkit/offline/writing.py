@@ -64,9 +64,11 @@ from ragkit.core.nlp import (
     has_answer,
     key_terms,
     mentions,
+    names_symbol,
     prose_sentences,
     question_asks,
     stem,
+    symbols,
     term_coverage,
     tokenize,
     words,
@@ -76,6 +78,10 @@ from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, NOT_ENOUGH_INFORMATIO
 
 # ---------------------------------------------------------------- the extractive writer
 MIN_UNIT_WORDS = 5
+
+
+# A sentence that opens by pointing back ("With one attached, ...", "It ...") needs the sentence before it.
+_BACK_REFERENCE = re.compile(r"(?:With|Without) (?:one|it|them)\b|(?:It|Its|They|Their|Them)\b")
 
 
 def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
@@ -94,7 +100,7 @@ def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
         if pending is not None and pending.doc != s.doc:
             units.append(pending)
             pending = None
-        short = len(s.text.split()) < MIN_UNIT_WORDS
+        short = len(s.text.split()) < MIN_UNIT_WORDS or bool(_BACK_REFERENCE.match(s.text))
         if pending is not None:
             units.append(SourceSentence(s.doc, pending.position, f"{pending.text} {s.text}"))
             pending = None
@@ -180,7 +186,12 @@ class LocalWriter:
         asked = asked_part(question)
         coverage = np.asarray([term_coverage(asked, u.text) for u in units])
         w = self.similarity_weight
-        return units, w * cosine + (1 - w) * coverage, vectors[1:]
+        relevance = w * cosine + (1 - w) * coverage
+        asked = symbols(question)  # "what does the b knob do?": only sentences naming b can answer it
+        naming = np.asarray([names_symbol(u.text, asked) for u in units]) if asked else np.zeros(0, bool)
+        if naming.any():
+            relevance = np.where(naming, relevance, -np.inf)
+        return units, relevance, vectors[1:]
 
     def select(self, relevance: np.ndarray, vectors: np.ndarray) -> list[int]:
         """Indexes of the chosen sentences in answer order (MMR over those that clear both bars)."""
