@@ -80,7 +80,7 @@ def run_traced(graph, question: str, gold_id: str | None) -> dict:
             elif node == "grade_documents":
                 kept |= {d.metadata["id"] for d in change["documents"]}
             elif node == "generate":
-                answered = change["answer"].answered
+                answered = change["draft"].answered
             elif node == "grade_generation" and not (change["grounded"] and change["useful"]):
                 if gold_id is not None and gold_id not in retrieved:
                     cause = "retrieval"
@@ -91,7 +91,7 @@ def run_traced(graph, question: str, gold_id: str | None) -> dict:
                 else:
                     cause = "not grounded" if not change["grounded"] else "not useful"
     rejected = final.get("rejected") or []
-    return {"verified": not final.get("gave_up", True) and final["answer"].answered, "cause": cause,
+    return {"verified": not final.get("gave_up", True) and final.get("outcome") == "answered", "cause": cause,
             "generation": final.get("generation", ""), "fallback": bool(final.get("relevance_fallback")),
             "best_rejected": rejected[0][0] if rejected else None}
 
