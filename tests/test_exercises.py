@@ -243,7 +243,8 @@ def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one
 
 @pytest.mark.parametrize("checker, variants", [("check_tool_loop_wiring", ch06.WIRING_VARIANTS),
                                                ("check_advanced_wiring", ch08.WIRING_VARIANTS),
-                                               ("check_bandit_wiring", ch09.WIRING_VARIANTS)])
+                                               ("check_bandit_wiring", ch09.WIRING_VARIANTS),
+                                               ("check_statute_qa_wiring", ch11.WIRING_VARIANTS)])
 def test_a_wrong_wiring_names_each_edge_it_lacks_or_adds_then_the_mistake(checker: str, variants: list) -> None:
     for variant in variants:
         message = getattr(exercises, checker)(variant.fn, quiet=True).message
