@@ -285,7 +285,8 @@ def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one
                                                ("check_supervisor_wiring", ch10.WIRING_VARIANTS),
                                                ("check_served_graph_wiring", ch12.WIRING_VARIANTS),
                                                ("check_self_rag_wiring", ch04.WIRING_VARIANTS),
-                                               ("check_crag_wiring", ch05.WIRING_VARIANTS)])
+                                               ("check_crag_wiring", ch05.WIRING_VARIANTS),
+                                               ("check_statute_qa_wiring", ch11.WIRING_VARIANTS)])
 def test_a_wrong_wiring_names_each_edge_it_lacks_or_adds_then_the_mistake(checker: str, variants: list) -> None:
     for variant in variants:
         message = getattr(exercises, checker)(variant.fn, quiet=True).message

@@ -228,8 +228,17 @@ WIRING_VARIANTS = [
             "a fixed edge verify -> finish delivers every draft, even one whose citations failed: ragkit's builder "
             "lets route_after_verify send it back to generate (within the cap) or to refuse_low_confidence"),
     Variant(_rewired(routers=("grade_evidence",), add=(("grade_evidence", "generate"),)),
-            "a fixed edge grade_evidence -> generate writes from short evidence: ragkit's builder lets "
-            "route_after_grade_evidence search again with the rewrite, or refuse with low confidence"),
+            "a fixed edge grade_evidence -> generate writes from short evidence and never reads the references of "
+            "what was found: ragkit's builder lets route_after_grade_evidence go to follow_references first (once), "
+            "search again with the rewrite, or refuse with low confidence"),
+    Variant(_rewired(routers=("follow_references",), add=(("follow_references", "generate"),)),
+            "a fixed edge follow_references -> generate writes after the hop whatever the evidence: ragkit's builder "
+            "lets route_after_follow_references hop again while caps['hops'] allows, grade short evidence again when "
+            "the hop added a paragraph, or go on as grade_evidence decided (search again, or refuse)"),
+    Variant(_rewired(routers=("follow_references",)),
+            "follow_references has no way out yet: add_conditional_edges('follow_references', "
+            "route_after_follow_references) lets the run hop again, grade again, write, search again or refuse, as "
+            "ragkit's builder does"),
     Variant(_rewired(routers=("check_question",), add=(("check_question", "classify"),)),
             "a fixed edge check_question -> classify classifies every question: ragkit's builder lets "
             "route_after_check_question send a direct citation straight to retrieve (the pin), refuse a citation "
