@@ -397,6 +397,15 @@ RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget ab
                "didn't do that")  # a whole reply that takes back what was just asked
 APOSTROPHE = "['\u2019]"  # straight or curly
 
+# Negation in statements (the hallucination grader counts them in a claim and in its source): words and
+# phrases that negate what they are part of, and prefixes that negate the word they open ("unable",
+# "non-profit", "impossible", "indirect", "dishonest", "asymptomatic") when the rest is a word.
+STATEMENT_NEGATIONS = ("not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without",
+                       "cannot", "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed", "failing",
+                       "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores", "ignored",
+                       "refuse", "refuses", "refused", "rather than", "instead of")
+NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
+
 
 def phrase_pattern(phrases: Sequence[str]) -> str:
     """A regular expression (source, no flags) for any of ``phrases``, longest first: words apart by any white
@@ -785,4 +794,4 @@ def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
     return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
 
 
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+__all__ = ['NEGATING_PREFIXES', 'STATEMENT_NEGATIONS', 'supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
