@@ -16,7 +16,7 @@ PLATFORMS ?=
 PYTHONS   ?=
 WHEELHOUSE ?= build/wheelhouse
 
-.PHONY: lab test unit notebooks execute bench serve test-langgraph-server clean doctor wheelhouse offline-check release learner reset
+.PHONY: lab test lint unit notebooks execute bench serve test-langgraph-server clean doctor wheelhouse offline-check release learner reset
 
 $(VENV)/.installed: pyproject.toml constraints.txt jupyter/overrides.json setup.py
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -62,9 +62,14 @@ learner: $(VENV)/.installed
 reset: $(VENV)/.installed
 	$(VENV)/bin/ragkit workbook --reset
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed lint
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q tests
 	HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 $(PY) -m pytest -q --nbval notebooks --sanitize-with notebooks/sanitize.cfg -p no:cacheprovider
+
+# Pyflakes, import order and private fields (ruff), and the package's layers (import-linter, pyproject.toml).
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check ragkit tests benchmarks
+	$(VENV)/bin/lint-imports
 
 unit: $(VENV)/.installed
 	HF_HUB_OFFLINE=1 $(PY) -m pytest -q tests

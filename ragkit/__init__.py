@@ -1,14 +1,22 @@
 """ragkit: the nodes, roles and graphs of the ragkit workbook (RAG and agents with LangGraph, offline by default)."""
 
-from ragkit.core.chat_models import describe_backend, load_chat_model
+from ragkit.core.bm25 import BM25Retriever
+from ragkit.core.chat_models import ScriptedChatModel, describe_backend, load_chat_model, scripted
+from ragkit.core.chunking import split_documents
+from ragkit.core.dense import DenseRetriever
+from ragkit.core.embeddings import MiniLMEmbeddings, load_embedder
 from ragkit.core.files import DataError, DataNotFound, data_dir, notebooks_dir, results_dir
+from ragkit.core.hybrid import HybridRetriever
+from ragkit.core.maxp import MaxChunkDenseRetriever
+from ragkit.core.nlp import clean_query, split_sentences, tokenize
+from ragkit.core.rerank import CrossEncoderReranker, LocalReranker, RerankRetriever
 from ragkit.domains.corpora import load_corpus
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
+from ragkit.domains.shop.orders import OrderStore, load_order_store
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.web.corpus import load_web_snapshot
-from ragkit.core.embeddings import MiniLMEmbeddings, load_embedder
-from ragkit.core.chat_models import ScriptedChatModel, scripted
+from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
+from ragkit.evaluation.beir import load_beir
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph
 from ragkit.graphs.crag import build_crag_graph, resume_crag, run_crag
@@ -18,14 +26,12 @@ from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, resume_tool_agent
 from ragkit.ingest import load_collection
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
-from ragkit.core.bm25 import BM25Retriever
-from ragkit.core.rerank import CrossEncoderReranker, LocalReranker, RerankRetriever
-from ragkit.core.dense import DenseRetriever
-from ragkit.core.hybrid import HybridRetriever
-from ragkit.core.maxp import MaxChunkDenseRetriever
-from ragkit.evaluation.beir import load_beir
-from ragkit.core.chunking import split_documents
-from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.judge import LocalJudge
+from ragkit.offline.router import LocalRouter
+from ragkit.offline.tool_planner import LocalToolPlanner
+from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles.llm import (
     LLMAnswerGrader,
     LLMGrader,
@@ -35,16 +41,8 @@ from ragkit.roles.llm import (
     LLMRouter,
     LLMWriter,
 )
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
-from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.judge import LocalJudge
-from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.offline.router import LocalRouter
-from ragkit.offline.tool_planner import LocalToolPlanner
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
 from ragkit.sandbox import run_python
-from ragkit.core.nlp import clean_query, split_sentences, tokenize
-from ragkit.domains.shop.orders import OrderStore, load_order_store
-from ragkit.domains.web.search import OfflineWebSearch
 
 __version__ = "0.2.0"  # the one place: pyproject.toml reads it; the tag v0.2.0 marks it
 

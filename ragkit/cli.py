@@ -9,6 +9,9 @@ Without ``--json`` it prints a table; with it, one JSON object ``{system: {metri
 ``ragkit bench tune --data DIR --split train`` re-runs the grid searches that chose the defaults;
 add ``--dense maxp`` for the systems whose dense side scores a document by its best chunk.
 
+``--backend torch|onnx|onnx-int8`` on ``bench`` and ``ingest`` picks the embedder's backend (it sets
+``RAGKIT_EMBEDDER_BACKEND``, which ``load_embedder`` reads; default ONNX).
+
 ``ragkit ingest PATH --collection NAME`` reads your own folder into a collection and ``ragkit collections``
 lists (or deletes) them (:mod:`ragkit.ingest.command`); ``ragkit serve`` serves every graph over HTTP
 (:mod:`ragkit.server.command`); ``ragkit eval`` replays a golden set (:mod:`ragkit.evaluation.command`);
@@ -27,12 +30,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ragkit import workshop as workshop_command
-from ragkit.evaluation.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.defaults import RETRIEVAL
 from ragkit.evaluation import command as eval_command
+from ragkit.evaluation.bench import SYSTEMS, config_dict, format_table, run_retrieval_benchmark
 from ragkit.ingest import command as ingest_command
 from ragkit.server import command as serve_command
-
 
 # Each module adds its subcommands (add_commands) and runs them (run); COMMANDS names what it owns.
 COMMAND_MODULES = (ingest_command, serve_command, eval_command, workshop_command)
@@ -75,7 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
     tune.add_argument("--save", type=Path, default=None, metavar="FILE", help="write the full grids and the command to FILE")
     for module in COMMAND_MODULES:
         module.add_commands(commands)
+    for sub in (retrieval, tune, commands.choices["ingest"]):
+        add_backend_flag(sub)
     return parser
+
+
+def add_backend_flag(parser: argparse.ArgumentParser) -> None:
+    """``--backend``: the embedder's backend for this run (sets ``RAGKIT_EMBEDDER_BACKEND``)."""
+    from ragkit.core.embeddings import BACKENDS
+
+    parser.add_argument("--backend", choices=BACKENDS, default=None,
+                        help="embedder backend (default: $RAGKIT_EMBEDDER_BACKEND, else onnx; onnx-int8 changes the vectors)")
 
 
 def run_tune(args: argparse.Namespace, argv: list[str]) -> int:
@@ -97,6 +109,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # never download model weights
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
+    if getattr(args, "backend", None):
+        os.environ["RAGKIT_EMBEDDER_BACKEND"] = args.backend  # the one place load_embedder reads it from
     for module in COMMAND_MODULES:
         if args.command in module.COMMANDS:
             return module.run(args)

@@ -81,6 +81,9 @@ class RouterDefaults:
     passage_weight: float = 0.7
     passage_bar: float = 0.6
     term_weight: float = 0.15
+    # Added to the score of a route that declares it serves a kind of question (RouteSpec.serves), times the
+    # signal's strength; chosen on routing dev (148+30 questions) with the six values above held fixed.
+    signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.4, "general": 0.4})
 
 
 @dataclass(frozen=True)
@@ -157,54 +160,65 @@ class QueryAnalysisDefaults:
     # at their defaults; benchmarks/results/crag_squad2_tuning_wording.json) picks 0.6 by its rule, but the
     # gain over off is a quarter of one standard error (mean 0.7555 vs 0.7511, SE 0.018: answerable 0.74 vs
     # 0.72, unanswerable 0.533 vs 0.540) and 0.6 is the lowest value of the grid, so it stays off until a
-    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text judges exactly
-    # as before issue 8. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
+    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text needs each rare
+    # term itself in the passage. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
     related_bar: float | None = None
     negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
+
+
+@dataclass(frozen=True)
+class GraphWalkDefaults:
+    """GraphRetriever's walk (``ragkit.core.graph_retriever``: personalized PageRank over a document graph),
+    chosen on the first 50 MuSiQue questions over ``build_entity_graph`` (``benchmarks/statute/musique_retrieval.py``).
+    A graph with one hub (a statute's definitions article) needs its own: ``STATUTE_QA.graph_*``."""
+
+    direction: str = "forward"
+    damping: float = 0.95
+    mix: float = 1.0
+    seed_k: int = 10
 
 
 @dataclass(frozen=True)
 class StatuteQADefaults:
     """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
     question classifier and the evidence grader. The tuned values were chosen on the DEV split of
-    ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (the grid and the rule are in
-    ``benchmarks/results/statute_qa_tuning.json``); the caps are the issue's (2 retrievals, 2 generations)."""
+    ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (grids and rules in
+    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps
+    (2 retrievals, 2 generations) were set by design, not tuned."""
 
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2
     max_generations: int = 2
-    # GraphRetriever over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS reads these):
-    # max mean(hit@1, recall@5) on the 64 answerable dev questions, mix 0 (= hybrid) excluded.
+    # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces
+    # GRAPH_WALK there): max mean(hit@1, recall@5) on the answerable dev questions, mix 0 (= hybrid) excluded.
     graph_direction: str = "undirected"
     graph_damping: float = 0.3
     graph_mix: float = 0.5
     graph_seed_k: int = 10
     graph_defined_term_weight: float = 0.5  # weight of a defined-term edge (a reference edge weighs 1)
-    # LocalQuestionClassifier (the router's machinery): best dev accuracy over a grid neighbourhood among the
-    # settings that call at most 5% of the answerable dev questions unanswerable.
+    # The question classifier (ragkit.domains.statute.questions.local_question_classifier): best dev accuracy over
+    # a grid neighbourhood among the settings that call at most 5% of the answerable dev questions unanswerable.
     classifier_refuse_margin: float = 0.15
     classifier_k: int = 1
     classifier_passage_weight: float = 0.35
     classifier_passage_bar: float = 0.6  # not tuned: with the same passages behind every answerable kind it only shifts the margin
     classifier_term_weight: float = 0.5
-    # LocalEvidenceGrader: an article is evidence when the grader's probability clears this bar and the question's
-    # answer type is found. Dev outcome accuracy fell as the bar rose (0.77 at 0, 0.63 at 0.15): relevance does not
-    # separate this set's near misses from its answerable questions, so the bar is 0 and only names and answer type act.
+    # The evidence grader's bar on LocalGrader's probability: best dev outcome accuracy (0 = names and answer type only).
     evidence_relevant_above: float = 0.0
 
 
 @dataclass(frozen=True)
 class SupervisorDefaults:
     """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
-    LocalSupervisor's clause rules (chosen on the dev split of ``data/eval/supervisor_routing.json``,
+    LocalSupervisor's evidence weights and hop cost (chosen on the dev split of ``data/eval/supervisor_routing.json``,
     ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
-    k: int = 5  # prototypes averaged per agent (LocalRouter's k)
-    term_weight: float = 0.3  # weight of the example-vocabulary term evidence
-    min_terms: int = 1  # terms a clause needs to be a step of its own
-    min_margin: float = 0.0  # and how far its best agent must beat the runner-up (0: the context class decides)
+    k: int = 3  # prototypes averaged per agent (LocalRouter's k)
+    term_weight: float = 0.8  # weight of the example-vocabulary term evidence
+    head_weight: float = 0.2  # weight of the head evidence (which agents' examples open with a part's first word)
+    hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256
     sandbox_max_output_bytes: int = 20_000
@@ -244,6 +258,20 @@ class AdvancedDefaults:
     intent_min_similarity: float = 0.25
 
 
+@dataclass(frozen=True)
+class RefusalDefaults:
+    """The answer/refuse dial of each RAG graph: its builder's ``refuse_below``. A run that reached an answer
+    keeps it only when its ``confidence`` (the document grader's best relevance score among the documents the
+    answer is written from, :data:`ragkit.core.contract.RAGResult`) is at least this bar; 0.0 answers whatever
+    the graph's own checks let through (the behaviour before the dial). Chosen on the TUNE split of
+    ``benchmarks/refusal/risk_coverage.py`` (SQuAD 2.0 articles 0-7; statute QA: the dev split of
+    ``data/eval/statute_qa.json``) by the rule in ``benchmarks/refusal/README.md``."""
+
+    crag: float = 0.0
+    self_rag: float = 0.0
+    advanced_rag: float = 0.0
+    statute_qa: float = 0.0
+
 
 RETRIEVAL = RetrievalDefaults()
 GRADER = GraderDefaults()
@@ -254,12 +282,16 @@ VERIFIER = VerifierDefaults()
 GRAPHS = GraphDefaults()
 TOOL_PLANNER = ToolPlannerDefaults()
 QUERY_ANALYSIS = QueryAnalysisDefaults()
+GRAPH_WALK = GraphWalkDefaults()
 STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
 ADVANCED = AdvancedDefaults()
+REFUSAL = RefusalDefaults()
 
-__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GraderDefaults", "GraphDefaults", "JUDGE",
-           "JudgeDefaults", "QUERY_ANALYSIS", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
+__all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GRAPH_WALK", "GraderDefaults", "GraphDefaults",
+           "GraphWalkDefaults", "JUDGE",
+           "JudgeDefaults", "QUERY_ANALYSIS",
+           "REFUSAL", "RefusalDefaults", "QueryAnalysisDefaults", "RETRIEVAL", "ROUTER", "RetrievalDefaults",
            "RouterDefaults", "STATUTE_QA", "SUPERVISOR", "StatuteQADefaults", "SupervisorDefaults", "TOOL_PLANNER",
            "ToolPlannerDefaults", "VERIFIER",
            "VerifierDefaults", "WRITER", "WriterDefaults"]

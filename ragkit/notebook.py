@@ -1,7 +1,8 @@
 """Helpers for the notebooks: show source code, tables and graphs the way JupyterLab draws them best.
 
-Nothing here calls a web service. ``show_graph`` sends mermaid text with the MIME type
-``text/vnd.mermaid``, which JupyterLab (4.1+) draws itself; the text is shown only on request
+Nothing here calls a web service. ``show_graph`` (and ``show_chapter_map``) send mermaid text with the MIME
+type ``text/vnd.mermaid``, which JupyterLab (4.1+) draws itself, together with a picture drawn offline with
+matplotlib (``image/png``), which GitHub, nbviewer and exported HTML show; the text is shown only on request
 (``echo=True`` prints it, ``echo="details"`` puts it in a collapsed block). ``show`` highlights source
 with pygments (inline styles, so nothing leaks into the page's CSS) and can show one method or a range of
 lines; ``show_table`` renders rows as an HTML table, with aligned plain text for nbval and terminals.
@@ -14,6 +15,7 @@ from :data:`PLANNED_CHAPTERS`; it does not know which planned ones are half writ
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import html
 import inspect
@@ -26,8 +28,9 @@ import tokenize
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
 
+from ragkit.core.files import notebooks_dir
+
 MERMAID_MIME = "text/vnd.mermaid"
-NOTEBOOK_DIR = Path(__file__).resolve().parent.parent / "notebooks"
 # The chapters after 06 that are planned but not written yet (number, short title); a notebook file with
 # the number replaces its entry on the map.
 PLANNED_CHAPTERS: tuple[tuple[str, str], ...] = (
@@ -101,23 +104,40 @@ def _cell(value: Any, floats: str) -> str:
     return str(value)
 
 
-def table_text(rows: Sequence[Sequence[Any]], columns: Sequence[str], floats: str = ".3f") -> str:
-    """Rows as aligned plain text (numbers right-aligned).
+def table_text(rows: Sequence[Sequence[Any]], columns: Sequence[str], floats: str = ".3f",
+               wrap_at: int | None = None) -> str:
+    """Rows as aligned plain text (numbers right-aligned); ``wrap_at`` wraps longer text cells onto more lines.
 
     >>> print(table_text([["bm25", 0.6801], ["dense", 0.6451]], ["retriever", "ndcg@10"]))
     retriever  ndcg@10
     bm25         0.680
     dense        0.645
+    >>> print(table_text([["k", "documents a graph retrieves and writes from"]], ["name", "note"], wrap_at=20))
+    name  note
+    k     documents a graph
+          retrieves and writes
+          from
     """
     cells = [[_cell(v, floats) for v in row] for row in rows]
     numeric = [all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows) if rows else False
                for i in range(len(columns))]
-    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(columns)]
+
+    def pieces(text: str, is_number: bool) -> list[str]:
+        if wrap_at is None or is_number or len(text) <= wrap_at:
+            return [text]
+        return textwrap.wrap(text, wrap_at, break_long_words=False, break_on_hyphens=False) or [""]
+
+    split = [[pieces(v, num) for v, num in zip(row, numeric)] for row in cells]
+    widths = [max([len(c)] + [len(line) for row in split for line in row[i]]) for i, c in enumerate(columns)]
 
     def line(values: Sequence[str]) -> str:
         return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)).rstrip()
 
-    return "\n".join([line(list(columns))] + [line(row) for row in cells])
+    out = [line(list(columns))]
+    for row in split:
+        for depth in range(max(len(parts) for parts in row)):
+            out.append(line([parts[depth] if depth < len(parts) else "" for parts in row]))
+    return "\n".join(out)
 
 
 def table_html(rows: Sequence[Sequence[Any]], columns: Sequence[str], floats: str = ".3f") -> str:
@@ -133,15 +153,17 @@ def table_html(rows: Sequence[Sequence[Any]], columns: Sequence[str], floats: st
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def show_table(rows: Iterable[Sequence[Any]], columns: Sequence[str], floats: str = ".3f") -> None:
-    """Show rows as an HTML table in Jupyter (it fits the window) and as aligned text elsewhere.
+def show_table(rows: Iterable[Sequence[Any]], columns: Sequence[str], floats: str = ".3f",
+               wrap_at: int | None = None) -> None:
+    """Show rows as an HTML table in Jupyter (it fits the window) and as aligned text elsewhere (text cells
+    longer than ``wrap_at`` characters wrapped onto more lines).
 
     >>> show_table([["a", 1.0]], ["name", "score"])
     name  score
     a     1.000
     """
     rows = [list(row) for row in rows]
-    _display({"text/plain": table_text(rows, columns, floats), "text/html": table_html(rows, columns, floats)})
+    _display({"text/plain": table_text(rows, columns, floats, wrap_at), "text/html": table_html(rows, columns, floats)})
 
 
 def wrap(text: str, width: int = 100, indent: str = "", hanging: str | None = None) -> str:
@@ -215,15 +237,76 @@ def graph_mermaid(graph: Any, xray: bool = False, direction: str | None = None) 
     return text
 
 
+def graph_png(graph: Any) -> bytes:
+    """The graph drawn offline with matplotlib (:func:`ragkit.plots.plot_graph`), as PNG bytes."""
+    from ragkit.plots import plot_graph
+
+    return figure_png(plot_graph(graph))
+
+
+def figure_png(fig: Any) -> bytes:
+    """A matplotlib figure as PNG bytes; the figure is closed (so the notebook does not draw it a second time)."""
+    import matplotlib.pyplot as plt
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=90)
+    plt.close(fig)
+    return buffer.getvalue()
+
+
 def show_graph(graph: Any, xray: bool = False, echo: Echo = False, direction: str | None = None) -> None:
-    """Render a LangGraph graph in JupyterLab (its mermaid text only on request). Never calls mermaid.ink."""
-    mermaid(graph_mermaid(graph, xray=xray, direction=direction), echo=echo)
+    """Show a LangGraph graph: JupyterLab draws its mermaid text; GitHub, nbviewer and exported HTML show the
+    picture drawn offline with it (one output, two forms). Never calls mermaid.ink."""
+    text = graph_mermaid(graph, xray=xray, direction=direction).strip()
+    if not _in_kernel():
+        print(text)
+        return
+    from IPython.display import display
+
+    png = base64.b64encode(graph_png(graph)).decode("ascii")
+    display({MERMAID_MIME: text, "image/png": png, "text/plain": "<graph: mermaid diagram and picture>"}, raw=True)
+    if echo == "details":
+        block = f"<details><summary>mermaid text</summary><pre>{html.escape(text)}</pre></details>"
+        display({"text/html": block, "text/plain": "<mermaid text in a collapsed block>"}, raw=True)
+    elif echo:
+        print(text)
+
+
+def graph_shape(graph: Any) -> tuple[list[str], list[tuple[str, str, bool]]]:
+    """A graph's nodes and edges (source, target, conditional), sorted: what two graphs must share to be the same.
+
+    >>> from langgraph.graph import END, START, StateGraph
+    >>> g = StateGraph(dict).add_node("a", lambda s: s).add_edge(START, "a").add_edge("a", END)
+    >>> graph_shape(g)
+    (['__end__', '__start__', 'a'], [('__start__', 'a', False), ('a', '__end__', False)])
+    """
+    drawable = graph.get_graph() if hasattr(graph, "get_graph") else graph.compile().get_graph()
+    edges = sorted((e.source, e.target, bool(e.conditional)) for e in drawable.edges)
+    return sorted(drawable.nodes), edges
+
+
+def same_shape(mine: Any, reference: Any) -> str:
+    """"same shape" when two graphs have the same nodes and edges, else what differs, in words.
+
+    The notebooks build each graph cell by cell and check it against the builder's with this.
+    """
+    (nodes_a, edges_a), (nodes_b, edges_b) = graph_shape(mine), graph_shape(reference)
+    problems = []
+    if set(nodes_b) - set(nodes_a):
+        problems.append(f"missing nodes {sorted(set(nodes_b) - set(nodes_a))}")
+    if set(nodes_a) - set(nodes_b):
+        problems.append(f"extra nodes {sorted(set(nodes_a) - set(nodes_b))}")
+    if set(edges_b) - set(edges_a):
+        problems.append(f"missing edges {sorted(set(edges_b) - set(edges_a))}")
+    if set(edges_a) - set(edges_b):
+        problems.append(f"extra edges {sorted(set(edges_a) - set(edges_b))}")
+    return "; ".join(problems) or "same shape"
 
 
 def notebook_titles(directory: Path | str | None = None) -> dict[str, str]:
     """``{"00": "Welcome to the ragkit workbook", ...}`` from the first heading of each ``NN_*.ipynb``."""
     titles: dict[str, str] = {}
-    for path in sorted(Path(directory or NOTEBOOK_DIR).glob("[0-9][0-9]_*.ipynb")):
+    for path in sorted(Path(directory or notebooks_dir()).glob("[0-9][0-9]_*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
         first = "".join(cells[0]["source"]) if cells else ""
         match = re.match(r"#\s*\d+\s*[·.:-]?\s*(.+)", first.strip().split("\n")[0])
@@ -231,20 +314,26 @@ def notebook_titles(directory: Path | str | None = None) -> dict[str, str]:
     return titles
 
 
-def chapter_map(directory: Path | str | None = None, planned: Sequence[tuple[str, str]] = PLANNED_CHAPTERS,
-                per_row: int = 4) -> str:
-    """Mermaid text of the chapter map: the notebooks that exist, in rows of ``per_row``, then the planned
-    chapters marked "coming". Titles are cut at the first colon, so labels stay short."""
+def chapter_rows(directory: Path | str | None = None, planned: Sequence[tuple[str, str]] = PLANNED_CHAPTERS,
+                 per_row: int = 4) -> list[list[tuple[str, str, bool]]]:
+    """The chapters in rows of ``per_row``, each ``(number, short title, coming)``: the notebooks that exist,
+    then the planned ones. Titles are cut at the first colon, so labels stay short."""
     titles = notebook_titles(directory)
     chapters = [(n, t.split(":")[0].strip(), False) for n, t in titles.items()]
     chapters += [(n, t, True) for n, t in planned if n not in titles]
     chapters.sort()
-    lines = ["flowchart TB"]
     ready = [c for c in chapters if not c[2]]
     coming = [c for c in chapters if c[2]]
     rows = [ready[i : i + per_row] for i in range(0, len(ready), per_row)]
-    if coming:
-        rows += [coming[i : i + per_row] for i in range(0, len(coming), per_row)]
+    return rows + [coming[i : i + per_row] for i in range(0, len(coming), per_row)]
+
+
+def chapter_map(directory: Path | str | None = None, planned: Sequence[tuple[str, str]] = PLANNED_CHAPTERS,
+                per_row: int = 4) -> str:
+    """Mermaid text of the chapter map (:func:`chapter_rows`): the chapters of a row left to right, the rows
+    top to bottom, the planned chapters marked "coming"."""
+    rows = chapter_rows(directory, planned, per_row)
+    lines = ["flowchart TB"]
     for r, row in enumerate(rows):
         kind = "coming" if row[0][2] else "ready"
         lines.append(f'    subgraph row{r}[" "]')
@@ -259,6 +348,19 @@ def chapter_map(directory: Path | str | None = None, planned: Sequence[tuple[str
     lines += [f"    row{r} --> row{r + 1}" for r in range(len(rows) - 1)]
     lines += ["    classDef ready fill:#e8e4ff,stroke:#7b6cf6", "    classDef coming fill:#f4f4f4,stroke:#aaa,stroke-dasharray: 4 3,color:#666"]
     return "\n".join(lines)
+
+
+def show_chapter_map(directory: Path | str | None = None, per_row: int = 4) -> None:
+    """Show the chapter map like :func:`show_graph` shows a graph: mermaid for JupyterLab and a picture drawn
+    offline (:func:`ragkit.plots.plot_chapter_map`) for GitHub, nbviewer and exported HTML."""
+    text = chapter_map(directory, per_row=per_row)
+    if not _in_kernel():
+        print(text)
+        return
+    from ragkit.plots import plot_chapter_map
+
+    png = base64.b64encode(figure_png(plot_chapter_map(chapter_rows(directory, per_row=per_row)))).decode("ascii")
+    _display({MERMAID_MIME: text, "image/png": png, "text/plain": "<chapter map: mermaid diagram and picture>"})
 
 
 # ---------------------------------------------------------------- ragkit.defaults, for the glossary
@@ -284,7 +386,7 @@ def _field_comments(cls: type) -> dict[str, str]:
                 inline = next((t.string.lstrip("# ").strip() for t in tokens if t.type == tokenize.COMMENT), "")
             except (tokenize.TokenError, IndentationError):
                 pass
-            text = " ".join(([inline] if inline else []) + block)
+            text = " ".join(([inline.rstrip(".") + "." if block else inline] if inline else []) + block)
             if text:
                 comments[match.group(1)] = text
     return comments
@@ -313,7 +415,8 @@ def defaults_rows() -> list[list[Any]]:
         for f in dataclasses.fields(value):
             setting = getattr(value, f.name)
             shown = ", ".join(f"{k} {v}" for k, v in setting.items()) if isinstance(setting, dict) else setting
-            rows.append([name, f.name, shown, comments.get(f.name) or _docstring_note(cls, f.name)])
+            note = comments.get(f.name) or _docstring_note(cls, f.name)
+            rows.append([name, f.name, shown, note.replace("``", "`")])  # reStructuredText quotes -> Markdown's
     return rows
 
 

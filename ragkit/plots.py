@@ -1,6 +1,8 @@
 """Pictures for the notebooks: a run's timeline, router scores, MMR's trade-off, reranker contributions,
-grouped bars for a benchmark's per-category results, per-node latency from a server's metrics, and a
-bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret).
+grouped bars for a benchmark's per-category results, per-node latency from a server's metrics, a
+bandit's Beta posteriors and its curves over a replay (arm shares, cumulative regret), the
+risk-coverage curves of the graphs' refusal dials, and query time and memory against corpus size (the
+scaling benchmark).
 
 Every function draws on a new figure of a fixed size (nbval compares the ``<Figure size ...>`` text of a
 plot, not its pixels) and returns the figure; call ``plt.show()`` after it in a notebook. matplotlib is
@@ -13,6 +15,7 @@ and never print them.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any, Mapping, Sequence
 
@@ -25,7 +28,8 @@ CONTRIBUTIONS_SIZE = (7.5, 3.5)
 GROUPED_SIZE = (8.0, 3.5)
 POSTERIORS_SIZE = (9.0, 3.0)
 CURVES_SIZE = (7.5, 3.5)
-PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868"}
+RISK_COVERAGE_SIZE = (7.5, 4.0)
+PART_COLOURS = {"prototypes": "#7b6cf6", "passages": "#4c72b0", "terms": "#55a868", "signals": "#dd8452"}
 
 
 def _pyplot() -> Any:
@@ -94,7 +98,7 @@ def plot_timeline(run: Mapping[str, Any] | Sequence[tuple[str, float]], title: s
 
 def plot_route_scores(explained: Mapping[str, Mapping[str, float]] | Mapping[str, float], chosen: str | None = None,
                       title: str = "router scores per route") -> Any:
-    """Router scores as bars: ``LocalRouter.explain(q)`` gives stacked parts (prototypes, passages, terms)
+    """Router scores as bars: ``LocalRouter.explain(q)`` gives stacked parts (prototypes, passages, terms, signals)
     with the total marked; a plain ``{route: score}`` gives one bar per route. ``chosen`` is outlined."""
     plt = _pyplot()
     routes = list(explained)
@@ -280,6 +284,59 @@ def plot_curves(points: Sequence[int], curves: Mapping[str, Sequence[float]], yl
     return fig
 
 
+def _field(point: Any, name: str) -> Any:
+    return point[name] if isinstance(point, Mapping) else getattr(point, name)
+
+
+def default_point(points: Sequence[Any], default: Any) -> Any:
+    """The point a default marks: the point itself (a mapping or object with ``coverage``), or for a bar, the
+    curve's point at that bar (the one with the lowest threshold at or above it: the runs answering there).
+
+    >>> pts = [{"threshold": "inf", "coverage": 0.0}, {"threshold": 0.6, "coverage": 0.4}, {"threshold": 0.2, "coverage": 0.9}]
+    >>> default_point(pts, 0.3)["coverage"], default_point(pts, {"coverage": 0.5, "accuracy": 0.7})["coverage"]
+    (0.4, 0.5)
+    """
+    if not isinstance(default, (int, float)):
+        return default
+    above = [p for p in points if float(_field(p, "threshold")) >= default]
+    return min(above, key=lambda p: float(_field(p, "threshold")))
+
+
+def plot_risk_coverage(curves: Mapping[str, Sequence[Any]], defaults: Mapping[str, Any] | None = None,
+                       title: str = "answer or refuse: the refusal dial") -> Any:
+    """Risk-coverage curves: share of questions answered (x) against share of those answers that are right
+    (y), one line per graph; ``defaults`` marks each graph's default bar (a point, or the bar itself).
+
+    ``curves`` maps a name to its points (:class:`ragkit.evaluation.risk_coverage.Point` objects or their
+    ``as_dict()`` mappings, as ``benchmarks/results/refusal_risk_coverage.json`` stores them); points that
+    answer nothing have no accuracy and are skipped.
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=RISK_COVERAGE_SIZE)
+    for name, points in curves.items():
+        drawn = sorted((p for p in points if _field(p, "accuracy") is not None), key=lambda p: _field(p, "coverage"))
+        (line,) = ax.plot([_field(p, "coverage") for p in drawn], [_field(p, "accuracy") for p in drawn],
+                          drawstyle="steps-post", label=name)
+        if defaults and name in defaults:
+            mark = default_point(points, defaults[name])
+            if _field(mark, "accuracy") is not None:
+                given = defaults[name]
+                bar = given if isinstance(given, (int, float)) else _field(mark, "threshold")
+                ax.plot([_field(mark, "coverage")], [_field(mark, "accuracy")], marker="o", markersize=8,
+                        color=line.get_color(), markeredgecolor="black", linestyle="none")
+                ax.annotate(f"default {float(bar):.2f}" if bar != "inf" else "default", (_field(mark, "coverage"),
+                            _field(mark, "accuracy")), xytext=(5, -12), textcoords="offset points", fontsize=8)
+    ax.set_xlim(0.0, 1.02)
+    ax.set_ylim(0.0, 1.02)
+    ax.set_xlabel("coverage: share of questions answered")
+    ax.set_ylabel("accuracy of the answers")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
 LATENCY_SIZE = (7.5, 3.5)
 
 
@@ -348,5 +405,145 @@ def plot_grouped_bars(table: Mapping[str, Mapping[str, float | None]], title: st
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------- a graph's shape, drawn offline
+def graph_layers(nodes: Sequence[str], edges: Sequence[tuple[str, str, bool]]) -> dict[str, int]:
+    """Each node's layer: its longest distance from ``__start__`` along edges that do not close a loop.
+
+    >>> graph_layers(["__start__", "a", "b", "__end__"], [("__start__", "a", False), ("a", "b", True),
+    ...              ("b", "a", True), ("b", "__end__", False)])
+    {'__start__': 0, 'a': 1, 'b': 2, '__end__': 3}
+    """
+    import networkx as nx
+
+    forward = nx.DiGraph()
+    forward.add_nodes_from(nodes)
+    seen: set[str] = set()
+
+    def visit(node: str, stack: set[str]) -> None:  # depth-first: an edge back into the stack closes a loop
+        seen.add(node)
+        stack.add(node)
+        for source, target, _ in edges:
+            if source == node and target not in stack:
+                forward.add_edge(source, target)
+                if target not in seen:
+                    visit(target, stack)
+        stack.discard(node)
+
+    visit("__start__", set())
+    layer = {node: 0 for node in nodes}
+    for node in nx.topological_sort(forward):
+        for target in forward.successors(node):
+            layer[target] = max(layer[target], layer[node] + 1)
+    return {node: layer[node] for node in nodes}
+
+
+def plot_graph(graph: Any, title: str | None = None) -> Any:
+    """A LangGraph graph drawn with matplotlib, top-down by layer: solid arrows for fixed edges, dashed for
+    a router's choices, curved ones for loops back. The picture behind :func:`ragkit.notebook.show_graph`
+    where mermaid does not render (GitHub, nbviewer, exported HTML)."""
+    plt = _pyplot()
+    drawable = graph.get_graph() if hasattr(graph, "get_graph") else graph.compile().get_graph()
+    nodes = list(drawable.nodes)
+    edges = [(e.source, e.target, bool(e.conditional)) for e in drawable.edges]
+    layer = graph_layers(nodes, edges)
+    rows: dict[int, list[str]] = {}
+    for node in nodes:
+        rows.setdefault(layer[node], []).append(node)
+    width = max(len(row) for row in rows.values())
+
+    def place() -> dict[str, tuple[float, float]]:
+        return {node: ((i + 1) * (width + 1) / (len(rows[d]) + 1), -d) for d in rows for i, node in enumerate(rows[d])}
+
+    for _ in range(3):  # order each layer by the mean position of its neighbours above (fewer crossings)
+        pos = place()
+        for depth in sorted(rows)[1:]:
+            above = {n: [pos[s][0] for s, t, _ in edges if t == n and layer[s] < depth] for n in rows[depth]}
+            rows[depth].sort(key=lambda n: sum(above[n]) / len(above[n]) if above[n] else width / 2)
+    pos = place()
+    fig, ax = plt.subplots(figsize=(max(6.0, 2.2 * width), max(3.0, 1.0 * len(rows))))
+    for source, target, conditional in edges:
+        span = layer[target] - layer[source]
+        bend = 0.4 if span <= 0 else (0.25 if span > 1 else 0.0)  # a loop back, a long jump, a neighbour
+        ax.annotate("", xy=pos[target], xytext=pos[source],
+                    arrowprops={"arrowstyle": "-|>", "color": "#555", "linestyle": "--" if conditional else "-",
+                                "shrinkA": 14, "shrinkB": 14, "connectionstyle": f"arc3,rad={bend}"})
+    for node, (x, y) in pos.items():
+        end = node in ("__start__", "__end__")
+        ax.text(x, y, node.strip("_") if end else node, ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round,pad=0.4", "fc": "#ffffff" if end else "#f2f0ff", "ec": "#7b6fd6"})
+    ax.set_xlim(0, width + 1)
+    ax.set_ylim(-max(rows) - 0.6, 0.6)
+    ax.axis("off")
+    if title:
+        ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+# ---------------------------------------------------------------- the chapter map, drawn offline
+CHAPTER_MAP_SIZE = (10.0, 4.5)
+
+
+def plot_chapter_map(rows: Sequence[Sequence[tuple[str, str, bool]]]) -> Any:
+    """The workbook's chapters as boxes in rows, read left to right and row after row (the picture of
+    :func:`ragkit.notebook.chapter_map`; each chapter is ``(number, title, coming)``, a coming one grey)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=CHAPTER_MAP_SIZE)
+    per_row = max((len(row) for row in rows), default=1)
+    places: list[tuple[float, float]] = []
+    for r, row in enumerate(rows):
+        for c, (number, title, coming) in enumerate(row):
+            x, y = c + 0.5, -r
+            places.append((x, y))
+            style = ({"fc": "#f4f4f4", "ec": "#aaaaaa", "linestyle": "--"} if coming
+                     else {"fc": "#e8e4ff", "ec": "#7b6cf6"})
+            label = f"{number}\n{textwrap.fill(title, 22)}" + ("\n(coming)" if coming else "")
+            ax.text(x, y, label, ha="center", va="center", fontsize=9, color="#666666" if coming else "black",
+                    bbox={"boxstyle": "round,pad=0.5", **style})
+    for (x0, y0), (x1, y1) in zip(places, places[1:]):
+        same_row = y0 == y1
+        ax.annotate("", xy=(x1 - 0.36, y1) if same_row else (x1, y1 + 0.3), xytext=(x0 + 0.36, y0) if same_row else (x0, y0 - 0.3),
+                    arrowprops={"arrowstyle": "-|>", "color": "#7b6cf6",
+                                "connectionstyle": "arc3,rad=0" if same_row else "angle3,angleA=0,angleB=90"})
+    ax.set_xlim(0, per_row)
+    ax.set_ylim(-len(rows) + 0.5, 0.5)
+    ax.axis("off")
+SCALING_SIZE = (10.0, 3.8)
+
+
+def plot_scaling(results: Mapping[str, Any] | str | Any, systems: Sequence[str] | None = None) -> Any:
+    """Query p50 (ms, query embedding included) and memory held by the index (MB) against corpus size, log-log.
+
+    ``results`` is the record ``benchmarks/scale/run.py`` saves (``{"rows": [...]}``), or the path of its
+    JSON file (``benchmarks/results/scale.json``), so a notebook can draw it without re-running anything.
+    """
+    import json
+    from pathlib import Path
+
+    if isinstance(results, (str, Path)):
+        results = json.loads(Path(results).read_text(encoding="utf-8"))
+    rows = [r for r in results["rows"] if "error" not in r]
+    names = list(systems or dict.fromkeys(r["system"] for r in rows))
+    plt = _pyplot()
+    fig, (time_ax, mem_ax) = plt.subplots(1, 2, figsize=SCALING_SIZE)
+    for name in names:
+        mine = sorted((r for r in rows if r["system"] == name), key=lambda r: r["size"])
+        style = "--" if name.startswith("langchain") else "-"
+        sizes = [r["size"] for r in mine]
+        time_ax.plot(sizes, [r["query_ms_p50"] for r in mine], style, marker="o", label=name)
+        mem_ax.plot(sizes, [max(r["index_mb"], 1) for r in mine], style, marker="o", label=name)
+    for ax, label in ((time_ax, "query p50 (ms)"), (mem_ax, "index memory (MB, after - before build)")):
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("documents")
+        ax.set_ylabel(label)
+        ax.grid(True, which="both", alpha=0.3)
+    time_ax.set_title("query time")
+    mem_ax.set_title("memory")
+    mem_ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     fig.tight_layout()
     return fig

@@ -1,4 +1,4 @@
-"""Adaptive RAG graph: shape snapshot, every route, empty/failing searches, validation, fallback, trace."""
+"""Adaptive RAG graph: shape snapshot, every route, empty/failing searches, validation, fallback, trace, result fields."""
 
 from __future__ import annotations
 
@@ -10,15 +10,20 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import ScriptedChatModel
-from ragkit.graphs.adaptive_rag import (
-    NO_DOCUMENTS_PREFIX,
+from ragkit.domains.menu.routes import (
     OFFLINE_FALLBACK,
     ROUTE_NAMES,
     ROUTES,
-    SEARCH_ROUTES,
     Route,
+    load_routing_questions,
+    menu_sources,
+)
+from ragkit.graphs.adaptive_rag import (
+    GENERIC_FALLBACK,
+    NO_DOCUMENTS_PREFIX,
+    adaptive_rag_graph,
     build_adaptive_rag_graph,
-    route_after_search,
+    route_after_search_to,
 )
 from ragkit.roles.protocols import Answer, RouteDecision, RouteSpec
 from tests.conftest import assert_snapshot
@@ -104,12 +109,18 @@ def test_default_routes_are_a_literal_and_specs_match() -> None:
     assert ROUTE_NAMES == get_args(Route) == ("search_menu", "search_wine", "search_web", "llm_fallback")
     assert tuple(spec.name for spec in ROUTES) == ROUTE_NAMES
     assert all(spec.description and len(spec.examples) >= 2 for spec in ROUTES)
-    assert set(SEARCH_ROUTES) == set(ROUTE_NAMES) - {"llm_fallback"}
+    assert set(menu_sources()) == set(ROUTE_NAMES) - {"llm_fallback"}
+
+
+def test_the_uncompiled_graph_can_be_extended_before_compiling() -> None:
+    graph, parts = make_graph("search_menu")
+    wider = adaptive_rag_graph(router=parts["router"], writer=parts["writer"],
+                               sources={"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]})
+    assert set(wider.nodes) == set(graph.get_graph().nodes) - {"__start__", "__end__"}
+    assert wider.compile().invoke({"question": "Risotto?"})["outcome"] == "answered"
 
 
 def test_route_examples_are_not_copied_from_the_labelled_set() -> None:
-    from ragkit.domains.menu.corpus import load_routing_questions
-
     try:
         labelled = {item["question"].strip().lower() for item in load_routing_questions()}
     except FileNotFoundError:
@@ -125,8 +136,9 @@ def test_each_search_route_feeds_generate(route: str) -> None:
     out = graph.invoke({"question": "  what is on tonight?  "})
     assert out["route"] == route
     assert out["path"] == ["check_question", "route_question", route, "generate"]
-    assert len(out["documents"]) == 1 and out["used_documents"] is True
-    assert out["generation"] == out["answer"].text and out["generation"].endswith("[1]")
+    assert len(out["documents"]) == 1 and out["sources"] == out["documents"]
+    assert out["outcome"] == "answered" and out["answer"].endswith("[1]") and out["citations"] == [1]
+    assert out["reason"].startswith(f"written from {route}")
     assert parts["writer"].calls[0][0] == "what is on tonight?"  # the stripped question
     if route == "search_web":
         assert parts["web"].calls == [("what is on tonight?", 4)]
@@ -140,8 +152,9 @@ def test_llm_fallback_route_offline_answers_honestly_without_documents() -> None
     graph, parts = make_graph("llm_fallback")
     out = graph.invoke({"question": "Who wrote Don Quixote?"})
     assert out["path"] == ["check_question", "route_question", "llm_fallback"]
-    assert out["route"] == "llm_fallback" and out["documents"] == [] and out["used_documents"] is False
-    assert out["generation"] == OFFLINE_FALLBACK
+    assert out["route"] == "llm_fallback" and out["documents"] == [] and out["sources"] == []
+    assert out["answer"] == OFFLINE_FALLBACK and out["outcome"] == "refused" and out["citations"] == []
+    assert "none of the sources covers" in out["reason"]
     assert parts["menu"].calls == parts["wine"].calls == parts["web"].calls == []
     assert parts["writer"].calls == []
 
@@ -150,14 +163,16 @@ def test_llm_fallback_with_a_chat_model_says_it_used_no_documents() -> None:
     model = ScriptedChatModel(responses=["Miguel de Cervantes."])
     graph, _ = make_graph("llm_fallback", chat_model=model)
     out = graph.invoke({"question": "Who wrote Don Quixote?"})
-    assert out["generation"] == f"{NO_DOCUMENTS_PREFIX} Miguel de Cervantes."
+    assert out["answer"] == f"{NO_DOCUMENTS_PREFIX} Miguel de Cervantes."
+    assert out["outcome"] == "answered" and out["sources"] == [] and "general knowledge" in out["reason"]
     assert "Who wrote Don Quixote?" in str(model.calls[0]["messages"][-1].content)
 
 
 def test_llm_fallback_when_the_chat_model_fails_gives_the_offline_message() -> None:
     graph, _ = make_graph("llm_fallback", chat_model=ScriptedChatModel(responses=[TimeoutError("slow")]))
     out = graph.invoke({"question": "Who wrote Don Quixote?"})
-    assert out["generation"].startswith(OFFLINE_FALLBACK) and "TimeoutError" in out["generation"]
+    assert out["answer"].startswith(OFFLINE_FALLBACK) and "TimeoutError" in out["answer"]
+    assert out["outcome"] == "refused" and "TimeoutError" in out["reason"]
 
 
 @pytest.mark.parametrize("proposal", ["search_recipes", "", "SEARCH_MENU"])
@@ -185,8 +200,9 @@ def test_a_search_that_finds_nothing_goes_to_the_fallback() -> None:
     out = graph.invoke({"question": "Do you have a Greek wine?"})
     assert out["path"] == ["check_question", "route_question", "search_wine", "llm_fallback"]
     assert out["route"] == "search_wine" and out["documents"] == []
-    assert "found nothing" in out["search_note"] and "found nothing" in out["generation"]
-    assert out["generation"] != OFFLINE_FALLBACK  # it says what happened, not "outside my topics"
+    assert "found nothing" in out["search_note"] and "found nothing" in out["answer"]
+    assert out["answer"] != OFFLINE_FALLBACK  # it says what happened, not "outside my topics"
+    assert out["outcome"] == "refused" and out["reason"] == out["search_note"]
     assert parts["writer"].calls == []
 
 
@@ -194,10 +210,28 @@ def test_a_search_that_raises_goes_to_the_fallback_without_crashing() -> None:
     graph, _ = make_graph("search_menu", menu=RecordingSearch(ConnectionError("index missing")))
     out = graph.invoke({"question": "Is the soup vegan?"})
     assert out["path"][-1] == "llm_fallback" and out["documents"] == []
-    assert "ConnectionError" in out["search_note"] and "index missing" in out["generation"]
+    assert "ConnectionError" in out["search_note"] and "index missing" in out["answer"]
+    assert out["search_failed"] is True and out["outcome"] == "refused"
+
+
+def test_a_setup_error_in_a_structured_search_is_raised_not_turned_into_a_fallback() -> None:
+    class Unready:
+        def analyze(self, question):
+            raise FileNotFoundError("no index here: run ragkit ingest first")
+
+        def search_analysed(self, analysis, k=None):
+            raise AssertionError("never reached")
+
+        def search_with_scores(self, query, k=None):
+            raise AssertionError("never reached")
+
+    graph, _ = make_graph("search_menu", menu=Unready())
+    with pytest.raises(FileNotFoundError, match="run ragkit ingest"):
+        graph.invoke({"question": "Is the soup vegan?"})
 
 
 def test_route_after_search_branches() -> None:
+    route_after_search = route_after_search_to("llm_fallback")
     assert route_after_search({"documents": [Document("x")]}) == "generate"
     assert route_after_search({"documents": []}) == "llm_fallback"
 
@@ -216,7 +250,7 @@ def test_a_huge_question_is_rejected_with_a_clear_message_naming_the_argument_th
     with pytest.raises(ValueError, match=r"2,001 characters.*build_adaptive_rag_graph\(max_question_chars=") as err:
         graph.invoke({"question": "w" * 2_001})
     assert parts["router"].calls == [] and parts["menu"].calls == []
-    assert "max_question_chars" in inspect.signature(build_adaptive_rag_graph).parameters  # the hint is real
+    assert "max_question_chars" in inspect.signature(adaptive_rag_graph).parameters  # the hint is real (build_ passes it on)
     longer = build_adaptive_rag_graph(router=FixedRouter("search_menu"), writer=EchoWriter(), max_question_chars=3_000,
                                       sources={"search_menu": parts["menu"], "search_wine": parts["wine"],
                                                "search_web": parts["web"]})
@@ -242,7 +276,7 @@ def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> N
 
     monkeypatch.setattr(presets, "default_retriever", lambda docs, k=4: fake_default(docs[0].metadata["source"], k))
     graph = build_adaptive_rag_graph(router=FixedRouter("search_wine"), writer=EchoWriter(),
-                                     sources={**SEARCH_ROUTES, "search_web": FakeWebSearch()})
+                                     sources={**menu_sources(), "search_web": FakeWebSearch()})
     assert built == []  # building the graph loaded nothing
     out = graph.invoke({"question": "A red wine?"})
     # the wine route is structured: the ranker was built on first search; the documents are the wine list's own,
@@ -266,10 +300,14 @@ def test_a_route_of_ones_own_is_searched_not_sent_to_the_fallback() -> None:
                                      sources={"search_notes": notes})
     out = graph.invoke({"question": "When do we meet?"})
     assert out["route"] == "search_notes" and out["path"] == ["check_question", "route_question", "search_notes", "generate"]
-    assert notes.calls == ["When do we meet?"] and out["generation"].startswith("The 2024 meeting")
-    # the fallback is the route without a source, here "general"
-    assert build_adaptive_rag_graph(router=FixedRouter("nonsense"), writer=EchoWriter(), routes=MY_ROUTES,
-                                    sources={"search_notes": notes}).invoke({"question": "x?"})["path"][-1] == "general"
+    assert notes.calls == ["When do we meet?"] and out["answer"].startswith("The 2024 meeting")
+    # the fallback is the route without a source, here "general", and its offline message names no menu
+    other = build_adaptive_rag_graph(router=FixedRouter("nonsense"), writer=EchoWriter(), routes=MY_ROUTES,
+                                     sources={"search_notes": notes}).invoke({"question": "x?"})
+    assert other["path"][-1] == "general" and other["answer"] == GENERIC_FALLBACK
+    mine = build_adaptive_rag_graph(router=FixedRouter("nonsense"), writer=EchoWriter(), routes=MY_ROUTES,
+                                    sources={"search_notes": notes}, fallback_text="Ask me about our meetings.")
+    assert mine.invoke({"question": "x?"})["answer"] == "Ask me about our meetings."
 
 
 def test_a_local_router_over_ones_own_routes_uses_their_documents(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -291,10 +329,27 @@ def test_route_and_source_mistakes_fail_when_the_graph_is_built(sources: dict, m
         build_adaptive_rag_graph(router=FixedRouter("search_notes"), writer=EchoWriter(), routes=MY_ROUTES, sources=sources)
 
 
-def test_an_unknown_corpus_name_fails_when_the_graph_is_built() -> None:
-    with pytest.raises(ValueError, match="unknown corpus 'menus2'"):
+def test_a_corpus_name_is_no_source_and_fails_when_the_graph_is_built() -> None:
+    with pytest.raises(TypeError, match="'menus2' is a name, not a retriever"):
         build_adaptive_rag_graph(router=FixedRouter("search_menu"), writer=EchoWriter(),
-                                 sources={**SEARCH_ROUTES, "search_menu": "menus2"})
+                                 sources={**menu_sources(), "search_menu": "menus2"})
+
+
+def test_a_query_analyzer_with_sources_of_ones_own_is_a_build_error() -> None:
+    from ragkit.domains.menu.vocabulary import menu_query_analyzer
+
+    with pytest.raises(TypeError, match="give each StructuredRetriever its analyzer="):
+        build_adaptive_rag_graph(routes=MY_ROUTES, sources={"search_notes": RecordingSearch(NOTES)},
+                                 query_analyzer=menu_query_analyzer(embedder=False))
+
+
+def test_a_role_of_the_wrong_kind_fails_when_the_graph_is_built() -> None:
+    with pytest.raises(TypeError, match="router= needs a Router"):
+        build_adaptive_rag_graph(router=object(), routes=MY_ROUTES, sources={"search_notes": RecordingSearch(NOTES)})
+    graph = build_adaptive_rag_graph(router=lambda q: RouteDecision("search_notes", 1.0), routes=MY_ROUTES,
+                                     writer=lambda q, docs: Answer("Thursdays [1].", (1,)),
+                                     sources={"search_notes": RecordingSearch(NOTES)})
+    assert graph.invoke({"question": "When?"})["answer"] == "Thursdays [1]."  # plain functions are roles too
 
 
 # ---------------------------------------------------------------- LLM roles on a scripted chat model
@@ -308,8 +363,9 @@ def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
                                      "search_web": FakeWebSearch()})
     out = graph.invoke({"question": "Which grape is the Barolo?"})
     assert out["route"] == "search_wine" and out["path"][-1] == "generate"
-    assert out["generation"] == "The Barolo is a Nebbiolo [1]."  # the invented citation [9] was dropped
+    assert out["answer"] == "The Barolo is a Nebbiolo [1]." and out["citations"] == [1]  # the invented [9] was dropped
     assert len(model.calls) == 2
+    assert out["route_scores"] == {} and out["route_margin"] is None  # a chat model's choice has no scores
 
 
 def test_malformed_router_output_goes_to_the_fallback_which_says_it_used_no_documents() -> None:
@@ -318,7 +374,7 @@ def test_malformed_router_output_goes_to_the_fallback_which_says_it_used_no_docu
                                      "search_wine": RecordingSearch([]), "search_web": FakeWebSearch()})
     out = graph.invoke({"question": "What is the capital of France?"})
     assert out["route"] == "llm_fallback" and "safe default" in out["route_note"]
-    assert out["generation"] == f"{NO_DOCUMENTS_PREFIX} Paris." and out["documents"] == []
+    assert out["answer"] == f"{NO_DOCUMENTS_PREFIX} Paris." and out["documents"] == [] and out["sources"] == []
 
 
 def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
@@ -328,7 +384,20 @@ def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
     assert all(d.metadata["course"] == "dessert" for d in out["documents"])
     with_eggs = {d.metadata["id"] for d in out["documents"] if "eggs" in d.metadata["allergens"]}
     assert with_eggs == {"menu-22", "menu-24"}  # both desserts with eggs were found
-    assert "Orange and almond cake" in out["generation"] and "[1]" in out["generation"]
+    assert "Orange and almond cake" in out["answer"] and "[1]" in out["answer"] and out["outcome"] == "answered"
+
+
+def test_the_state_shows_the_local_routers_scores_and_margin() -> None:
+    graph = build_adaptive_rag_graph()
+    out = graph.invoke({"question": "Is the coast road closed today?"})
+    scores = out["route_scores"]
+    assert set(scores) == set(ROUTE_NAMES) and out["route"] == max(scores, key=scores.get) == "search_web"
+    best, runner_up = sorted(scores.values(), reverse=True)[:2]
+    assert out["route_margin"] == pytest.approx(best - runner_up) and out["route_margin"] > 0
+    failed = build_adaptive_rag_graph(router=CrashingRouter("x"), sources={"search_menu": RecordingSearch([]),
+                                      "search_wine": RecordingSearch([]), "search_web": FakeWebSearch()})
+    out = failed.invoke({"question": "Is the coast road closed today?"})
+    assert out["route_scores"] == {} and out["route_margin"] is None
 
 
 @pytest.mark.gemini
@@ -339,4 +408,4 @@ def test_gemini_smoke() -> None:
 
     graph = build_adaptive_rag_graph(chat_model=load_chat_model("fast", required=True))
     out = graph.invoke({"question": "Is there a vegetarian main course on the menu?"})
-    assert out["route"] in ROUTE_NAMES and out["generation"].strip()
+    assert out["route"] in ROUTE_NAMES and out["answer"].strip()

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from ragkit.domains.handbook.corpus import load_handbook
-from ragkit.goldsets import check_frozen, eval_dir
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
+from ragkit.goldsets import check_frozen, eval_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "goldsets" / "make_agent_sets.py"

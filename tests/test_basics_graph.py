@@ -14,11 +14,12 @@ from ragkit.graphs.basics import (
     MAX_CAP,
     build_guess_graph,
     format_updates,
+    guess_graph,
     new_game,
     play,
     route_after_check,
 )
-from ragkit.notebook import graph_mermaid
+from ragkit.notebook import graph_mermaid, same_shape
 
 EXPECTED_MERMAID = """\
 ---
@@ -50,6 +51,15 @@ GRAPH = build_guess_graph()
 
 def test_graph_shape_snapshot() -> None:
     assert graph_mermaid(GRAPH) == EXPECTED_MERMAID
+
+
+def test_the_uncompiled_graph_is_the_builders_and_can_be_extended() -> None:
+    from langgraph.graph import StateGraph
+
+    builder = guess_graph()
+    assert isinstance(builder, StateGraph) and same_shape(builder, GRAPH) == "same shape"
+    builder.add_node("log", lambda state: {})  # still open: a learner can add to it before compiling
+    assert "extra nodes ['log']" in same_shape(builder, GRAPH)
 
 
 def test_finds_the_secret_by_halving() -> None:

@@ -21,10 +21,8 @@ from ragkit.core.nlp import document_subject, prose_sentences
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.claims import ClaimCheck, LocalHallucinationGrader, content_words, split_claims
 from ragkit.offline.writing import LocalWriter
-from ragkit.offline.claims import content_words, split_claims
-from ragkit.offline.claims import ClaimCheck
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langgraph.types import Command
 
+from ragkit.core.nlp import same_query
 from ragkit.graphs.crag import (
     REFUSALS,
     build_crag_graph,
@@ -19,7 +20,6 @@ from ragkit.graphs.crag import (
     supporting_documents,
     thread,
 )
-from ragkit.core.nlp import same_query
 from ragkit.roles.protocols import Answer, Groundedness, Judgement
 from tests.conftest import assert_snapshot
 

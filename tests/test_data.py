@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.core.files import markdown_sections
-from ragkit.core.files import DataError, data_dir
+from ragkit.core.files import DataError, data_dir, markdown_sections
 from ragkit.domains.corpora import load_corpus
 from ragkit.domains.handbook.corpus import load_handbook
-from ragkit.domains.menu import corpus as data
-from ragkit.domains.menu.corpus import load_menu, load_routing_questions, load_wines
-from ragkit.domains.statute.corpus import article_references, load_statute
+from ragkit.domains.menu.corpus import load_menu, load_wines
+from ragkit.domains.menu.routes import ROUTE_NAMES, load_routing_questions
+from ragkit.domains.statute.citations import cited_articles
+from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.web.corpus import load_web_snapshot
 
 # The 14 allergens EU food law asks restaurants to declare.
@@ -219,7 +219,7 @@ def test_routing_questions_are_balanced_and_distinct():
     items = load_routing_questions()
     assert len(items) >= 48
     routes = [item["route"] for item in items]
-    assert all(routes.count(route) >= 12 for route in data.ROUTES)
+    assert all(routes.count(route) >= 12 for route in ROUTE_NAMES)
     questions = [item["question"].lower() for item in items]
     assert len(set(questions)) == len(questions)
     assert all(q.strip() and len(q) < 200 for q in questions)
@@ -275,8 +275,8 @@ def test_statute_fixture_parts_and_references(tmp_path):
 
 
 def test_article_references_ignore_paragraph_numbers():
-    assert article_references("under Article 6(1)(d) or Article 38") == [6, 38]
-    assert article_references("paragraph (3) of this Article") == []
+    assert cited_articles("under Article 6(1)(d) or Article 38") == [6, 38]
+    assert cited_articles("paragraph (3) of this Article") == []
 
 
 @pytest.mark.parametrize(

@@ -27,12 +27,6 @@ def test_langgraph_json_names_importable_compiled_graphs():
         assert graph.checkpointer is None, f"{name}: LangGraph's server brings its own persistence"
 
 
-def test_dockerfile_installs_from_the_lock_and_has_a_healthcheck():
-    text = (ROOT / "Dockerfile").read_text()
-    assert "-c constraints.txt" in text and "torch==2.13.0" in text
-    assert "HEALTHCHECK" in text and "/health" in text and "bubblewrap" in text
-
-
 RUN = """
 import time, sys
 from ragkit.graphs.self_rag import build_self_rag_graph

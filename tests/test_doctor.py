@@ -11,7 +11,16 @@ import pytest
 
 from ragkit import doctor
 from ragkit.cli import main
-from ragkit.doctor import Check, check_data, check_disk, check_folder, check_platform, check_port, check_python, check_torch
+from ragkit.doctor import (
+    Check,
+    check_data,
+    check_disk,
+    check_folder,
+    check_platform,
+    check_port,
+    check_python,
+    check_torch,
+)
 
 
 def lines_of(checks) -> tuple[int, list[str]]:

@@ -212,3 +212,27 @@ def test_mmr_checker_tells_near_duplicates_apart() -> None:
     differs = [top_k(np.array(c.query), np.array(c.candidates), c.k, c.lambda_mult) != ch01.reference_mmr(
         np.array(c.query), np.array(c.candidates), c.k, c.lambda_mult) for c in ch01.mmr_cases(0)]
     assert sum(differs) >= 5
+
+
+# ---------------------------------------------------------------- wiring a graph by hand
+def test_the_wiring_checker_passes_the_builders_graph_and_names_what_a_wrong_one_lacks() -> None:
+    from langgraph.graph import END, START, StateGraph
+
+    from ragkit.exercises.core import check_wiring
+    from ragkit.graphs.crag import CragState, crag_graph
+
+    reference = crag_graph(retriever=lambda q: [])
+    assert check_wiring(lambda: crag_graph(retriever=lambda q: []), reference, "crag", quiet=True).passed
+
+    def fixed_instead_of_routed():  # the judge's router replaced by a fixed edge to write
+        mine = crag_graph(retriever=lambda q: [])
+        del mine.branches["judge"]
+        return mine.add_edge("judge", "write")
+
+    result = check_wiring(fixed_instead_of_routed, reference, "crag", quiet=True)
+    assert not result.passed and "judge -> write (a router's choice): this edge comes from a router" in result.message
+    result = check_wiring(lambda: 42, reference, "crag", quiet=True)
+    assert not result.passed and "does not compile" in result.message
+    empty = StateGraph(CragState).add_node("refine", lambda s: s).add_edge(START, "refine").add_edge("refine", END)
+    result = check_wiring(lambda: empty, reference, "crag", quiet=True)
+    assert "add the node(s) ask_back, clarify" in result.message and "extra edge refine -> END" in result.message

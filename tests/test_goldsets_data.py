@@ -61,7 +61,7 @@ def test_routing_blind_schema_and_counts() -> None:
 
 
 def test_routing_blind_has_no_exact_overlap_with_other_sets() -> None:
-    from ragkit.graphs.adaptive_routes import ROUTES as SPECS
+    from ragkit.domains.menu.routes import ROUTES as SPECS
 
     def norm(text: str) -> str:
         return " ".join(text.lower().split())

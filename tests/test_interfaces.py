@@ -8,8 +8,6 @@ without ``chat_model``, a search that crashed CRAG, the tool loop taking any mes
 from __future__ import annotations
 
 import inspect
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,14 +32,10 @@ from ragkit.core.search import (
     doc_key,
 )
 from ragkit.defaults import GRAPHS, RETRIEVAL
-from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, tool_agent_graph
-from ragkit.roles.llm import LLMJudge, LLMWriter
-from ragkit.offline.judge import LocalJudge
-from ragkit.offline.writing import LocalWriter
-from ragkit.roles.factory import make_roles
 
 DOCS = [
     Document("Harbour fish soup, a starter with saffron and croutons, costs 11.50 EUR.", metadata={"id": "m1", "title": "Fish soup"}),
@@ -150,44 +144,25 @@ def test_the_fusion_formula_exists_once_and_the_tuner_uses_it():
     from ragkit.evaluation import tuning
 
     bm25, dense = BM25Retriever.from_documents(DOCS), DenseRetriever.from_documents(DOCS)
-    query = "main course with potatoes"
+    queries = {"q1": "main course with potatoes", "q2": "ferry to the quay", "q3": "dessert"}
+    keys = [doc_key(d) for d in DOCS]
+    qrels = {qid: {keys[i]: 1} for i, qid in enumerate(queries)}
+    lists = {name: {qid: [(doc_key(d), s) for d, s in r.search_with_scores(q, len(DOCS))] for qid, q in queries.items()}
+             for name, r in (("bm25", bm25), ("dense", dense))}
     for method, alpha, k in [("weighted", 0.6, 60), ("rrf", 0.3, 5)]:
-        lists = [[(doc_key(d), s) for d, s in r.search_with_scores(query, 5)] for r in (bm25, dense)]
-        hybrid = HybridRetriever(retrievers=[bm25, dense], method=method, alpha=alpha, rrf_k=k, fetch_k=5)
-        assert [doc_key(d) for d, _ in hybrid.search_with_scores(query, 5)] == [key for key, _ in fuse(lists, method, [alpha, 1 - alpha], k)]
-    assert "fuse(" in inspect.getsource(tuning.tune_fusion)
+        hybrid = HybridRetriever(retrievers=[bm25, dense], method=method, alpha=alpha, rrf_k=k, fetch_k=len(DOCS))
+        for qid, query in queries.items():
+            fused = fuse([lists["bm25"][qid], lists["dense"][qid]], method, [alpha, 1 - alpha], k)
+            assert [doc_key(d) for d, _ in hybrid.search_with_scores(query, 5)] == [key for key, _ in fused][:5]
+        # The tuner's figure for this setting is the figure of the retriever's own rankings.
+        run = {qid: [doc_key(d) for d, _ in hybrid.search_with_scores(q, 10)] for qid, q in queries.items()}
+        grid = tuning.tune_fusion(lists["bm25"], lists["dense"], qrels, rrf_ks=(k,), alphas=(alpha,))["grid"]
+        row = next(r for r in grid if r["method"] == method)
+        assert row["ndcg@10"] == round(tuning.ndcg10(run, qrels), 4)
 
 
-def test_nothing_in_ragkit_reaches_into_another_objects_private_fields():
-    offenders = []
-    for path in Path(ragkit.__file__).parent.rglob("*.py"):
-        for n, line in enumerate(path.read_text().splitlines(), 1):
-            code = line.split("#")[0]
-            for match in re.finditer(r"(\w+)\._[a-z]\w*", code):
-                if match.group(1) not in {"self", "cls", "super", "type", "os"}:  # os._exit is public API
-                    offenders.append(f"{path.name}: {match.group(0)}")
-    # DenseRetriever's own classmethods (from_documents, load) fill the instance they just built.
-    assert sorted(set(offenders)) == ["dense.py: retriever._set_vectors"]
-
-
-# ---------------------------------------------------------------- one role factory, chat_model= on every builder
-def test_make_roles_local_llm_judge_model_and_overrides():
-    local = make_roles()
-    assert isinstance(local.writer, LocalWriter) and isinstance(local.judge, LocalJudge)
-    assert local.judge.grader is local.grader  # built once, shared
-    writer_model, judge_model = scripted("{}"), scripted("{}")
-    llm = make_roles(writer_model, judge_model=judge_model)
-    assert isinstance(llm.writer, LLMWriter) and llm.writer.model is writer_model
-    assert isinstance(llm.judge, LLMJudge) and llm.judge.model is judge_model and llm.grader.model is judge_model
-    mine = LocalWriter()
-    assert make_roles(writer_model, writer=mine).writer is mine
-    with pytest.raises(TypeError, match="unknown role"):
-        make_roles(graderr=mine)
-    with pytest.raises(ValueError, match="judge_model needs a chat_model"):
-        make_roles(judge_model=judge_model)
-
-
-@pytest.mark.parametrize("builder", [build_adaptive_rag_graph, self_rag_graph, crag_graph, tool_agent_graph])
+# ---------------------------------------------------------------- chat_model= on every builder
+@pytest.mark.parametrize("builder", [adaptive_rag_graph, self_rag_graph, crag_graph, tool_agent_graph])
 def test_every_builder_takes_chat_model_and_the_input_limit(builder):
     params = inspect.signature(builder).parameters
     assert "chat_model" in params
@@ -224,7 +199,7 @@ def test_a_search_that_raises_is_a_recorded_outcome_in_every_graph():
     adaptive = build_adaptive_rag_graph(router=ToMenu(), sources={"search_menu": Exploding(), "search_wine": Exploding(),
                                                                   "search_web": Exploding()})
     out = adaptive.invoke({"question": "How much is the lamb on your menu?"})
-    assert out["search_failed"] is True and "index offline" in out["generation"]
+    assert out["search_failed"] is True and "index offline" in out["answer"] and out["outcome"] == "refused"
 
 
 def test_the_tool_loop_rejects_empty_and_oversized_messages_clearly():
@@ -273,7 +248,8 @@ KOREAN = "디저트 중에 견과류가 없는 것은 무엇입니까?"
 
 def test_every_graph_says_plainly_that_the_offline_models_read_english():
     adaptive = build_adaptive_rag_graph().invoke({"question": KOREAN})
-    assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["generation"]
+    assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["answer"]
+    assert adaptive["outcome"] == "refused" and adaptive["reason"] == "language"
     self_rag = build_self_rag_graph().invoke({"question": KOREAN})
     assert self_rag["path"][-1] == "unsupported_language" and "GOOGLE_API_KEY" in self_rag["answer"]
     assert self_rag["outcome"] == "refused" and self_rag["reason"] == "language"
@@ -288,5 +264,5 @@ def test_with_a_chat_model_a_korean_question_goes_through_unchanged():
     model = scripted({"route": "search_menu", "reason": "menu"}, {"answer": "초콜릿 무스 [1].", "answered": True})
     out = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": lambda q: DOCS[:1],
                                                               "search_wine": lambda q: [], "search_web": lambda q: []}).invoke({"question": KOREAN})
-    assert out["route"] == "search_menu" and out["generation"] == "초콜릿 무스 [1]."
+    assert out["route"] == "search_menu" and out["answer"] == "초콜릿 무스 [1]."
     assert KOREAN in str(model.calls[0]["messages"][-1].content)

@@ -6,10 +6,9 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import scripted
-from ragkit.roles.protocols import Grade, Judgement
-from ragkit.roles.llm import LLMJudge
 from ragkit.offline.judge import LocalJudge, has_antecedent, title_split, underspecified
-from ragkit.roles.protocols import fail_soft
+from ragkit.roles.llm import LLMJudge
+from ragkit.roles.protocols import Grade, Judgement, fail_soft
 
 VERDICTS = {"sufficient", "insufficient", "ambiguous", "irrelevant"}
 

@@ -286,6 +286,23 @@ def test_chapter_map_is_drawn_from_the_notebooks_that_exist() -> None:
             assert f"c{number}[" in text and "(coming)" in text.split(f"c{number}[")[1].split("]")[0]
 
 
+def test_chapter_map_picture_shows_every_chapter_in_reading_order() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ragkit.notebook import chapter_rows
+    from ragkit.plots import CHAPTER_MAP_SIZE, plot_chapter_map
+
+    rows = chapter_rows(NOTEBOOK_DIR, planned=[("99", "A chapter to come")])
+    fig = plot_chapter_map(rows)
+    labels = [text.get_text() for text in fig.axes[0].texts if text.get_text()]  # the arrows are empty annotations
+    assert [label.split("\n")[0] for label in labels] == [number for row in rows for number, _, _ in row]
+    assert labels[-1].endswith("(coming)") and tuple(fig.get_size_inches()) == CHAPTER_MAP_SIZE
+    plt.close("all")
+
+
 def test_glossary_reads_every_tuned_default() -> None:
     import dataclasses
 
@@ -336,3 +353,82 @@ def test_node_latency_plot_reads_server_metrics() -> None:
     plt.close("all")
     with pytest.raises(ValueError, match="run a graph"):
         plot_node_latency({"node_latency_seconds": {}})
+
+
+# ---------------------------------------------------------------- what a learner sees (issue 20)
+GRAPH_NOTEBOOKS = [p for p in NOTEBOOKS if NAME_PATTERN.match(p.name) and 3 <= int(p.name[:2]) <= 12]
+# Paths relative to the working directory break when a notebook is copied elsewhere: find files through ragkit.
+RELATIVE_PATH = re.compile(r"""["']\.\./""")
+# Words of the developers, not of the learner: branch names, commit hashes, machine paths.
+JARGON = {
+    "a branch name (\"main's\")": re.compile(r"\bmain's\b"),
+    "a commit hash": re.compile(r"\b(?:commit|at|from)\s+[0-9a-f]{7,40}\b"),
+    "a machine path": re.compile(r"(?:/work/|/home/\w+/|/tmp/[\w.-]+/|worktree|C:\\\\Users)"),
+}
+
+
+def figure_and_diagram_problems(nb: nbformat.NotebookNode, name: str) -> list[str]:
+    """Outputs a learner cannot see: a figure that was never drawn (its ``<Figure size ...>`` text instead of
+    the picture) and a mermaid diagram without a picture (GitHub, nbviewer and exported HTML show only text)."""
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            text = output.get("text", "") + "".join(v for k, v in data.items() if k.startswith("text/") and isinstance(v, str))
+            if "<Figure size" in text and "image/png" not in data:
+                problems.append(f"{name}, cell {index}: a figure shows as its text ('<Figure size ...>'): "
+                                "display it (plt.show() or display(fig)) instead of leaving it as the cell's value")
+            mermaid = "text/vnd.mermaid" in data or "<mermaid diagram>" in text
+            if mermaid and not ({"image/png", "image/svg+xml"} & set(data)):
+                problems.append(f"{name}, cell {index}: a mermaid diagram without a picture (use ragkit.notebook.show_graph)")
+    return problems
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_and_diagram_is_a_picture(path: Path) -> None:
+    problems = figure_and_diagram_problems(_read(path), path.name)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_picture_rule_catches_a_figure_left_as_text_and_a_bare_diagram() -> None:
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    def with_output(data: dict) -> nbformat.NotebookNode:
+        cell = new_code_cell("x")
+        cell.outputs = [new_output("display_data", data=data)]
+        return cell
+
+    bad = new_notebook(cells=[with_output({"text/plain": "<Figure size 900x700 with 1 Axes>"}),
+                              with_output({"text/vnd.mermaid": "graph TD;", "text/plain": "<mermaid diagram>"})])
+    good = new_notebook(cells=[with_output({"text/plain": "<Figure size 9x7>", "image/png": "iVBOR"}),
+                               with_output({"text/vnd.mermaid": "graph TD;", "image/png": "iVBOR"})])
+    assert len(figure_and_diagram_problems(bad, "bad")) == 2 and figure_and_diagram_problems(good, "good") == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_files_are_found_through_ragkit_and_no_developer_words_are_shown(path: Path) -> None:
+    nb = _read(path)
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and RELATIVE_PATH.search(cell.source):
+            problems.append(f"{_where(path, index)}: a path relative to the working directory ('../'); use "
+                            "ragkit.data_dir() or ragkit.results_dir()")
+        texts = [cell.source] if cell.cell_type == "markdown" else _output_texts(cell)
+        for text in texts:
+            for label, pattern in JARGON.items():
+                if pattern.search(text):
+                    problems.append(f"{_where(path, index)}: shows {label}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", GRAPH_NOTEBOOKS, ids=lambda p: p.name)
+def test_each_graph_notebook_assembles_its_graph_and_has_a_wiring_exercise(path: Path) -> None:
+    nb = _read(path)
+    code = "\n".join(cell.source for cell in _code_cells(nb))
+    assert "add_node(" in code and "same_shape(" in code, \
+        f"{path.name}: assemble the graph cell by cell (add_node, add_edge, add_conditional_edges) and compare it " \
+        "with the builder's (ragkit.notebook.same_shape)"
+    checkers = [cell.source for cell in nb.cells if "checker" in _tags(cell)]
+    assert any("wiring" in source for source in checkers), f"{path.name}: no wiring exercise (a checker built on check_wiring)"

@@ -1,4 +1,5 @@
-"""Query analysis: questions -> structured queries, read with the data's OWN vocabulary (bundled and synthetic)."""
+"""Query analysis: questions -> structured queries, read with the data's OWN vocabulary (bundled and synthetic),
+English grammar, and a domain's words passed in (the menu's, or none)."""
 
 from __future__ import annotations
 
@@ -8,19 +9,26 @@ from langchain_core.structured_query import Comparison, Operation, StructuredQue
 
 from ragkit.core.chat_models import ScriptedChatModel, scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
-from ragkit.roles.factory import make_roles
-from ragkit.roles.query_analysis import LLMQueryAnalyzer, LocalQueryAnalyzer, QueryAnalysis, QueryAnalyzer
-from ragkit.roles.query_vocabulary import Vocabulary
+from ragkit.domains.menu.routes import menu_sources
+from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, MENU_WORDS, menu_query_analyzer
+from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
+from ragkit.offline.query_analysis import LocalQueryAnalyzer, QueryWords, Vocabulary
+from ragkit.roles.llm_analysis import LLMQueryAnalyzer
+from ragkit.roles.structured_query import QueryAnalysis, QueryAnalyzer
 
 
 @pytest.fixture(scope="module")
 def menu() -> LocalQueryAnalyzer:
-    return LocalQueryAnalyzer(load_menu())
+    return menu_query_analyzer(load_menu())
 
 
 @pytest.fixture(scope="module")
 def wine() -> LocalQueryAnalyzer:
-    return LocalQueryAnalyzer(load_wines())
+    return menu_query_analyzer(load_wines())
+
+
+def llm_over(docs, model) -> LLMQueryAnalyzer:
+    return LLMQueryAnalyzer(model, menu_query_analyzer(docs, embedder=False), MENU_DESCRIPTION)
 
 
 # question -> (kind, filter in words, sort, comparison ids/field/want, unresolved)
@@ -147,6 +155,25 @@ def test_vocabulary_skips_ids_constants_and_mixed_fields() -> None:
     assert v.values == {} and v.numeric == {"n": (1.0, 2.0)}  # id/source/title are not fields; "kind" is constant
 
 
+# ---------------------------------------------------------------- a domain's words are passed in
+def test_english_grammar_needs_no_domain_words_and_the_menus_words_add_its_phrasing() -> None:
+    neutral, menu = LocalQueryAnalyzer(load_menu(), embedder=False), menu_query_analyzer(load_menu(), embedder=False)
+    assert neutral.words == QueryWords() and menu.words is MENU_WORDS
+    for q in ("Which desserts do not contain nuts?", "What is the cheapest main course?", "Which desserts are nut-free?"):
+        assert neutral.analyze(q).describe() == menu.analyze(q).describe(), q  # negation, superlatives: grammar
+    allergy = "I'm allergic to nuts, which desserts can I eat?"
+    assert menu.analyze(allergy).describe() == "allergens do not include tree nuts and course is dessert"
+    assert "do not include" not in neutral.analyze(allergy).describe()  # "allergic to" is the menu's phrasing
+    assert neutral.analyze("Coeliac here: which sides are safe?").kind == "lookup"  # "safe" is a menu word
+    assert menu.analyze("Coeliac here: which sides are safe?").kind == "set"
+
+
+def test_the_words_travel_with_the_analyser() -> None:
+    menu = menu_query_analyzer(load_menu(), embedder=False)
+    assert menu.for_documents(load_wines()).words is MENU_WORDS
+    assert menu.restricted(load_menu()[:3]).words is MENU_WORDS
+
+
 # ---------------------------------------------------------------- the LLM analyser: code disposes
 def test_llm_analyser_keeps_only_what_the_data_has() -> None:
     model = scripted({"conditions": [{"attribute": "course", "op": "eq", "value": "Dessert"},
@@ -154,32 +181,55 @@ def test_llm_analyser_keeps_only_what_the_data_has() -> None:
                                      {"attribute": "allergens", "op": "not_contain", "value": "unicorn"},
                                      {"attribute": "price", "op": "lt", "value": 9}],
                       "yes_no": True})
-    a = LLMQueryAnalyzer(model, load_menu()).analyze("Is there a nut-free dessert under 9?")
+    a = llm_over(load_menu(), model).analyze("Is there a nut-free dessert under 9?")
     assert a.describe() == "course is dessert and allergens do not include tree nuts and price below 9"
     assert a.kind == "yes_no" and not a.fallback
     assert any("unicorn" in n for n in a.notes)
     prompt = " ".join(m.content for m in model.calls[0]["messages"]) if isinstance(model.calls[0], dict) else str(model.calls[0])
     assert "tree nuts" in prompt and "course" in prompt  # the model was shown the vocabulary
+    assert MENU_DESCRIPTION in prompt  # and what the data is, from the domain
+
+
+def test_llm_analyser_prompt_names_no_domain_by_default() -> None:
+    model = scripted({"conditions": []})
+    LLMQueryAnalyzer(model, LocalQueryAnalyzer(CAFE, embedder=False)).analyze("Which cakes?")
+    prompt = " ".join(m.content for m in model.calls[0]["messages"]).lower()
+    assert "restaurant" not in prompt and "allergic" not in prompt and "section" in prompt
 
 
 def test_llm_analyser_resolves_named_items_and_sorts() -> None:
     model = scripted({"compare_items": ["Barolo", "calvera rosso"], "compare_attribute": "price_bottle",
                       "compare_want": "higher", "yes_no": True})
-    a = LLMQueryAnalyzer(model, load_wines()).analyze("Is the Barolo dearer than the Calvera Rosso?")
+    a = llm_over(load_wines(), model).analyze("Is the Barolo dearer than the Calvera Rosso?")
     assert a.comparison.ids == ("wine-15", "wine-17") and a.kind == "comparison"
-    bad = LLMQueryAnalyzer(scripted({"sort_attribute": "colour"}), load_wines()).analyze("Which is reddest?")
+    bad = llm_over(load_wines(), scripted({"sort_attribute": "colour"})).analyze("Which is reddest?")
     assert bad.sort is None and any("colour" in n for n in bad.notes)
 
 
 @pytest.mark.parametrize("reply", ["not json at all", '{"conditions": "oops"}', RuntimeError("quota exceeded")])
 def test_llm_analyser_falls_back_to_the_local_analysis(reply) -> None:
-    a = LLMQueryAnalyzer(ScriptedChatModel(responses=[reply]), load_menu()).analyze("Which desserts have no nuts?")
+    a = llm_over(load_menu(), ScriptedChatModel(responses=[reply])).analyze("Which desserts have no nuts?")
     assert a.fallback and a.describe() == "course is dessert and allergens do not include tree nuts"
 
 
-def test_both_analysers_follow_the_protocol_and_the_factory_builds_them() -> None:
-    assert isinstance(LocalQueryAnalyzer(CAFE, embedder=False), QueryAnalyzer)
-    assert isinstance(LLMQueryAnalyzer(scripted("{}"), CAFE), QueryAnalyzer)
-    assert type(make_roles().get("query_analyzer")).__name__ == "LocalQueryAnalyzer"
-    assert type(make_roles(scripted("{}")).get("query_analyzer")).__name__ == "LLMQueryAnalyzer"
-    assert isinstance(LocalQueryAnalyzer(CAFE, embedder=False).analyze("Which cakes?"), QueryAnalysis)
+def test_both_analysers_follow_the_protocol() -> None:
+    local = LocalQueryAnalyzer(CAFE, embedder=False)
+    assert isinstance(local, QueryAnalyzer) and isinstance(LLMQueryAnalyzer(scripted("{}"), local), QueryAnalyzer)
+    assert isinstance(local.analyze("Which cakes?"), QueryAnalysis)
+
+
+def test_the_default_sources_read_questions_with_the_analyser_they_are_given() -> None:
+    sources = menu_sources(LLMQueryAnalyzer(scripted("{}"), menu_query_analyzer(embedder=False), MENU_DESCRIPTION))
+    analyzer = sources["search_wine"].analyzer  # re-targeted to the wine list, the menu's words kept
+    assert isinstance(analyzer, LLMQueryAnalyzer) and set(analyzer.vocabulary.values) >= {"style", "grapes"}
+    assert analyzer.local.words is MENU_WORDS and analyzer.description == MENU_DESCRIPTION
+    assert isinstance(menu_sources()["search_menu"].analyzer, LocalQueryAnalyzer)
+
+
+def test_with_a_chat_model_the_adaptive_graph_analyses_with_it() -> None:
+    model = scripted({"route": "search_menu", "reason": "menu"},
+                     {"conditions": [{"attribute": "course", "op": "eq", "value": "dessert"}]},
+                     {"answer": "Lemon tart [1].", "answered": True})
+    out = build_adaptive_rag_graph(chat_model=model).invoke({"question": "Which desserts do you have?"})
+    assert out["analysis"].describe() == "course is dessert" and not out["analysis"].fallback
+    assert all(d.metadata["course"] == "dessert" for d in out["documents"]) and len(model.calls) == 3

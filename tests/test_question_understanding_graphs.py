@@ -8,12 +8,12 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.domains.menu.corpus import load_menu, menu_and_wines, menu_search
-from ragkit.offline.structured_answers import StructuredWriter, structured_roles
+from ragkit.domains.menu.roles import menu_roles
+from ragkit.domains.menu.vocabulary import menu_query_analyzer
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, run_crag
-from ragkit.offline.judge import answerability_gap
-from ragkit.offline.judge import LocalJudge
-from ragkit.roles.query_analysis import LocalQueryAnalyzer
+from ragkit.offline.judge import LocalJudge, answerability_gap
+from ragkit.offline.structured_answers import StructuredWriter
 
 NUT_DESSERTS = ("Orange and almond cake", "Panna cotta")
 
@@ -25,45 +25,51 @@ def adaptive():
 
 @pytest.fixture(scope="module")
 def crag_menu():
-    return build_crag_graph(menu_search(), **structured_roles(menu_and_wines()))
+    return build_crag_graph(menu_search(), **menu_roles())
 
 
 def test_allergy_never_lists_the_nut_desserts(adaptive) -> None:
     out = adaptive.invoke({"question": "I'm allergic to nuts, which desserts can I eat?"})
     assert out["route"] == "search_menu" and out["analysis"].describe() == "allergens do not include tree nuts and course is dessert"
-    assert "Lemon tart" in out["generation"] and "Chocolate and olive oil mousse" in out["generation"]
-    assert not any(name in out["generation"] for name in NUT_DESSERTS)
-    assert "could not check" not in out["generation"] and out["analysis"].unresolved == ()  # "allergic" is the trigger
+    assert "Lemon tart" in out["answer"] and "Chocolate and olive oil mousse" in out["answer"]
+    assert not any(name in out["answer"] for name in NUT_DESSERTS)
+    assert "could not check" not in out["answer"] and out["analysis"].unresolved == ()  # "allergic" is the trigger
 
 
 def test_cheapest_main_is_the_cheapest(adaptive) -> None:
     out = adaptive.invoke({"question": "What is the cheapest main course?"})
-    assert out["generation"].startswith("Aubergine parmigiana (main course, 17.00 EUR)")
-    assert out["answer"].citations == (1,) and len(out["documents"]) == 1
+    assert out["answer"].startswith("Aubergine parmigiana (main course, 17.00 EUR)")
+    assert out["citations"] == [1] and len(out["documents"]) == 1 and out["sources"] == out["documents"]
 
 
 def test_comparison_and_no_nuts_are_answered_not_refused(adaptive) -> None:
     out = adaptive.invoke({"question": "Is the Barolo more expensive than the Calvera Rosso?"})
-    assert out["route"] == "search_wine" and out["generation"].startswith("Yes: Barolo")
-    assert "[1]" in out["generation"] and "[2]" in out["generation"]
+    assert out["route"] == "search_wine" and out["answer"].startswith("Yes: Barolo")
+    assert "[1]" in out["answer"] and "[2]" in out["answer"] and out["citations"] == [1, 2]
     nuts = adaptive.invoke({"question": "Which dessert has no nuts?"})
-    assert nuts["used_documents"] and not any(name in nuts["generation"] for name in NUT_DESSERTS)
+    assert nuts["sources"] and not any(name in nuts["answer"] for name in NUT_DESSERTS)
 
 
 def test_vegan_dessert_excludes_the_panna_cotta(adaptive) -> None:
     out = adaptive.invoke({"question": "Is there a vegan dessert?"})
-    assert out["generation"].startswith("Yes: Chocolate and olive oil mousse") and "Panna cotta" not in out["generation"]
+    assert out["answer"].startswith("Yes: Chocolate and olive oil mousse") and "Panna cotta" not in out["answer"]
 
 
 def test_nothing_matches_is_an_answer_not_a_fallback(adaptive) -> None:
     out = adaptive.invoke({"question": "Is there a vegan main under 15 euros?"})
-    assert out["path"][-1] == "generate" and out["generation"].startswith("No: nothing on the list matches")
-    assert out["documents"] == [] and out["analysis"].searched_all
+    assert out["path"][-1] == "generate" and out["answer"].startswith("No: nothing on the list matches")
+    assert out["documents"] == [] and out["analysis"].searched_all and out["outcome"] == "answered"
 
 
 def test_structured_evidence_overrides_a_router_that_the_data_contradicts(adaptive) -> None:
     out = adaptive.invoke({"question": "Is the lemon tart cheaper than the panna cotta?"})
-    assert out["route"] == "search_menu" and out["generation"].startswith("No: Lemon tart")
+    assert out["route"] == "search_menu" and out["answer"].startswith("No: Lemon tart")
+
+
+def test_menu_roles_are_a_structured_writer_and_judge_on_one_analyser() -> None:
+    roles, self_rag_roles = menu_roles(), menu_roles(judge=False)
+    assert set(roles) == {"writer", "judge"} and set(self_rag_roles) == {"writer"}
+    assert isinstance(roles["writer"], StructuredWriter) and roles["judge"].query_analyzer is roles["writer"].analyzer
 
 
 def test_crag_answers_the_negated_menu_questions(crag_menu) -> None:
@@ -81,7 +87,7 @@ def menu_docs() -> dict[str, Document]:
 
 
 def test_answerability_checks_menu_documents_by_their_fields(menu_docs) -> None:
-    analyzer = LocalQueryAnalyzer(list(menu_docs.values()), embedder=False)
+    analyzer = menu_query_analyzer(list(menu_docs.values()), embedder=False)
     q = "Which desserts do not contain nuts?"
     a = analyzer.analyze(q)
     tart, panna = menu_docs["Lemon tart"], menu_docs["Panna cotta with figs"]
@@ -99,7 +105,7 @@ def test_answerability_checks_menu_documents_by_their_fields(menu_docs) -> None:
     ("When was the mill built?", "The monks built the mill in 1120.", None),
 ])
 def test_answerability_on_squad_style_passages(question, passage, gap) -> None:
-    found = answerability_gap(question, passage, LocalQueryAnalyzer(embedder=False).analyze(question), {"id": "p", "title": "T"},
+    found = answerability_gap(question, passage, menu_query_analyzer(embedder=False).analyze(question), {"id": "p", "title": "T"},
                               related_bar=None)
     assert (found is None) if gap is None else (gap in found)
 
@@ -112,7 +118,7 @@ def test_a_related_word_counts_for_a_rare_term() -> None:
 
 def test_judge_keeps_what_meets_the_conditions(menu_docs) -> None:
     docs = [menu_docs[t] for t in ("Orange and almond cake", "Lemon tart", "Panna cotta with figs", "Chocolate and olive oil mousse")]
-    judge = LocalJudge(query_analyzer=LocalQueryAnalyzer(list(menu_docs.values()), embedder=False))
+    judge = LocalJudge(query_analyzer=menu_query_analyzer(list(menu_docs.values()), embedder=False))
     j = judge.judge("Which desserts do not contain nuts?", docs)
     assert j.verdict == "sufficient" and sorted(j.keep) == [1, 3]
 
@@ -125,7 +131,7 @@ def test_korean_question_goes_through_unchanged_with_a_chat_model() -> None:  # 
     question = "디저트 중에 견과류가 없는 것은 무엇인가요?"
     out = graph.invoke({"question": question})
     assert out["question"] == question and out["language_note"] is None
-    assert out["route"] != "unsupported_language" and out["generation"].strip()
+    assert "unsupported_language" not in out["path"] and out["answer"].strip()
 
 
 class _ScoreByOverlap:
@@ -153,7 +159,7 @@ SQUAD_LIKE = [Document("The Normans settled in Normandy in the 10th century. The
 def test_on_plain_text_the_judge_is_the_judge_of_before(question) -> None:
     """Paragraphs without fields give the analysis nothing to check: with related_bar off (the default), the
     judge decides exactly as it did before issue 8, so SQuAD figures do not move."""
-    new = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=LocalQueryAnalyzer(), related_bar=None).judge(question, SQUAD_LIKE)
+    new = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=menu_query_analyzer(), related_bar=None).judge(question, SQUAD_LIKE)
     old = LocalJudge(grader=_ScoreByOverlap(), query_analyzer=None, related_bar=None).judge(question, SQUAD_LIKE)
     assert (new.verdict, new.keep, new.note) == (old.verdict, old.keep, old.note)
 
@@ -169,6 +175,6 @@ def test_on_plain_text_the_writer_is_the_writer_of_before() -> None:
             return self.embed_documents([text])[0]
 
     for q in ("When did the Normans settle in Normandy?", "Which desserts do not contain nuts?", "What is the cheapest wine?"):
-        new = StructuredWriter(LocalWriter(embedder=Letters()), LocalQueryAnalyzer(menu_and_wines())).write(q, SQUAD_LIKE)
+        new = StructuredWriter(LocalWriter(embedder=Letters()), menu_query_analyzer(menu_and_wines())).write(q, SQUAD_LIKE)
         old = LocalWriter(embedder=Letters()).write(q, SQUAD_LIKE)
         assert new == old

@@ -13,6 +13,20 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import scripted
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.router import LocalRouter
+from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.roles.llm import (
+    ROUTER_PROMPT,
+    WRITER_PROMPT,
+    LLMAnswerGrader,
+    LLMGrader,
+    LLMHallucinationGrader,
+    LLMRewriter,
+    LLMRouter,
+    LLMWriter,
+)
 from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     Answer,
@@ -27,12 +41,6 @@ from ragkit.roles.protocols import (
     Usefulness,
     Writer,
 )
-from ragkit.roles.llm import LLMAnswerGrader, LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMRouter, LLMWriter
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
-from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.offline.router import LocalRouter
-from ragkit.roles.llm import ROUTER_PROMPT, WRITER_PROMPT
 from tests.test_roles_local import DOCS, ROUTES
 
 FAILURES = {

@@ -17,14 +17,11 @@ from ragkit.core.nlp import (
     strip_citations,
     tokenize,
 )
-from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader, best_f1_threshold, fit_logistic, new_terms
 from ragkit.offline.router import LocalRouter
-from ragkit.offline.graders import new_terms
-from ragkit.offline.graders import best_f1_threshold, fit_logistic
-from ragkit.offline.writing import answer_units
+from ragkit.offline.writing import LocalRewriter, LocalWriter, answer_units
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
 
 DOCS = [
     Document(page_content="Grilled sea bass with lemon butter and fennel (main, 24.00 EUR). Allergens: fish, dairy."),

@@ -46,7 +46,7 @@ def test_invoke_returns_the_final_public_state(server):
                                                                  "thread_id": "inv-1"}).json()
     assert out["graph"] == "adaptive_rag" and out["thread_id"] == "inv-1" and out["paused"] is False
     state = out["state"]
-    assert state["route"] == "search_wine" and state["generation"] and state["documents"][0]["id"].startswith("wine-")
+    assert state["route"] == "search_wine" and state["answer"] and state["outcome"] == "answered" and state["documents"][0]["id"].startswith("wine-")
     assert set(state["documents"][0]) == {"id", "title", "source", "score", "text"}  # summarised, not dumped
 
 

@@ -22,7 +22,6 @@ import pytest
 
 from tests.server_fixtures import BACKENDS, POSTGRES_URL, Server
 
-
 # One input per served graph; CRAG's and the tool loop's pause (a clarification, a login), as a victim's would.
 FIRST_INPUT = {
     "adaptive_rag": "What red wine goes with the lamb?",

@@ -26,9 +26,6 @@ from ragkit.domains.statute.article_graph import (
     STATUTE_GRAPH_DEFAULTS,
     build_article_graph,
     defined_terms,
-    draw_article_graph,
-    graph_elements,
-    graph_layout,
     statute_graph_retriever,
 )
 from ragkit.domains.statute.citations import (
@@ -38,7 +35,9 @@ from ragkit.domains.statute.citations import (
     cited_articles,
     parse_citations,
 )
-from ragkit.domains.statute.corpus import article_references, load_statute
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.plots import draw_article_graph, graph_elements, graph_layout
+from ragkit.evaluation.tuning import graph_walk_grid
 
 
 @pytest.fixture(scope="module")
@@ -208,10 +207,10 @@ def test_definition_pattern_is_linear_on_hostile_input() -> None:
 # ------------------------------------------------------------------------------------------------ article graph
 
 @pytest.mark.parametrize("article", [3, 8, 12, 24, 35, 36, 38])
-def test_reference_edges_match_article_references(statute: list[Document], graph: nx.DiGraph, article: int) -> None:
+def test_reference_edges_match_the_cited_articles(statute: list[Document], graph: nx.DiGraph, article: int) -> None:
     doc = statute[article - 1]
     body = doc.page_content.split("\n\n", 1)[1]
-    expected = {f"art-{n}" for n in article_references(body, exclude=article)}
+    expected = {f"art-{n}" for n in cited_articles(body, exclude=article)}
     cited = {v for _, v, d in graph.out_edges(f"art-{article}", data=True) if "reference" in d["kinds"]}
     assert cited == expected
 
@@ -412,6 +411,17 @@ def test_mix_zero_keeps_the_seed_order(statute: list[Document], graph: nx.DiGrap
     seeds = [d.metadata["id"] for d, _ in base.search_with_scores(query, 5)]
     r = GraphRetriever(graph=graph, base=base, mix=0.0, seed_k=5)
     assert [d.metadata["id"] for d, _ in r.search_with_scores(query, 5)] == seeds
+
+
+def test_the_walk_grid_ranks_as_the_retriever_does(statute: list[Document], graph: nx.DiGraph) -> None:
+    base = BM25Retriever.from_documents(statute)
+    queries = ["suspension of a permit and notice to the operator", "fine for fishing without a licence", "zzzz qqqq"]
+    seed_runs = [base.search_with_scores(q, 20) for q in queries]
+    grid = list(graph_walk_grid(graph, seed_runs, 5, DIRECTIONS, (0.3, 0.85), (5, 10), (0.0, 0.5, 1.0)))
+    assert len(grid) == len(DIRECTIONS) * 2 * 2 * 3
+    for setting, ranked in grid:
+        walker = GraphRetriever(graph=graph, base=base, **setting)
+        assert ranked == [[d.metadata["id"] for d, _ in walker.search_with_scores(q, 5)] for q in queries], setting
 
 
 def test_graph_retriever_rejects_bad_parts(graph: nx.DiGraph) -> None:

@@ -11,18 +11,15 @@ from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
 from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.questions import REFUSALS, ROUTING_TABLE, STARTING_TABLE
 from ragkit.graphs.statute_qa import (
-    REFUSALS,
-    ROUTING_TABLE,
-    STARTING_TABLE,
     build_statute_qa_graph,
     check_routing_table,
     route_after_verify,
+    statute_qa_graph,
     summarize,
 )
-from ragkit.roles.protocols import Answer, Groundedness
-from ragkit.roles.evidence import EvidenceGrade
-from ragkit.roles.question_classifier import QuestionType
+from ragkit.roles.protocols import Answer, EvidenceGrade, Groundedness, KindDecision
 from tests.conftest import assert_snapshot
 
 ARTICLES = load_statute()
@@ -49,7 +46,7 @@ class FakeClassifier:
         self.calls.append(question)
         if isinstance(self.kind, BaseException):
             raise self.kind
-        return QuestionType(self.kind, 1.0, "scripted")
+        return KindDecision(self.kind, 1.0, "scripted")
 
 
 class Scripted:
@@ -95,7 +92,7 @@ def make(kind="single", evidence=(SUFFICIENT,), answers=(GOOD,), verdicts=(Groun
          search=None, **kw):
     searches = search or {name: FakeSearch() for name in ("vector", "hybrid", "graph")}
     roles = dict(question_classifier=FakeClassifier(kind), evidence_grader=FakeEvidence(*evidence), writer=FakeWriter(*answers),
-                 verifier=FakeVerifier(*verdicts), rewriter=FakeRewriter(*rewrites))
+                 hallucination_grader=FakeVerifier(*verdicts), rewriter=FakeRewriter(*rewrites))
     return build_statute_qa_graph(ARTICLES, strategies=searches, **roles, **kw), roles, searches
 
 
@@ -103,6 +100,23 @@ def make(kind="single", evidence=(SUFFICIENT,), answers=(GOOD,), verdicts=(Groun
 def test_graph_shape_matches_the_mermaid_snapshot():
     graph, _, _ = make()
     assert_snapshot("statute_qa.mmd", graph.get_graph().draw_mermaid())
+
+
+def test_the_uncompiled_graph_takes_a_new_node():
+    graph = statute_qa_graph(ARTICLES, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
+                             question_classifier=FakeClassifier(), evidence_grader=FakeEvidence(SUFFICIENT),
+                             writer=FakeWriter(GOOD), hallucination_grader=FakeVerifier(Groundedness(True)),
+                             rewriter=FakeRewriter("r"))
+    graph.add_node("audit", lambda state: {"reason": state["reason"] + " (audited)"})
+    graph.add_edge("finish", "audit")
+    out = graph.compile().invoke({"question": "What must be done with undersized fish?"})
+    assert out["path"][-1] == "finish" and out["reason"].endswith("(audited)")
+
+
+def test_a_wrong_role_is_refused_when_the_graph_is_built():
+    with pytest.raises(TypeError, match="evidence_grader= needs a EvidenceGrader"):
+        build_statute_qa_graph(ARTICLES, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
+                               question_classifier=FakeClassifier(), evidence_grader=object())
 
 
 def test_the_routing_tables_are_plain_dicts_over_the_three_strategies():
@@ -119,8 +133,10 @@ def test_each_type_searches_with_the_strategy_its_table_entry_names(kind):
     out = graph.invoke({"question": "What must be done with undersized fish?"})
     assert out["strategy"] == table[kind] and searches[table[kind]].queries == ["What must be done with undersized fish?"]
     assert all(not s.queries for name, s in searches.items() if name != table[kind])
-    assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "generate", "verify"]
-    assert out["answer"].endswith("[Article 15(1)].") and out["citations"] == ["Article 15(1)"]
+    assert out["path"] == ["check_question", "classify", "retrieve", "grade_evidence", "generate", "verify", "finish"]
+    assert out["answer"].endswith("[Article 15(1)].") and out["cited_labels"] == ["Article 15(1)"]
+    assert out["outcome"] == "answered" and [out["sources"][n - 1].metadata["id"] for n in out["citations"]] == ["art-15(1)"]
+    assert out["reason"].startswith("verified")
 
 
 # ---------------------------------------------------------------- direct citations
@@ -133,7 +149,7 @@ def test_a_direct_citation_skips_classification_and_pins_the_article_at_rank_1(q
     graph, roles, searches = make(evidence=(after_pins,), answers=(Answer("Notice is needed [1].", (1,)),))
     out = graph.invoke({"question": question})
     assert roles["question_classifier"].calls == [] and "classify" not in out["path"]
-    assert out["question_type"] == "citation" and out["cited"] == pinned
+    assert out["question_kind"] == "citation" and out["cited"] == pinned
     assert [d.metadata["article"] for d in out["articles"][: len(pinned)]] == pinned
     assert all(d.metadata["pinned"] for d in out["articles"][: len(pinned)])
     assert out["strategy"] == ROUTING_TABLE["citation"]
@@ -145,7 +161,7 @@ def test_a_direct_citation_skips_classification_and_pins_the_article_at_rank_1(q
 def test_a_citation_of_an_article_the_statute_lacks_is_refused_at_once():
     graph, roles, searches = make()
     out = graph.invoke({"question": "What does Article 99 say?"})
-    assert out["path"] == ["check_question", "refuse"] and out["refusal"] == "no_such_article"
+    assert out["path"] == ["check_question", "refuse"] and out["refusal"] == "no_such_article" and out["outcome"] == "refused"
     assert "there is no Article 99" in out["answer"] and not any(s.queries for s in searches.values())
 
 
@@ -154,8 +170,9 @@ def test_an_unanswerable_question_is_refused_without_searching():
     graph, roles, searches = make("unanswerable")
     out = graph.invoke({"question": "What are the harbour dues under the Ports Act?"})
     assert out["path"] == ["check_question", "classify", "refuse"]
-    assert out["refused"] and out["refusal"] == "unanswerable" and out["answer"] == REFUSALS["unanswerable"]
-    assert not out["low_confidence"] and not any(s.queries for s in searches.values())
+    assert out["outcome"] == "refused" and out["refusal"] == "unanswerable" and out["answer"] == REFUSALS["unanswerable"]
+    assert out["reason"] == "unanswerable: scripted" and out["sources"] == [] and out["citations"] == []
+    assert not summarize(out)["low_confidence"] and not any(s.queries for s in searches.values())
 
 
 def test_short_evidence_is_re_searched_once_with_the_rewrite_then_refused_with_low_confidence():
@@ -165,7 +182,7 @@ def test_short_evidence_is_re_searched_once_with_the_rewrite_then_refused_with_l
     assert searches["hybrid"].queries == ["What is this year's herring quota in tonnes?", "first rewrite"]
     assert out["question"] == "What is this year's herring quota in tonnes?" and out["active_query"] == "first rewrite"
     assert out["rewritten_query"] == "second rewrite" and out["retrieval_attempts"] == 2
-    assert out["refused"] and out["low_confidence"] and out["refusal"] == "low_confidence"
+    assert out["outcome"] == "refused" and summarize(out)["low_confidence"] and out["refusal"] == "low_confidence"
     assert "Article 15 (Catch limits and quotas)" in out["answer"]
 
 
@@ -180,8 +197,8 @@ def test_the_rewrite_loop_stops_when_the_rewrite_repeats_the_query():
 def test_a_second_search_that_finds_evidence_goes_on_to_answer():
     graph, roles, searches = make(evidence=(SHORT, SUFFICIENT))
     out = graph.invoke({"question": "What happens to undersized fish?"})
-    assert out["retrieval_attempts"] == 2 and out["evidence_sufficient"] and out["citations"] == ["Article 15(1)"]
-    assert not out["refused"] and out["path"][-2:] == ["generate", "verify"]
+    assert out["retrieval_attempts"] == 2 and out["evidence_sufficient"] and out["cited_labels"] == ["Article 15(1)"]
+    assert out["outcome"] == "answered" and out["path"][-3:] == ["generate", "verify", "finish"]
 
 
 # ---------------------------------------------------------------- generation and verification
@@ -203,13 +220,15 @@ def test_a_dropped_citation_alone_does_not_force_a_regeneration():
     out = graph.invoke({"question": "What happens to undersized fish?"})
     assert out["generation_attempts"] == 1 and out["answer"] == "Fish go back to the sea [Article 15(1)]."
     assert out["invalid_citations"] == [("Article 40(1)", "Article 40 was not retrieved")]
+    assert [out["sources"][n - 1].metadata["id"] for n in out["citations"]] == ["art-15(1)"]
 
 
 def test_still_unsupported_after_two_generations_refuses_with_low_confidence():
     graph, roles, _ = make(answers=(Answer("Fish go to the moon [1]. Nets sing [2].", (1, 2)),), verdicts=(Groundedness(False),))
     out = graph.invoke({"question": "What happens to undersized fish?"})
-    assert out["generation_attempts"] == 2 and out["refusal"] == "unsupported" and out["low_confidence"]
-    assert out["answer"].startswith(REFUSALS["unsupported"]) and out["paragraphs"] and not out["citations"]
+    assert out["generation_attempts"] == 2 and out["refusal"] == "unsupported" and summarize(out)["low_confidence"]
+    assert out["answer"].startswith(REFUSALS["unsupported"]) and out["paragraphs"] and not out["cited_labels"]
+    assert out["outcome"] == "refused" and out["reason"].startswith("unsupported: ") and not out["citations"]
 
 
 def test_a_writer_that_finds_nothing_is_not_asked_again():
@@ -221,7 +240,7 @@ def test_a_writer_that_finds_nothing_is_not_asked_again():
 def test_route_after_verify_is_a_pure_function_of_the_state():
     p = Document("x", metadata={"id": "art-1(1)"})
     base = {"caps": {"generations": 2}, "draft": "A [Article 1(1)].", "paragraphs": [p], "excluded": []}
-    assert route_after_verify({**base, "answer": "A [Article 1(1)]."}) == "__end__"
+    assert route_after_verify({**base, "verified": True}) == "finish"
     assert route_after_verify({**base, "generation_attempts": 1}) == "generate"
     assert route_after_verify({**base, "generation_attempts": 2}) == "refuse_low_confidence"
     assert route_after_verify({**base, "generation_attempts": 1, "excluded": ["art-1(1)"]}) == "refuse_low_confidence"
@@ -252,13 +271,13 @@ def test_a_failing_search_ends_in_a_refusal_that_says_so():
 def test_a_failing_classifier_searches_as_single():
     graph, _, searches = make(RuntimeError("model down"))
     out = graph.invoke({"question": "What happens to undersized fish?"})
-    assert out["question_type"] == "single" and "classifier failed" in out["type_note"] and searches["hybrid"].queries
+    assert out["question_kind"] == "single" and "classifier failed" in out["kind_note"] and searches["hybrid"].queries
 
 
 def test_a_korean_citation_gets_the_language_message_naming_the_article():
     graph, roles, searches = make()
     out = graph.invoke({"question": "제38조에 따른 이의 제기 기한은 며칠입니까?"})
-    assert out["path"] == ["check_question", "unsupported_language"] and out["refusal"] == "language"
+    assert out["path"] == ["check_question", "unsupported_language"] and out["refusal"] == "language" and out["outcome"] == "refused"
     assert "Korean" in out["answer"] and "Article 38" in out["answer"] and not any(s.queries for s in searches.values())
 
 
@@ -269,7 +288,7 @@ def test_with_a_chat_model_a_korean_citation_is_pinned_and_answered():
     graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model)
     out = graph.invoke({"question": "제38조에 따른 이의 제기 기한은 며칠입니까?"})
     assert out["cited"] == [38] and out["articles"][0].metadata["article"] == 38 and "classify" not in out["path"]
-    assert out["answer"] == "이의 제기 기한은 30일입니다 [Article 38(1)]." and out["citations"] == ["Article 38(1)"]
+    assert out["answer"] == "이의 제기 기한은 30일입니다 [Article 38(1)]." and out["cited_labels"] == ["Article 38(1)"]
 
 
 # ---------------------------------------------------------------- LLM roles on a scripted model, with token usage
@@ -277,7 +296,7 @@ def usage(n_in, n_out):
     return {"input_tokens": n_in, "output_tokens": n_out, "total_tokens": n_in + n_out}
 
 
-def test_llm_roles_through_the_factory_record_the_models_token_usage():
+def test_llm_roles_on_the_chat_model_record_the_models_token_usage():
     model = scripted(
         AIMessage('{"kind": "multihop", "reason": "duty and fine"}', usage_metadata=usage(100, 10)),
         AIMessage('{"verdict": "sufficient", "supporting": [2]}', usage_metadata=usage(800, 12)),
@@ -287,9 +306,9 @@ def test_llm_roles_through_the_factory_record_the_models_token_usage():
     searches = {name: FakeSearch((17, 35, 16)) for name in ("vector", "hybrid", "graph")}
     graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model)
     out = graph.invoke({"question": "What is the fine for fishing with a bottom trawl of 80 millimetre mesh?"})
-    assert out["question_type"] == "multihop" and out["strategy"] == ROUTING_TABLE["multihop"]
+    assert out["question_kind"] == "multihop" and out["strategy"] == ROUTING_TABLE["multihop"]
     assert [d.metadata["article"] for d in out["supporting"]] == [35]
-    assert out["answer"] == "The fine is up to 80,000 crowns [Article 35(2)]." and out["citations"] == ["Article 35(2)"]
+    assert out["answer"] == "The fine is up to 80,000 crowns [Article 35(2)]." and out["cited_labels"] == ["Article 35(2)"]
     by_node = {e["node"]: e for e in out["usage"]}
     assert by_node["classify"]["total_tokens"] == 110 and by_node["grade_evidence"]["input_tokens"] == 800
     assert by_node["generate"]["output_tokens"] == 20 and by_node["verify"]["calls"] == 1
@@ -303,7 +322,7 @@ def test_llm_roles_that_return_junk_take_their_safe_defaults():
     graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model)
     out = graph.invoke({"question": "What is the fine for fishing with a small mesh?"})
     # classifier -> "single" (fallback); evidence -> fail-soft sufficient; verifier fails closed -> regenerate, then refuse
-    assert out["question_type"] == "single" and out["evidence_sufficient"]
+    assert out["question_kind"] == "single" and out["evidence_sufficient"]
     assert out["generation_attempts"] == 2 and out["refusal"] == "unsupported"
 
 
@@ -334,12 +353,13 @@ def test_any_sequence_of_role_outcomes_ends_within_the_caps(kind, grade_script, 
     assert out["retrieval_attempts"] <= max_retrievals and out["generation_attempts"] <= max_generations
     assert sum(len(s.queries) for s in searches.values()) == out["retrieval_attempts"]
     assert len(roles["writer"].calls) == out["generation_attempts"]
-    assert out["path"][-1] in ("verify", "refuse", "refuse_low_confidence")
-    assert bool(out["refused"]) == (out["path"][-1] != "verify")
-    if not out["refused"]:  # an answer is given only when every sentence kept a supporting citation
-        assert out["citations"] and not out["unsupported"]
+    assert out["path"][-1] in ("finish", "refuse", "refuse_low_confidence")
+    assert out["outcome"] in ("answered", "refused") and (out["outcome"] == "refused") == (out["path"][-1] != "finish")
+    assert isinstance(out["answer"], str) and isinstance(out["reason"], str) and isinstance(out["sources"], list)
+    if out["outcome"] == "answered":  # an answer is given only when every sentence kept a supporting citation
+        assert out["cited_labels"] and not out["unsupported"] and out["citations"]
         retrieved = {f"Article {d.metadata['article']}(" for d in out["articles"]}
-        assert all(c[: c.index("(") + 1] in retrieved for c in out["citations"])
+        assert all(c[: c.index("(") + 1] in retrieved for c in out["cited_labels"])
 
 
 # ---------------------------------------------------------------- the default (local) roles, end to end
@@ -347,7 +367,7 @@ def test_default_local_roles_pin_answer_and_refuse_on_the_statute():
     graph = build_statute_qa_graph()
     cited = graph.invoke({"question": "Under Art. 12(3), how much notice must the Authority give before revoking a permit?"})
     assert cited["path"][:2] == ["check_question", "retrieve"] and cited["articles"][0].metadata["article"] == 12
-    assert "14 days" in cited["answer"] and "Article 12(3)" in cited["citations"] and not cited["refused"]
+    assert "14 days" in cited["answer"] and "Article 12(3)" in cited["cited_labels"] and cited["outcome"] == "answered"
     assert summarize(cited)["tokens"]["calls"] == 0
     other_law = graph.invoke({"question": "What does the Norwegian Fisheries Act say about salmon quotas?"})
-    assert other_law["refused"]
+    assert other_law["outcome"] == "refused"

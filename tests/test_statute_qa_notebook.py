@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragkit.domains.statute.article_graph import articles_within
 from ragkit.domains.statute.plots import (
     ROUTING_SIZE,
     STRATEGY_TABLE_SIZE,
+    articles_within,
     plot_routing_comparison,
     plot_strategy_table,
     routing_rows,

@@ -1,9 +1,10 @@
-"""The statute QA pieces on their own: question classifier and evidence grader (local and LLM, through the
-factory), paragraph documents and their citations, pinning, citation checks, token counting, strategies."""
+"""The statute QA pieces on their own: question classifier and evidence grader (local and LLM, as the graph
+picks them), paragraph documents and their citations, pinning, citation checks, token counting, strategies."""
 
 from __future__ import annotations
 
 import json
+from typing import get_args
 
 import numpy as np
 import pytest
@@ -11,82 +12,113 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
+from ragkit.domains.statute.citations import pinned_articles, with_titles
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.statute.paragraphs import (
     answer_citations,
     bracket_citations,
+    check_answer_citations,
     cite_paragraphs,
     paragraphs_of,
     remove_citations,
     split_paragraphs,
 )
+from ragkit.domains.statute.questions import (
+    KINDS,
+    QuestionKind,
+    llm_evidence_grader,
+    llm_question_classifier,
+    local_evidence_grader,
+    local_question_classifier,
+)
 from ragkit.domains.statute.strategies import STRATEGIES, StrategySet, strategy_searches
 from ragkit.goldsets import eval_dir
-from ragkit.graphs.statute_helpers import (
-    check_answer_citations,
-    pin,
-    pinned_articles,
-    record_usage,
-    usage_totals,
-    with_titles,
-)
-from ragkit.roles.protocols import Grade, Groundedness
-from ragkit.roles.evidence import EvidenceGrade, LLMEvidenceGrader, LocalEvidenceGrader, answer_gap, missing_names
-from ragkit.roles.factory import make_roles
-from ragkit.roles.question_classifier import (
-    QUESTION_KINDS,
-    QUESTION_TYPES,
-    LLMQuestionClassifier,
-    LocalQuestionClassifier,
-    QuestionType,
-    decide,
+from ragkit.graphs.statute_qa import pin, record_usage, statute_qa_graph, usage_totals
+from ragkit.offline.evidence import LocalEvidenceGrader, answer_gap, missing_names
+from ragkit.offline.question_classifier import LocalQuestionClassifier, decide
+from ragkit.roles.llm_analysis import LLMEvidenceGrader
+from ragkit.roles.protocols import (
+    EvidenceGrade,
+    EvidenceGrader,
+    Grade,
+    Groundedness,
+    KindDecision,
+    QuestionClassifier,
+    RouteSpec,
 )
 
 ARTICLES = load_statute()
+QUESTION_KINDS = get_args(QuestionKind)
 
 
-# ---------------------------------------------------------------- the factory builds both roles
-def test_the_factory_builds_local_and_llm_versions_of_both_roles():
-    roles = make_roles()
-    assert isinstance(roles.question_classifier, LocalQuestionClassifier)
-    assert isinstance(roles.evidence_grader, LocalEvidenceGrader)
-    assert roles.evidence_grader.grader is roles.grader  # the local evidence grader reuses the shared document grader
-    llm = make_roles(scripted("{}"), judge_model=scripted("{}"))
-    assert isinstance(llm.question_classifier, LLMQuestionClassifier) and isinstance(llm.evidence_grader, LLMEvidenceGrader)
-    assert llm.question_classifier.model is llm.judge_model and llm.evidence_grader.model is llm.judge_model
+# ---------------------------------------------------------------- the graph picks both roles
+class OneArticle:
+    def search_with_scores(self, query, k=None):
+        return [(ARTICLES[14], 1.0)]  # Article 15
+
+
+def test_with_a_judge_model_the_judging_roles_run_on_it_and_the_writing_roles_on_the_chat_model():
+    judge = scripted('{"kind": "single"}', '{"verdict": "sufficient", "supporting": [1]}', '{"grounded": true, "unsupported": []}')
+    chat = scripted('{"answer": "Undersized fish go back to the sea [1].", "answered": true}')
+    graph = statute_qa_graph(ARTICLES, strategies={name: OneArticle() for name in STRATEGIES}, chat_model=chat,
+                             judge_model=judge).compile()
+    out = graph.invoke({"question": "What happens to undersized fish?"})
+    assert out["outcome"] == "answered" and out["cited_labels"] == ["Article 15(1)"]
+    assert len(judge.calls) == 3 and len(chat.calls) == 1  # classify, grade_evidence, verify / generate
+
+
+def test_the_local_evidence_grader_uses_the_document_grader_passed_in():
+    grader = FlatGrader(0.9)
+    graph = statute_qa_graph(ARTICLES, strategies={name: OneArticle() for name in STRATEGIES}, grader=grader,
+                             question_classifier=lambda q: KindDecision("single", 1.0)).compile()
+    out = graph.invoke({"question": "How many days does the Authority take to decide?"})
+    assert grader.questions == ["How many days does the Authority take to decide?"] and "grade_evidence" in out["path"]
 
 
 def test_both_implementations_of_each_role_follow_its_protocol():
-    from ragkit.roles.evidence import EvidenceGrader
-    from ragkit.roles.question_classifier import QuestionClassifier
-
-    assert isinstance(LocalQuestionClassifier(), QuestionClassifier) and isinstance(LLMQuestionClassifier(scripted("{}")), QuestionClassifier)
-    assert isinstance(LocalEvidenceGrader(grader=FlatGrader()), EvidenceGrader) and isinstance(LLMEvidenceGrader(scripted("{}")), EvidenceGrader)
+    assert isinstance(local_question_classifier(), QuestionClassifier)
+    assert isinstance(llm_question_classifier(scripted("{}")), QuestionClassifier)
+    assert isinstance(LocalEvidenceGrader(grader=FlatGrader()), EvidenceGrader)
+    assert isinstance(llm_evidence_grader(scripted("{}")), EvidenceGrader)
 
 
 # ---------------------------------------------------------------- question classifier
-def test_the_types_cover_exactly_the_five_kinds_with_examples():
-    assert sorted(s.name for s in QUESTION_TYPES) == sorted(QUESTION_KINDS)
-    assert all(s.description and s.examples for s in QUESTION_TYPES)
+def test_the_kinds_cover_exactly_the_five_kinds_with_examples():
+    assert sorted(s.name for s in KINDS) == sorted(QUESTION_KINDS)
+    assert all(s.description and s.examples for s in KINDS)
 
 
 @pytest.mark.parametrize("question", ["What does Article 12(3) require?", "section 37 - imprisonment?", "제12조는 무엇입니까?"])
 def test_a_citation_is_read_by_the_parser_without_a_model(question):
-    clf = LocalQuestionClassifier(embedder=object())  # never used: no model is needed for a citation
+    clf = local_question_classifier(embedder=object())  # never used: no model is needed for a citation
     assert clf.classify(question).kind == "citation" and clf._router is None
 
 
 def test_decide_refuses_only_by_the_margin_and_breaks_ties_towards_single():
-    assert decide({"single": 0.5, "definition": 0.5, "multihop": 0.1, "unanswerable": 0.52}, 0.05).kind == "single"
-    assert decide({"single": 0.5, "definition": 0.5, "multihop": 0.1, "unanswerable": 0.56}, 0.05).kind == "unanswerable"
-    assert decide({"single": 0.4, "definition": 0.6, "multihop": 0.1, "unanswerable": 0.0}, 0.05).kind == "definition"
+    def kind(scores):
+        return decide(scores, 0.05, "unanswerable", "single").kind
+
+    assert kind({"single": 0.5, "definition": 0.5, "multihop": 0.1, "unanswerable": 0.52}) == "single"
+    assert kind({"definition": 0.5, "single": 0.5, "multihop": 0.1, "unanswerable": 0.52}) == "single"
+    assert kind({"single": 0.5, "definition": 0.5, "multihop": 0.1, "unanswerable": 0.56}) == "unanswerable"
+    assert kind({"single": 0.4, "definition": 0.6, "multihop": 0.1, "unanswerable": 0.0}) == "definition"
+
+
+def test_the_generic_classifier_checks_its_kinds():
+    kinds = [RouteSpec("a", "one"), RouteSpec("b", "two")]
+    with pytest.raises(ValueError, match="safe kind 'c'"):
+        LocalQuestionClassifier(kinds, refuse="b", safe="c")
+    with pytest.raises(ValueError, match="rule kind 'b'"):
+        LocalQuestionClassifier(kinds, refuse="b", safe="a", rules={"b": lambda q: ""})
+    with pytest.raises(ValueError, match="fallback route 'z'"):
+        LocalQuestionClassifier(kinds, refuse="z", safe="a")
 
 
 def test_the_written_examples_are_not_near_duplicates_of_the_gold_questions():
     from ragkit.core.embeddings import embed, load_embedder
 
     gold = [i["question"] for i in json.loads((eval_dir() / "statute_qa.json").read_text(encoding="utf-8"))]
-    examples = [e for spec in QUESTION_TYPES for e in spec.examples]
+    examples = [e for spec in KINDS for e in spec.examples]
     folded = {" ".join(q.lower().split()) for q in gold}
     copies = sum(" ".join(e.lower().split()) in folded for e in examples)
     assert copies == 0, f"{copies} example(s) repeat a gold question: rewrite them (the test does not say which, to keep the test split unseen)"
@@ -96,7 +128,7 @@ def test_the_written_examples_are_not_near_duplicates_of_the_gold_questions():
 
 
 def test_the_local_classifier_labels_clear_cases():
-    clf = LocalQuestionClassifier()
+    clf = local_question_classifier()
     assert clf.classify("What does the Act mean by an oily mixture?").kind == "definition"
     assert clf.classify("What are the opening hours of the post office in the capital?").kind == "unanswerable"
     assert set(clf.scores("How long may a gillnet stay in the water?")) == {"single", "definition", "multihop", "unanswerable"}
@@ -104,20 +136,32 @@ def test_the_local_classifier_labels_clear_cases():
 
 def test_the_llm_classifier_uses_a_literal_field_and_falls_back_to_single():
     model = scripted('{"kind": "definition", "reason": "asks what a term means"}')
-    assert LLMQuestionClassifier(model).classify("What is a vessel?") == QuestionType("definition", 1.0, "asks what a term means")
+    assert llm_question_classifier(model).classify("What is a vessel?") == KindDecision("definition", 1.0, "asks what a term means")
     for bad in ('{"kind": "poem"}', "no json", RuntimeError("quota")):
-        out = LLMQuestionClassifier(scripted(bad)).classify("What is a vessel?")
+        out = llm_question_classifier(scripted(bad)).classify("What is a vessel?")
         assert out.kind == "single" and out.fallback
     prompt = model.calls[0]["messages"][0].content
-    assert all(kind in prompt for kind in QUESTION_KINDS)
+    assert all(kind in prompt for kind in QUESTION_KINDS) and "Coastal Waters Act" in prompt
+
+
+def test_the_llm_prompts_name_no_corpus_of_their_own():
+    from ragkit.roles.llm_analysis import CLASSIFIER_PROMPT, EVIDENCE_PROMPT
+
+    for prompt in (CLASSIFIER_PROMPT, EVIDENCE_PROMPT):
+        text = prompt.format(question="q", kinds="k", corpus="C", refuse="r", safe="s", documents="d", answers="a", missing="")
+        assert "statute" not in text.lower() and "Coastal" not in text
 
 
 # ---------------------------------------------------------------- evidence grader
 class FlatGrader:
     def __init__(self, score=0.9):
-        self.score = score
+        self.score, self.questions = score, []
+
+    def grade(self, question, document):
+        return self.grade_many(question, [document])[0]
 
     def grade_many(self, question, documents):
+        self.questions.append(question)
         return [Grade(self.score >= 0.5, self.score) for _ in documents]
 
 
@@ -129,18 +173,18 @@ def test_missing_names_reads_names_not_numbers_nor_sentence_openers():
 
 def test_the_local_evidence_grader_checks_names_relevance_and_answer_type():
     docs = [Document("Appeals go to the Coastal Appeals Board."), Document("An appeal is lodged within 30 days.")]
-    grader = LocalEvidenceGrader(grader=FlatGrader(0.9), relevant_above=0.5)
+    grader = local_evidence_grader(grader=FlatGrader(0.9), relevant_above=0.5)
     assert grader.grade("How many days do I have to appeal?", docs) == EvidenceGrade(
         "sufficient", (1,), 0.9, "1 of 2 documents support an answer")
     short = grader.grade("How many days does the Administrative Court take?", docs)
     assert short.verdict == "short" and "administrative" in short.note
-    assert LocalEvidenceGrader(grader=FlatGrader(0.1), relevant_above=0.5).grade("How many days to appeal?", docs).verdict == "short"
+    assert local_evidence_grader(grader=FlatGrader(0.1), relevant_above=0.5).grade("How many days to appeal?", docs).verdict == "short"
     assert grader.grade("How many days to appeal?", []).verdict == "short"
 
 
 def test_a_pinned_document_is_relevant_on_the_users_own_account():
     pinned = Document("Fish below the size go back to the sea.", metadata={"pinned": True})
-    out = LocalEvidenceGrader(grader=FlatGrader(0.0), relevant_above=0.5).grade("What does Article 15 say about small fish?", [pinned])
+    out = local_evidence_grader(grader=FlatGrader(0.0), relevant_above=0.5).grade("What does Article 15 say about small fish?", [pinned])
     assert out.sufficient and out.supporting == (0,)
 
 
@@ -212,7 +256,7 @@ def test_pinned_articles_and_pin():
 
 def test_record_usage_counts_structured_calls_and_nests_cleanly():
     reply = AIMessage('{"kind": "single"}', usage_metadata={"input_tokens": 40, "output_tokens": 4, "total_tokens": 44})
-    clf = LLMQuestionClassifier(scripted(reply, reply))
+    clf = llm_question_classifier(scripted(reply, reply))
     with record_usage() as outer:
         clf.classify("How long?")
         with record_usage() as inner:

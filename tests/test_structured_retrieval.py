@@ -12,11 +12,12 @@ from langchain_core.structured_query import Comparator, Comparison, Operation, O
 
 from ragkit.core.chat_models import scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
-from ragkit.offline.structured import StructuredRetriever, describe, matches
-from ragkit.roles.query_analysis import LocalQueryAnalyzer, QueryAnalysis
+from ragkit.domains.menu.vocabulary import menu_query_analyzer
+from ragkit.offline.structured import StructuredRetriever
 from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
-from ragkit.roles.llm import LLMWriter
 from ragkit.offline.writing import LocalWriter
+from ragkit.roles.llm import LLMWriter
+from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch, describe, matches, unmet
 
 
 class Order:
@@ -32,11 +33,18 @@ class Order:
 @pytest.fixture(scope="module")
 def menu_retriever() -> StructuredRetriever:
     docs = load_menu()
-    return StructuredRetriever.from_documents(docs, analyzer=LocalQueryAnalyzer(docs, embedder=False), ranker=Order(docs))
+    return StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs, embedder=False), ranker=Order(docs))
 
 
 def ids(hits) -> list[str]:
     return [d.metadata["id"] for d, _ in hits]
+
+
+def test_a_structured_retriever_is_a_structured_search_and_a_scored_search(menu_retriever: StructuredRetriever) -> None:
+    from ragkit.core.search import ScoredSearch, as_scored_search
+
+    assert isinstance(menu_retriever, StructuredSearch) and isinstance(menu_retriever, ScoredSearch)
+    assert as_scored_search(menu_retriever) is menu_retriever
 
 
 def test_filter_is_exact_and_returns_the_whole_set(menu_retriever: StructuredRetriever) -> None:
@@ -50,7 +58,7 @@ def test_filter_is_exact_and_returns_the_whole_set(menu_retriever: StructuredRet
 def test_superlative_sort_decides_and_ties_all_win(menu_retriever: StructuredRetriever) -> None:
     assert ids(menu_retriever.search_with_scores("What is the cheapest main course?")) == ["menu-15"]  # parmigiana, 17.00
     wines = load_wines()
-    r = StructuredRetriever.from_documents(wines, analyzer=LocalQueryAnalyzer(wines, embedder=False), ranker=Order(wines))
+    r = StructuredRetriever.from_documents(wines, analyzer=menu_query_analyzer(wines, embedder=False), ranker=Order(wines))
     assert sorted(ids(r.search_with_scores("What is the cheapest bottle on the whole wine list?"))) == ["wine-07", "wine-12", "wine-17"]
     assert ids(r.search_with_scores("Which red wine is the most expensive by the glass?")) == ["wine-18"]  # no glass price: cannot win
 
@@ -128,7 +136,7 @@ def menu_docs() -> dict[str, Document]:
 
 
 def analysed(question: str) -> QueryAnalysis:
-    return LocalQueryAnalyzer(load_menu(), embedder=False).analyze(question)
+    return menu_query_analyzer(load_menu(), embedder=False).analyze(question)
 
 
 def test_superlative_answers_with_the_winner(menu_docs) -> None:
@@ -176,3 +184,83 @@ def test_llm_writer_gets_the_constraints_and_is_still_filtered(menu_docs) -> Non
     lemon = next(i for i, d in enumerate(desserts) if d.metadata["title"] == "Lemon tart") + 1
     mousse = lemon + 1
     assert a.citations == (lemon, mousse)  # renumbered to the documents the caller passed
+
+
+# ---------------------------------------------------------------- a dietary or allergen condition is a filter, not a near match
+# A made-up menu (not the bundled one): in every course, dishes that pass and fail each condition.
+DISHES = [  # name, course, dietary, allergens
+    ("Lentil soup", "starter", ["vegan", "vegetarian", "gluten-free", "dairy-free"], ["celery"]),
+    ("Cheese croquettes", "starter", ["vegetarian"], ["milk", "gluten", "eggs"]),
+    ("Prawn cocktail", "starter", ["gluten-free"], ["crustaceans", "eggs"]),
+    ("Walnut salad", "starter", ["vegan", "vegetarian", "dairy-free"], ["tree nuts", "mustard"]),
+    ("Bean stew", "main", ["vegan", "vegetarian", "dairy-free"], ["gluten", "celery"]),
+    ("Mushroom risotto", "main", ["vegetarian", "gluten-free"], ["milk"]),
+    ("Grilled trout", "main", ["gluten-free", "dairy-free"], ["fish"]),
+    ("Pork ragu", "main", [], ["gluten", "milk", "celery"]),
+    ("Coconut sorbet", "dessert", ["vegan", "vegetarian", "gluten-free", "dairy-free"], []),
+    ("Hazelnut brownie", "dessert", ["vegetarian"], ["tree nuts", "eggs", "milk", "gluten"]),
+    ("Rice pudding", "dessert", ["vegetarian", "gluten-free"], ["milk"]),
+    ("Almond biscotti", "dessert", ["vegetarian", "dairy-free"], ["tree nuts", "eggs", "gluten"]),
+]
+
+
+def made_up_menu() -> list[Document]:
+    from ragkit.domains.menu.corpus import menu_text
+
+    docs = []
+    for i, (name, course, dietary, allergens) in enumerate(DISHES, start=1):
+        dish = {"name": name, "course": course, "price": 5.0 + i, "description": f"Our {name.lower()}.",
+                "ingredients": [], "allergens": allergens, "dietary": dietary}
+        docs.append(Document(menu_text(dish), metadata={"id": f"x{i}", "title": name, "course": course, "price": 5.0 + i,
+                                                        "ingredients": [], "allergens": allergens, "dietary": dietary}))
+    return docs
+
+
+# question -> (the condition it states, checked on the record itself, and the field whose value is missing when it fails)
+CONDITIONS = {
+    "Is there a vegan dessert?": (lambda m: m["course"] == "dessert" and "vegan" in m["dietary"], "dietary"),
+    "Which desserts are vegetarian?": (lambda m: m["course"] == "dessert" and "vegetarian" in m["dietary"], "dietary"),
+    "Which mains are gluten-free?": (lambda m: m["course"] == "main" and "gluten-free" in m["dietary"], "dietary"),
+    "Is there a dairy-free starter?": (lambda m: m["course"] == "starter" and "dairy-free" in m["dietary"], "dietary"),
+    "Which desserts have no nuts?": (lambda m: m["course"] == "dessert" and "tree nuts" not in m["allergens"], "allergens"),
+    "I'm allergic to eggs, which starters can I eat?": (
+        lambda m: m["course"] == "starter" and "eggs" not in m["allergens"], "allergens"),
+    "Which mains are without milk?": (lambda m: m["course"] == "main" and "milk" not in m["allergens"], "allergens"),
+    "Is there a vegetarian main with no milk?": (
+        lambda m: m["course"] == "main" and "vegetarian" in m["dietary"] and "milk" not in m["allergens"], None),
+}
+
+
+@pytest.mark.parametrize("question", list(CONDITIONS))
+def test_a_dietary_or_allergen_question_names_every_dish_that_qualifies_and_no_other(question: str) -> None:
+    """Regression (the first widget of notebook 00): "Is there a vegan dessert?" answered from the nearest
+    dishes listed the lemon tart and the panna cotta, which are not vegan. Read as a filter and applied to the
+    whole menu, the answer names exactly the dishes that qualify, and ``unmet`` says what each other dish of
+    the course lacks."""
+    docs = made_up_menu()
+    qualifies, field = CONDITIONS[question]
+    expected = [d.metadata["title"] for d in docs if qualifies(d.metadata)]
+    others = [d.metadata["title"] for d in docs if not qualifies(d.metadata)]
+    # The similarity ranker puts the dishes that fail first: near matches are not answers.
+    ranker = Order(sorted(docs, key=lambda d: qualifies(d.metadata)))
+    search = StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs, embedder=False), ranker=ranker)
+    found = search.search_analysed(search.analyze(question), k=3)
+    assert sorted(d.metadata["title"] for d, _ in found.hits) == sorted(expected), found.note
+    assert found.analysis.searched_all  # the filter saw every dish
+    for doc in docs:
+        missing = unmet(found.analysis.filter, doc.metadata)
+        assert bool(missing) != qualifies(doc.metadata), (doc.metadata["title"], missing)
+        if missing and field and doc.metadata["course"] in question.lower():
+            assert all(field in part for part in missing), missing
+    writer = StructuredWriter(LocalWriter(embedder=_ToyEmbedder()), None)
+    answer = writer.write(question, [d for d, _ in found.hits], query=found.analysis)
+    assert all(names_any(answer.text, [title]) for title in expected), answer.text
+    assert not names_any(answer.text, others, expected), answer.text
+
+
+def test_a_dietary_question_that_nothing_meets_says_no() -> None:
+    docs = [d for d in made_up_menu() if d.metadata["title"] != "Coconut sorbet"]  # no vegan dessert left
+    search = StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs, embedder=False), ranker=Order(docs))
+    found = search.search_analysed(search.analyze("Is there a vegan dessert?"), k=3)
+    answer = StructuredWriter(LocalWriter(embedder=_ToyEmbedder()), None).write("Is there a vegan dessert?", [], query=found.analysis)
+    assert found.hits == [] and answer.answered and answer.text.startswith("No: nothing on the list matches")

@@ -377,3 +377,22 @@ def test_default_local_graph_plans_a_chain_and_runs_the_handbook_example() -> No
     assert out["plan"] == ["rag", "code"] and out["code_result"] is not None and out["code_result"].status == "ok"
     assert "['a', 'c', 'b', 'd']" in out["code_answer"] and "HB-12" in out["code_answer"]
     assert graph.invoke({"question": "thanks, bye!"})["plan"] == ["chitchat"]
+
+
+def test_the_state_shows_the_plans_weighed_for_a_one_agent_and_a_chain_question() -> None:
+    """Side by side (questions written for this test): the plans the local supervisor weighed are in the state,
+    the chosen one first, with its evidence, hop cost and score, and the note says why the longer plan was or
+    was not earned."""
+    graph = build_supervisor_graph(rag_graph=FakeRag(), retriever=StaticSearch())
+    one = graph.invoke({"question": "Explain how HNSW builds its graph and what efSearch controls."})
+    chain = graph.invoke({"question": "Look up the handbook's definition of MRR, then write a function for it."})
+    assert one["plan"] == ["rag"] and chain["plan"] == ["rag", "code"]
+    for out in (one, chain):
+        first, *others = out["plan_candidates"]
+        assert list(first.sequence) == out["plan"] and list(first.tasks) == out["tasks"] and others
+        assert first.score == round(first.evidence - first.cost, 4) and all(first.score >= c.score for c in others)
+    assert "; not earned: " in one["plan_note"] and any(len(c.sequence) == 2 for c in one["plan_candidates"])
+    assert "its extra hop is earned over " in chain["plan_note"]
+    assert any(c.sequence in (("rag",), ("code",)) for c in chain["plan_candidates"][1:])
+    scripted_plan = make_graph(Plan(("rag",)))[0].invoke({"question": "q"})
+    assert scripted_plan["plan_candidates"] == []  # a supervisor that weighs nothing shows nothing

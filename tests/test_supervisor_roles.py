@@ -1,10 +1,12 @@
-"""The supervisor graph's roles: supervisor (local, LLM, structured), clause splitting, analyst, coder, aggregator,
-small talk."""
+"""The supervisor graph's roles: supervisor (local, LLM, structured), clause splitting, the local supervisor's plan
+costs (constructed cases and a property test against brute force), analyst, coder, aggregator, small talk."""
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,8 +14,10 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
+from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import Clause, code_blocks, reorder, split_clauses
 from ragkit.domains.handbook.agents import CONTEXT, DESCRIPTIONS, HANDBOOK_TEAM, SUPERVISOR_ROUTES, TITLES
+from ragkit.goldsets import load_goldset
 from ragkit.offline.agents import (
     LIMITS,
     LocalAggregator,
@@ -27,7 +31,7 @@ from ragkit.offline.agents import (
     printed_numbers,
 )
 from ragkit.offline.router import LocalSmallTalk
-from ragkit.offline.supervisor import LocalSupervisor, steps_from_evidence
+from ragkit.offline.supervisor import LocalSupervisor, best_labellings, choose_plan, marked_boundaries
 from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, agent_name, normalise_sequence, truncate
 from ragkit.roles.llm import LLMSmallTalk
 from ragkit.roles.llm_agents import (
@@ -112,12 +116,71 @@ def test_order_marks_put_clauses_in_the_order_of_the_work(question, order) -> No
     assert [c.text for c in reorder(split_clauses(question))] == order
 
 
-def test_weak_clauses_join_their_neighbour_and_context_is_never_a_step() -> None:
-    evidence = [(Clause("My corpus has 2,000 chunks", ""), {"rag": 0.2, "analysis": 0.3, CONTEXT: 0.6}),
-                (Clause("is a flat index enough", ""), {"rag": 0.3, "analysis": 0.5, CONTEXT: 0.1})]
-    assert [a for _, a in steps_from_evidence(evidence, 1, 0.0)] == ["analysis"]
-    only_context = evidence[:1]
-    assert [a for _, a in steps_from_evidence(only_context, 1, 0.0)] == ["analysis"]  # best agent, never "context"
+def test_context_parts_join_their_neighbour_and_context_is_never_a_step() -> None:
+    clauses = [Clause("My corpus has 2,000 chunks", "My corpus has 2,000 chunks."), Clause("is a flat index enough", "")]
+    scores = [{"rag": 0.2, "analysis": 0.3, CONTEXT: 0.6}, {"rag": 0.3, "analysis": 0.5, CONTEXT: 0.1}]
+    plan = choose_plan("My corpus has 2,000 chunks. is a flat index enough", clauses, scores, hop_cost=0.0, max_hops=3)
+    assert plan.sequence == ("analysis",) and plan.tasks == ("My corpus has 2,000 chunks is a flat index enough",)
+    assert choose_plan("q", clauses[:1], scores[:1], 0.0, 3).sequence == ("analysis",)  # best agent, never "context"
+
+
+# ---------------------------------------------------------------- a plan is a hypothesis with a cost
+@pytest.mark.parametrize("question, marks", [
+    ("Look up BM25, implement it, and then tell me whether it is good.", [True, False, True]),
+    ("Find the formula. Code it -> judge it", [True, True, True]),
+    ("Using the definition, write a function and a test", [True, True, False]),
+    ("Write a parser that splits, lower-cases and stems", [True, False, False]),
+])
+def test_the_wording_marks_where_a_new_step_starts(question, marks) -> None:
+    assert marked_boundaries(question, split_clauses(question)) == marks
+
+
+def test_a_second_agent_must_be_earned_where_the_wording_marks_no_step() -> None:
+    """A part that another agent serves a little better: no hop after a comma, a hop after "then"; a part that
+    the first agent cannot serve earns its hop after a comma too. The reason is in the note."""
+    weak = [{"code": 0.60, "rag": 0.30}, {"code": 0.30, "rag": 0.40}]
+    comma = [Clause("write a tokenizer", "write a tokenizer,"), Clause("that stems words", "that stems words")]
+    then = [comma[0], Clause("look up stemming", "then look up stemming")]
+    one = choose_plan("write a tokenizer, that stems words", comma, weak, hop_cost=0.2, max_hops=3)
+    assert one.sequence == ("code",) and one.tasks == ("write a tokenizer that stems words",)
+    assert [c.sequence for c in one.candidates][:2] == [("code",), ("code", "rag")]
+    assert one.candidates[1].cost == 0.2 and one.candidates[1].score < one.candidates[0].score
+    assert one.note.startswith("chose code 0.90") and "not earned: code -> rag 0.80" in one.note
+    assert choose_plan("write a tokenizer, then look up stemming", then, weak, 0.2, 3).sequence == ("code", "rag")
+    strong = [weak[0], {"code": 0.10, "rag": 0.70}]
+    two = choose_plan("write a tokenizer, that stems words", comma, strong, 0.2, 3)
+    assert two.sequence == ("code", "rag") and "its extra hop is earned over rag 1.00" in two.note
+
+
+LABELS = ("rag", "code", "analysis", "chitchat", CONTEXT)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=st.lists(st.tuples(*[st.integers(0, 20)] * len(LABELS)), min_size=1, max_size=4),
+       marks=st.lists(st.booleans(), min_size=4, max_size=4), cost=st.sampled_from([0.0, 0.1, 0.3]),
+       cap=st.integers(min_value=1, max_value=3))
+def test_the_planner_finds_the_best_labelling_and_keeps_the_cap(rows, marks, cost, cap) -> None:
+    """Against brute force over every labelling of up to four parts: the dynamic programme's best net score is
+    the true best; the chosen plan is the first candidate, scores the most, has no repeat in a row and at most
+    ``max_hops`` agents."""
+    scores = [dict(zip(LABELS, (v / 20 for v in row))) for row in rows]
+    marked = [True, *marks[1:len(rows)]]
+
+    def net(labels: tuple[str, ...]) -> float:
+        total, agent = sum(s[label] for s, label in zip(scores, labels)), ""
+        for label, mark in zip(labels, marked):
+            if label in AGENTS and label not in ("chitchat", agent):
+                total -= cost if agent and not mark else 0.0
+                agent = label
+        return total
+
+    brute = max(net(labels) for labels in itertools.product(LABELS, repeat=len(rows)))
+    assert max(e - c for e, c, _ in best_labellings(scores, marked, cost)) == pytest.approx(brute)
+    clauses = [Clause(f"part {i}", f"part {i}" + ("." if i + 1 < len(rows) and marked[i + 1] else ",")) for i in range(len(rows))]
+    plan = choose_plan(" ".join(c.raw for c in clauses), clauses, scores, cost, cap)
+    assert plan.candidates[0].sequence == plan.sequence and 1 <= len(plan.sequence) <= cap
+    assert plan.candidates[0].score == max(c.score for c in plan.candidates)
+    assert all(a != b for a, b in zip(plan.sequence, plan.sequence[1:])) and len(plan.tasks) == len(plan.sequence)
 
 
 def test_the_supervisor_routes_hold_every_agent_and_the_context_class() -> None:
@@ -142,6 +205,45 @@ def local_supervisor() -> LocalSupervisor:
 ])
 def test_local_supervisor_plans(local_supervisor, question, sequence) -> None:
     assert local_supervisor.plan(question).sequence == sequence
+
+
+@pytest.mark.parametrize("question, agent", [
+    # written for this test (not from the gold set): one agent's request cut into several clauses
+    ("Implement BM25 scoring in pure Python, with k1 and b as arguments and a docstring.", "code"),
+    ("Write a function that takes a list of scores, scales them to [0, 1], and returns the three largest.", "code"),
+    ("Compute the cosine similarity of [1, 2, 3] and [3, 2, 1], rounded to three decimals.", "code"),
+    ("Explain how HNSW builds its graph and what efSearch controls.", "rag"),
+    ("Hi there! Could you tell me what a reducer is in LangGraph?", "rag"),
+    ("My corpus has 500 PDFs and users ask short questions; should I use BM25 or dense retrieval?", "analysis"),
+    ("Is a reranker worth it when my latency budget is 50 ms and the corpus is small?", "analysis"),
+    ("Thanks a lot, see you tomorrow!", "chitchat"),
+])
+def test_a_question_for_one_agent_stays_one_agent(local_supervisor, question, agent) -> None:
+    plan = local_supervisor.plan(question)
+    assert plan.sequence == (agent,), plan.note
+    assert any(len(c.sequence) > 1 for c in plan.candidates) or len(split_clauses(question)) == 1
+
+
+@pytest.mark.parametrize("question, sequence", [
+    ("Look up the handbook's definition of MRR, then write a function for it.", ("rag", "code")),
+    ("Compute recall@3 for my ranking, then interpret the number.", ("code", "analysis")),
+    ("Before you implement the splitter, read the chunking section.", ("rag", "code")),
+    ("Decide whether my small corpus needs reranking, then look up how the handbook's reranker works.", ("analysis", "rag")),
+])
+def test_a_chain_keeps_both_agents_in_order(local_supervisor, question, sequence) -> None:
+    plan = local_supervisor.plan(question)
+    assert plan.sequence == sequence, plan.note
+    assert "its extra hop is earned over" in plan.note and plan.candidates[0].score > plan.candidates[1].score
+
+
+def test_the_route_examples_are_not_copied_from_the_gold_set() -> None:
+    """No example (lower-cased) is a gold question, and none is within MiniLM cosine 0.9 of one."""
+    data, _ = load_goldset("supervisor_routing.json")
+    questions = [item["question"] for split in data.values() for item in split]
+    examples = [text for spec in SUPERVISOR_ROUTES for text in (spec.description, *spec.examples)]
+    assert not {e.strip().lower() for e in examples} & {q.strip().lower() for q in questions}
+    embedder = load_embedder()
+    assert float(np.max(embed(embedder, examples) @ embed(embedder, questions).T)) < 0.9
 
 
 def test_small_talk_after_a_request_keeps_its_words_in_the_task(local_supervisor) -> None:

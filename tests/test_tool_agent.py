@@ -12,6 +12,9 @@ from langgraph.types import Command
 from pydantic import create_model
 
 from ragkit.core.chat_models import ScriptedChatModel
+from ragkit.core.tools import SeededCodeSource, ToolSpec, UserArg, call_digest
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, OrderIdArgs, make_order_tools
 from ragkit.graphs.tool_agent import (
     NotPausedError,
     build_tool_agent_graph,
@@ -20,9 +23,6 @@ from ragkit.graphs.tool_agent import (
     tool_agent_graph,
 )
 from ragkit.notebook import graph_mermaid
-from ragkit.core.tools import SeededCodeSource, ToolSpec, UserArg, call_digest
-from ragkit.domains.shop.orders import load_order_store
-from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, OrderIdArgs, make_order_tools
 from ragkit.offline.tool_planner import LocalToolPlanner
 from tests.conftest import assert_snapshot
 

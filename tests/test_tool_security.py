@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
 from ragkit.core.chat_models import ScriptedChatModel
-from ragkit.graphs.tool_agent import build_tool_agent_graph, pending_interrupt, resume_tool_agent
 from ragkit.core.tools import SeededCodeSource, ToolSpec, call_digest, check_call, is_blank, normalise, written_by_user
 from ragkit.domains.shop.orders import load_order_store
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, make_order_tools
+from ragkit.graphs.tool_agent import build_tool_agent_graph, pending_interrupt, resume_tool_agent
 from ragkit.offline.tool_planner import LocalToolPlanner
 
 BASE = load_order_store()

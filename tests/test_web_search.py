@@ -10,8 +10,7 @@ from langchain_core.messages import ToolMessage
 
 from ragkit.core.files import DataError
 from ragkit.core.nlp import strip_accents as fold_accents
-from ragkit.domains.web.corpus import load_web_snapshot
-from ragkit.domains.web.search import OfflineWebSearch
+from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 
 
 @pytest.fixture(scope="module")

@@ -59,12 +59,11 @@ from ragkit.core.rerank import LocalReranker
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, default_arms  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.offline.router import LocalIntentClassifier
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.judge import LocalJudge
-from ragkit.offline.writing import LocalQueryTransformer
+from ragkit.offline.router import LocalIntentClassifier
+from ragkit.offline.writing import LocalQueryTransformer, LocalRewriter, LocalWriter
 
 DATA = datasets_dir() / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "advanced_squad2_{split}.json"

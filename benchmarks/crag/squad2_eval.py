@@ -42,14 +42,14 @@ sys.path.insert(0, str(ROOT))
 from ragkit.core.embeddings import load_embedder
 from ragkit.core.hybrid import HybridRetriever, default_retriever
 from ragkit.core.rerank import LocalReranker
+from ragkit.domains.menu.vocabulary import menu_query_analyzer  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
-from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
 
 # The judge as the graphs build it: with the query analyser (the bundled data's vocabulary, restricted to
 # the fields the documents carry; SQuAD paragraphs carry none, so every question is read as plain text).
-ANALYZER = LocalQueryAnalyzer()
+ANALYZER = menu_query_analyzer()  # the analyser CRAG had by default before its roles were passed in
 
 # The shared datasets folder sits next to the project folder (../shared/datasets); from a git worktree it is
 # found further up.

@@ -28,9 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.domains.corpora import load_corpus
+from ragkit.domains.corpora import load_corpus  # noqa: E402
+from ragkit.domains.menu.vocabulary import menu_query_analyzer  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.offline.structured import StructuredRetriever
+from ragkit.offline.structured import StructuredRetriever  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_analyser.json"
 CATEGORIES = ("superlative", "exclusion", "allergen", "comparison", "price_bound", "combined")
@@ -71,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     items, digest = load_goldset("menu_structured.json")
     items = [i for i in items if i["split"] == args.split]
-    retrievers = {c: StructuredRetriever.from_documents(load_corpus(c)) for c in ("menu", "wine")}
+    retrievers = {c: StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs))
+                  for c in ("menu", "wine") for docs in [load_corpus(c)]}
     right, total, reasons = Counter(), Counter(), Counter()
     for item in items:
         ok, reason = executed_right(item, retrievers[item["corpus"]])
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                     "measure": __doc__.split("\n\n")[1].replace("\n", " ")})
     payload.setdefault("splits", {})[args.split] = {
         "command": f"HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/query_analysis/analyser_eval.py --split {args.split}",
-        "analyser": "LocalQueryAnalyzer over the item's corpus (MiniLM for adjectives such as 'Italian')", **summary}
+        "analyser": "menu_query_analyzer over the item's corpus (LocalQueryAnalyzer with MENU_WORDS; MiniLM for adjectives such as 'Italian')", **summary}
     OUT.write_text(json.dumps(payload, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

@@ -7,9 +7,10 @@ the right polarity for yes/no and comparison questions).
 Graphs, all with their offline defaults (no chat model):
 
 - ``adaptive``: ``build_adaptive_rag_graph()`` (the router picks the source, so a routing mistake counts);
-- ``crag``: ``build_crag_graph(corpus)`` with the item's corpus ("menu" or "wine"); a pause to ask back
-  counts as not answered;
-- ``self_rag``: ``build_self_rag_graph(corpus)``.
+- ``crag``: ``build_crag_graph(menu_search(), **menu_roles())`` (``wine_search()`` for a wine item): the
+  item's corpus, with the writer and judge that read a question's structure; a pause to ask back counts
+  as not answered;
+- ``self_rag``: ``build_self_rag_graph(search, **menu_roles(judge=False))``.
 
 ``--split dev`` prints every item (the dev split is for building the scorer and the analyser); ``--split
 test`` prints and writes aggregates only, never an item. ``--label`` names the run ("before": the graphs
@@ -38,12 +39,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from scoring import score  # noqa: E402
 
+from ragkit.domains.menu.corpus import menu_search, wine_search  # noqa: E402
+from ragkit.domains.menu.roles import menu_roles  # noqa: E402
+from ragkit.domains.menu.vocabulary import menu_query_analyzer  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 
 GOLD = "menu_structured.json"
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_menu.json"
 GRAPHS = ("adaptive", "crag", "self_rag")
 EXTRA = ("crag_structured", "self_rag_structured")  # not defaults: the same graphs given a StructuredRetriever
+SEARCHES = {"menu": menu_search, "wine": wine_search}  # an item's corpus -> its default search
 CATEGORIES = ("superlative", "exclusion", "allergen", "comparison", "price_bound", "combined")
 
 
@@ -60,11 +65,11 @@ def graph_runner(name: str) -> Callable[[dict], str]:
         from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 
         graph = build_adaptive_rag_graph()
-        return lambda item: graph.invoke({"question": item["question"]}).get("generation", "")
+        return lambda item: graph.invoke({"question": item["question"]}).get("answer", "")
     if name == "crag":
         from ragkit.graphs.crag import build_crag_graph, run_crag
 
-        graphs = {c: build_crag_graph(c) for c in ("menu", "wine")}
+        graphs = {c: build_crag_graph(search(), **menu_roles()) for c, search in SEARCHES.items()}
 
         def crag(item: dict) -> str:
             out = run_crag(graphs[item["corpus"]], item["question"], thread_id=item["id"])
@@ -77,7 +82,8 @@ def graph_runner(name: str) -> Callable[[dict], str]:
         from ragkit.graphs.self_rag import build_self_rag_graph
         from ragkit.offline.structured import StructuredRetriever
 
-        retrievers = {c: StructuredRetriever.from_documents(load_corpus(c)) for c in ("menu", "wine")}
+        retrievers = {c: StructuredRetriever.from_documents(docs, analyzer=menu_query_analyzer(docs))
+                      for c in ("menu", "wine") for docs in [load_corpus(c)]}
         if name == "crag_structured":
             graphs = {c: build_crag_graph(r) for c, r in retrievers.items()}
 
@@ -91,7 +97,7 @@ def graph_runner(name: str) -> Callable[[dict], str]:
     if name == "self_rag":
         from ragkit.graphs.self_rag import build_self_rag_graph
 
-        graphs = {c: build_self_rag_graph(c) for c in ("menu", "wine")}
+        graphs = {c: build_self_rag_graph(search(), **menu_roles(judge=False)) for c, search in SEARCHES.items()}
         return lambda item: graphs[item["corpus"]].invoke({"question": item["question"]}).get("generation", "")
     raise ValueError(f"unknown graph {name!r}")
 
@@ -144,8 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         payload.update({"gold_set": f"data/eval/{GOLD}", "sha256": digest,
                         "measure": "share of questions answered exactly right (benchmarks/query_analysis/scoring.py)",
                         "graphs": {"adaptive": "build_adaptive_rag_graph() (router included)",
-                                   "crag": "build_crag_graph(item corpus: 'menu' or 'wine')",
-                                   "self_rag": "build_self_rag_graph(item corpus)",
+                                   "crag": "build_crag_graph(menu_search() or wine_search(), **menu_roles())",
+                                   "self_rag": "build_self_rag_graph(menu_search() or wine_search(), **menu_roles(judge=False))",
                                    "crag_structured": "NOT a default: build_crag_graph(StructuredRetriever over the item corpus)",
                                    "self_rag_structured": "NOT a default: build_self_rag_graph(StructuredRetriever over the item corpus)"}})
         runs = payload.setdefault("runs", {})

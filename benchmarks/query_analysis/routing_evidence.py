@@ -21,11 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from ragkit.domains.menu.routes import ROUTES, load_route_documents, menu_sources  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.graphs.adaptive_rag import ROUTES, SEARCH_ROUTES, load_route_documents, structured_evidence  # noqa: E402
-from ragkit.graphs.adaptive_routes import StructuredSearch, route_search  # noqa: E402
-from ragkit.roles.query_analysis import LocalQueryAnalyzer  # noqa: E402
-from ragkit.offline.router import LocalRouter
+from ragkit.graphs.adaptive_rag import structured_evidence  # noqa: E402
+from ragkit.offline.router import LocalRouter  # noqa: E402
+from ragkit.roles.structured_query import StructuredSearch  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "query_analysis_routing.json"
 
@@ -33,9 +33,7 @@ OUT = ROOT / "benchmarks" / "results" / "query_analysis_routing.json"
 def main(argv: list[str] | None = None) -> int:
     dev_only = "--dev-only" in (sys.argv[1:] if argv is None else argv)
     router = LocalRouter(ROUTES, fallback="llm_fallback", documents=load_route_documents())
-    analyzer = LocalQueryAnalyzer()
-    searches = {n: route_search(c, 4, analyzer) for n, c in SEARCH_ROUTES.items()}
-    structured = {n: s for n, s in searches.items() if isinstance(s, StructuredSearch)}
+    structured = {n: s for n, s in menu_sources().items() if isinstance(s, StructuredSearch)}
     sets = {"dev": (json.loads((ROOT / "data" / "routing_dev.json").read_text()), None),
             "test_after_error_analysis": (json.loads((ROOT / "data" / "routing_questions.json").read_text()), None),
             "blind": load_goldset("routing_blind.json")}

@@ -30,6 +30,7 @@ Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py     
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import sys
 from collections import Counter
@@ -40,11 +41,16 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, write_result  # noqa: E402
 
-from ragkit.domains.menu.corpus import load_routing_questions
+from ragkit.domains.menu.routes import (  # noqa: E402
+    MENU_TEMPLATES,
+    ROUTES,
+    WINE_TEMPLATES,
+    load_route_documents,
+    load_routing_questions,
+)
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.graphs.adaptive_rag import ROUTES, load_route_documents  # noqa: E402
-from ragkit.offline.router import LocalRouter
-from ragkit.roles.protocols import RouteSpec
+from ragkit.offline.router import LocalRouter  # noqa: E402
+from ragkit.roles.protocols import RouteSpec  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py"
 FALLBACK = "llm_fallback"
@@ -55,7 +61,25 @@ GRID = {
     "passage_bar": [0.45, 0.5, 0.55, 0.6],
     "margin": [0.0, 0.02, 0.04],
     "min_similarity": [0.0, 0.1, 0.2],
+    "fresh": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5],  # ROUTER.signal_weights["fresh"]
+    "general": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],  # ROUTER.signal_weights["general"]
 }
+SIGNAL_KEYS = ("fresh", "general")
+# The six other values are shared: the intent classifier, the small-talk router, the statute question
+# classifier and the supervisor's router read them too, so the signal weights are tuned with them held at
+# ROUTER's values; what the whole grid would choose is reported beside it.
+SHARED_KEYS = tuple(key for key in GRID if key not in SIGNAL_KEYS)
+
+
+def router_options(setting: dict) -> dict:
+    """LocalRouter keyword arguments for a grid setting (the signal weights go in one mapping)."""
+    options = {key: value for key, value in setting.items() if key not in SIGNAL_KEYS}
+    return {**options, "signal_weights": {key: setting[key] for key in SIGNAL_KEYS}}
+
+
+def router_setting(router: LocalRouter) -> dict:
+    """The grid setting a router runs with."""
+    return {key: (router.signal_weights.get(key, 0.0) if key in SIGNAL_KEYS else getattr(router, key)) for key in GRID}
 
 # The route specs as they were before the router was improved (commit 37a96f9), for the "before" numbers.
 ORIGINAL_ROUTES: tuple[RouteSpec, ...] = (
@@ -82,9 +106,10 @@ ORIGINAL_ROUTES: tuple[RouteSpec, ...] = (
 )
 
 
-def evaluate(router: LocalRouter, items: list[dict], with_errors: bool = False) -> dict:
-    """Accuracy, per-route accuracy and confusion table of a router on labelled items; the question-level
-    mistakes only with ``with_errors`` (dev sets only: a reporting set's mistakes are never written)."""
+def evaluate(router: LocalRouter, items: list[dict], with_errors: bool = False, detail: bool = True) -> dict:
+    """Accuracy and per-route accuracy of a router on labelled items, with the confusion table when ``detail``;
+    the question-level mistakes only with ``with_errors`` (dev sets only: a reporting set's mistakes are never
+    written, nor its confusion table)."""
     decisions = [router.route(item["question"]) for item in items]
     correct = [d.route == item["route"] for d, item in zip(decisions, items)]
     confusion = Counter(f"{item['route']} -> {d.route}" for d, item in zip(decisions, items))
@@ -95,7 +120,9 @@ def evaluate(router: LocalRouter, items: list[dict], with_errors: bool = False) 
     errors = [{"question": item["question"], "expected": item["route"], "got": d.route, "note": d.note}
               for d, item, c in zip(decisions, items, correct) if not c]
     out = {"accuracy": round(sum(correct) / len(items), 4), "per_route_accuracy": per_route,
-           "fallbacks_taken": sum(d.fallback for d in decisions), "confusion": dict(sorted(confusion.items()))}
+           "fallbacks_taken": sum(d.fallback for d in decisions)}
+    if detail:
+        out["confusion"] = dict(sorted(confusion.items()))
     if with_errors:
         out["errors"] = errors
     return out
@@ -113,49 +140,59 @@ def grid_predictions(router: LocalRouter, items: list[dict], documented: set[str
         explained = [router.explain(item["question"]) for item in items]
         parts[k] = tuple(np.array([[e[n][key] for n in names] for e in explained]) for key in ("prototypes", "passages", "terms"))
     router.k, router.passage_weight, router.passage_bar, router.term_weight = saved
+    # Each signal's raw strength on the routes that serve it (the weights are the grid's).
+    signals = {key: np.array([[float(router.signals[key](item["question"])) * (key in spec.serves) for spec in router.routes]
+                              for item in items]) for key in SIGNAL_KEYS}
     fallback = names.index(router.fallback)
+    ties = np.broadcast_to(np.argsort(np.argsort(names)), (len(items), len(names)))  # ties go to the first name
+    rows = np.arange(len(items))
     settings, predictions = [], []
     for values in itertools.product(*GRID.values()):
         setting = dict(zip(GRID, values))
         proto, passage, terms = parts[setting["k"]]
         scores = proto + setting["passage_weight"] * (passage - setting["passage_bar"]) * has_docs + setting["term_weight"] * terms
+        scores = scores + sum(setting[key] * signals[key] for key in SIGNAL_KEYS)
         # The same ranking and rules as LocalRouter.route (ties broken by route name).
-        order = np.array([sorted(range(len(names)), key=lambda j: (-row[j], names[j])) for row in scores])
+        order = np.lexsort((ties, -scores), axis=1)
         best = order[:, 0]
-        best_score = scores[np.arange(len(items)), best]
-        gap = best_score - scores[np.arange(len(items)), order[:, 1]]
+        best_score = scores[rows, best]
+        gap = best_score - scores[rows, order[:, 1]]
         unsafe = (best_score < setting["min_similarity"]) | ((gap < setting["margin"]) & (best != fallback))
         settings.append(setting)
-        predictions.append(np.where(unsafe, fallback, best))
+        predictions.append(np.where(unsafe, fallback, best).astype(np.int8))
     return settings, np.array(predictions)
 
 
 def neighbourhood_means(settings: list[dict], accuracy: np.ndarray) -> np.ndarray:
-    """Mean accuracy over each setting and its grid neighbours (one step along one parameter)."""
-    index = {tuple(s.values()): i for i, s in enumerate(settings)}
-    keys = list(GRID)
-    out = np.zeros(len(settings))
-    for i, setting in enumerate(settings):
-        found = [accuracy[i]]
-        for key in keys:
-            values = GRID[key]
-            pos = values.index(setting[key])
-            for step in (-1, 1):
-                if 0 <= pos + step < len(values):
-                    neighbour = tuple(values[pos + step] if k == key else setting[k] for k in keys)
-                    found.append(accuracy[index[neighbour]])
-        out[i] = float(np.mean(found))
-    return out
+    """Mean accuracy over each setting and its grid neighbours (one step along one parameter).
+
+    ``settings`` are in ``itertools.product`` order over GRID, so the accuracies reshape into the grid."""
+    grid = accuracy.reshape([len(values) for values in GRID.values()])
+    total, count = grid.copy(), np.ones_like(grid)
+    for axis in range(grid.ndim):
+        n = grid.shape[axis]
+        for step in (-1, 1):
+            src = [slice(None)] * grid.ndim
+            dst = [slice(None)] * grid.ndim
+            src[axis] = slice(max(0, step), n + min(0, step))
+            dst[axis] = slice(max(0, -step), n + min(0, -step))
+            total[tuple(dst)] += grid[tuple(src)]
+            count[tuple(dst)] += 1
+    return (total / count).ravel()
 
 
-def tune(settings: list[dict], correct: np.ndarray) -> int:
-    """Index of the setting with the best neighbourhood accuracy (ties: best own accuracy, then grid order)."""
+def tune(settings: list[dict], correct: np.ndarray, allowed: np.ndarray | None = None) -> int:
+    """Index of the setting with the best neighbourhood accuracy (ties: best own accuracy, then grid order),
+    among the ``allowed`` settings (default: all)."""
     accuracy = correct.mean(axis=1)
     smooth = neighbourhood_means(settings, accuracy)
+    if allowed is not None:
+        smooth = np.where(allowed, smooth, -1.0)
     return int(np.lexsort((np.arange(len(settings)), -accuracy, -smooth))[0])
 
 
-def cross_validate(settings: list[dict], correct: np.ndarray, folds: int = 5, repeats: int = 10, seed: int = 0) -> dict:
+def cross_validate(settings: list[dict], correct: np.ndarray, allowed: np.ndarray | None = None, folds: int = 5,
+                   repeats: int = 10, seed: int = 0) -> dict:
     """Accuracy of the tuning procedure itself on held-out dev folds (tune on 4/5, score on 1/5)."""
     rng = np.random.default_rng(seed)
     n = correct.shape[1]
@@ -164,7 +201,7 @@ def cross_validate(settings: list[dict], correct: np.ndarray, folds: int = 5, re
         fold = rng.permutation(n) % folds
         hits = 0
         for f in range(folds):
-            chosen = tune(settings, correct[:, fold != f])
+            chosen = tune(settings, correct[:, fold != f], allowed)
             hits += int(correct[chosen, fold == f].sum())
         runs.append(hits / n)
     return {"folds": folds, "repeats": repeats, "mean_accuracy": round(float(np.mean(runs)), 4), "std": round(float(np.std(runs)), 4)}
@@ -218,10 +255,12 @@ def main() -> None:
     truth = np.array([names.index(item["route"]) for item in dev])
     settings, predictions = grid_predictions(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder), dev, set(documents))
     correct = predictions == truth
-    chosen = tune(settings, correct)
+    defaults = router_setting(default)
+    allowed = np.array([all(setting[key] == defaults[key] for key in SHARED_KEYS) for setting in settings])
+    chosen = tune(settings, correct, allowed)
     best = settings[chosen]
-    defaults = {key: getattr(default, key) for key in GRID}
-    tuned_router = LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **best)
+    unconstrained = tune(settings, correct)
+    tuned_router = LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **router_options(best))
     tuned_dev = evaluate(tuned_router, dev)
     if abs(tuned_dev["accuracy"] - round(float(correct[chosen].mean()), 4)) > 1e-9:
         raise SystemExit(f"the grid arithmetic disagrees with LocalRouter.route: {tuned_dev['accuracy']} vs {correct[chosen].mean()}")
@@ -229,9 +268,17 @@ def main() -> None:
         print(f"NOTE: LocalRouter's defaults {defaults} differ from the dev-tuned setting {best}")
 
     original = LocalRouter(ORIGINAL_ROUTES, fallback=FALLBACK, embedder=default.embedder, k=1, min_similarity=0.2, margin=0.02)
+
+    def variant(routes=ROUTES, docs=documents, **changes) -> float:
+        """Dev accuracy of LocalRouter with the defaults changed as given."""
+        options = router_options({**defaults, **changes})
+        return evaluate(LocalRouter(routes, fallback=FALLBACK, documents=docs, embedder=default.embedder, **options), dev)["accuracy"]
+
+    with_templates = tuple(dataclasses.replace(spec, templates={"search_menu": MENU_TEMPLATES, "search_wine": WINE_TEMPLATES}
+                                               .get(spec.name, spec.templates)) for spec in ROUTES)
     result = {
         "command": COMMAND,
-        "routes": "ragkit.graphs.adaptive_rag.ROUTES with load_route_documents() (fallback llm_fallback)",
+        "routes": "ragkit.domains.menu.routes.ROUTES with load_route_documents() (fallback llm_fallback)",
         "sets": {name: {"questions": len(items), "per_route": dict(sorted(Counter(i["route"] for i in items).items()))}
                  for name, items in sets.items()},
         "tuning": {
@@ -240,8 +287,12 @@ def main() -> None:
             "chosen": best,
             "chosen_dev_accuracy": round(float(correct[chosen].mean()), 4),
             "best_single_setting_dev_accuracy": round(float(correct.mean(axis=1).max()), 4),
-            "rule": "best mean accuracy over the setting and its one-step grid neighbours",
-            "cross_validated": cross_validate(settings, correct),
+            "rule": "best mean accuracy over the setting and its one-step grid neighbours, with the shared values "
+                    f"{list(SHARED_KEYS)} held at ROUTER's",
+            "cross_validated": cross_validate(settings, correct, allowed),
+            "whole_grid_would_choose": settings[unconstrained],
+            "whole_grid_dev_accuracy": round(float(correct[unconstrained].mean()), 4),
+            "whole_grid_cross_validated": cross_validate(settings, correct),
             "defaults_match_chosen": defaults == best,
         },
         "defaults": defaults,
@@ -255,15 +306,19 @@ def main() -> None:
         "near_duplicate_check": {"bar": NEAR_DUPLICATE, "vs_dev_and_route_examples": highest},
         "ablation_dev": {
             "new routes, k=1, no documents": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, embedder=default.embedder, k=1, min_similarity=0.2), dev)["accuracy"],
-            "new routes, defaults, no documents": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, embedder=default.embedder, **{**defaults, "term_weight": 0.0, "passage_weight": 0.0}), dev)["accuracy"],
-            "defaults without passages": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **{**defaults, "passage_weight": 0.0}), dev)["accuracy"],
-            "defaults without terms": evaluate(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder, **{**defaults, "term_weight": 0.0}), dev)["accuracy"],
+            "new routes, defaults, no documents": variant(docs=None, term_weight=0.0, passage_weight=0.0),
+            "defaults without passages": variant(passage_weight=0.0),
+            "defaults without terms": variant(term_weight=0.0),
+            "defaults without signals": variant(fresh=0.0, general=0.0),
+            "defaults without the fresh signal": variant(fresh=0.0),
+            "defaults without the general signal": variant(general=0.0),
+            "defaults with examples read from the data (MENU_TEMPLATES, WINE_TEMPLATES)": variant(with_templates),
         },
     }
     for name in ("test", "blind"):
-        if name in sets:
-            result["after"][name] = evaluate(default, sets[name])
-            result["before"][name] = evaluate(original, sets[name])
+        if name in sets:  # aggregates only: accuracy, per-route accuracy, how often the fallback was forced
+            result["after"][name] = evaluate(default, sets[name], detail=False)
+            result["before"][name] = evaluate(original, sets[name], detail=False)
             result[f"majority_baseline_{name}"] = round(max(Counter(i["route"] for i in sets[name]).values()) / len(sets[name]), 4)
 
     print("chosen on dev:", best, "| dev accuracy", result["tuning"]["chosen_dev_accuracy"],
@@ -273,8 +328,7 @@ def main() -> None:
         for name in sets:
             r = result[when][name]
             print(f"{when:6} {name:4} accuracy {r['accuracy']:.3f}  {r['per_route_accuracy']}")
-    for name in sets:
-        print(f"confusion after ({name}):", result["after"][name]["confusion"])
+    print("confusion after (dev):", result["after"]["dev"]["confusion"])
     for e in result["after"]["dev"]["errors"]:  # dev only: a reporting set's mistakes are never shown
         print(f"  dev error: {e['expected']} -> {e['got']}: {e['question']}")
     if not args.dev_only:

@@ -10,7 +10,7 @@ Systems, all over the same documents:
 - ``dense``: DenseRetriever (all-MiniLM-L6-v2, FAISS flat, cosine);
 - ``hybrid``: ``HybridRetriever([bm25, dense], method="weighted", alpha=0.6)``;
 - ``graph``: GraphRetriever seeded by ``hybrid`` and expanded by personalized PageRank over
-  ``build_entity_graph`` (titles and shared rare capitalised names; ``ragkit/statute/entity_graph.py``).
+  ``build_entity_graph`` (titles and shared rare capitalised names; ``ragkit/core/entity_graph.py``).
 
 Metric: supporting-paragraph recall@k (share of a question's supporting paragraphs in its top k, averaged
 over questions, as HippoRAG reports it) for k = 2 and 5, plus ``complete@5``, the share of questions with
@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import itertools
 import json
 import sys
 from collections import defaultdict
@@ -52,6 +51,8 @@ from ragkit.core.embeddings import load_embedder
 from ragkit.core.entity_graph import build_entity_graph
 from ragkit.core.hybrid import HybridRetriever
 from ragkit.core.search import doc_key
+from ragkit.defaults import GRAPH_WALK
+from ragkit.evaluation.tuning import graph_walk_grid
 
 DATA = ROOT.parent / "shared" / "datasets" / "musique"
 OUT = ROOT / "benchmarks" / "results" / "musique_retrieval.json"
@@ -127,31 +128,12 @@ def edge_coverage(graph, questions: Sequence[dict], idx: range) -> float:
 
 def tune(graph, hybrid_runs: list[list], questions: list[dict]) -> tuple[dict, list[dict]]:
     """Grid search on the dev half; returns the best setting and every grid row (dev aggregates)."""
-    rows = []
     dev = list(SPLITS["dev"])
-    for direction in GRID["direction"]:
-        base = gr.GraphRetriever(graph=graph, base=_NoSearch(), direction=direction)
-        for damping, seed_k in itertools.product(GRID["damping"], GRID["seed_k"]):
-            walker = base.model_copy(update={"damping": damping, "seed_k": seed_k})
-            per_mix: dict[float, list[list[str]]] = defaultdict(list)
-            for i in dev:
-                seeds = hybrid_runs[i][:seed_k]
-                seed_scores = gr.seed_personalization([(doc_key(d), s) for d, s in seeds])
-                ppr = walker.ppr(seeds)
-                for mix in GRID["mix"]:
-                    per_mix[mix].append([key for key, _ in gr.mix_scores(seed_scores, ppr, mix)[:max(KS)]])
-            for mix in GRID["mix"]:
-                rows.append({"direction": direction, "damping": damping, "seed_k": seed_k, "mix": mix,
-                             **scores(per_mix[mix], [questions[i] for i in dev])})
+    rows = [{**setting, **scores(ranked, [questions[i] for i in dev])}
+            for setting, ranked in graph_walk_grid(graph, [hybrid_runs[i] for i in dev], max(KS), GRID["direction"],
+                                                   GRID["damping"], GRID["seed_k"], GRID["mix"])]
     best = max(rows, key=lambda r: (r["recall@5"], r["recall@2"]))  # max keeps the first of equal rows
     return {k: best[k] for k in ("direction", "damping", "seed_k", "mix")}, rows
-
-
-class _NoSearch:
-    """A stand-in seed retriever for tuning, where seeds are precomputed and passed to ``ppr``."""
-
-    def search_with_scores(self, query: str, k: int | None = None) -> list:
-        raise RuntimeError("tuning passes precomputed seeds")
 
 
 def main(argv: Sequence[str] | None = None) -> dict:
@@ -193,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
     assert results["graph"]["dev"]["recall@5"] == dev_best["recall@5"], "GraphRetriever disagrees with the tuning loop"
 
     per_direction = {d: max((r for r in rows if r["direction"] == d), key=lambda r: (r["recall@5"], r["recall@2"])) for d in GRID["direction"]}
-    defaults = {"direction": gr.DEFAULT_DIRECTION, "damping": gr.DEFAULT_DAMPING, "seed_k": gr.DEFAULT_SEED_K, "mix": gr.DEFAULT_MIX}
+    defaults = {"direction": GRAPH_WALK.direction, "damping": GRAPH_WALK.damping, "seed_k": GRAPH_WALK.seed_k, "mix": GRAPH_WALK.mix}
     kinds = defaultdict(int)
     for _, _, data in graph.edges(data=True):
         kinds["+".join(data["kinds"])] += 1
@@ -214,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
                       "(PageRankWalk, networkx.pagerank's power iteration with the matrix built once)"),
         },
         "graph": {"build": {"max_df": args.max_df or "sqrt(N)", "title_weight": args.title_weight,
-                            "title_max_df": args.title_max_df, "module": "ragkit/statute/entity_graph.py"},
+                            "title_max_df": args.title_max_df, "module": "ragkit/core/entity_graph.py"},
                   "nodes": graph.number_of_nodes(), "edges": graph.number_of_edges(), "edge_kinds": dict(sorted(kinds.items())),
                   "max_df": graph.graph["max_df"], "names": graph.graph["names"], "rare_names": graph.graph["rare_names"],
                   "dev_questions_with_supporting_paragraphs_connected": edge_coverage(graph, questions, SPLITS["dev"])},

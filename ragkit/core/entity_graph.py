@@ -119,10 +119,10 @@ def title_name(title: str) -> str:
     return " ".join(w for w, _ in split_words(_BRACKET.sub("", title)))
 
 
-def mentions(text: str, names: set[tuple[str, ...]], longest: int) -> set[tuple[str, ...]]:
+def names_in(text: str, names: set[tuple[str, ...]], longest: int) -> set[tuple[str, ...]]:
     """The names (word tuples) whose words occur consecutively in ``text``.
 
-    >>> sorted(mentions("Snow moved to Nashville, Tennessee.", {("Tennessee",), ("Hank", "Snow")}, 2))
+    >>> sorted(names_in("Snow moved to Nashville, Tennessee.", {("Tennessee",), ("Hank", "Snow")}, 2))
     [('Tennessee',)]
     """
     words = [w for w, _ in split_words(text)]
@@ -151,7 +151,7 @@ def build_entity_graph(docs: Sequence[Document], title_field: str = "title", max
     longest = max((len(v) for v in vocabulary), default=1)
     mentioned = []
     for doc, title in zip(docs, titles):
-        found = mentions(doc.page_content, vocabulary, longest)
+        found = names_in(doc.page_content, vocabulary, longest)
         if title:
             found.add(title)
         mentioned.append(found)
@@ -190,4 +190,4 @@ def build_entity_graph(docs: Sequence[Document], title_field: str = "title", max
     return graph
 
 
-__all__ = ["build_entity_graph", "capitalised_names", "common_words", "mentions", "split_words", "title_name"]
+__all__ = ["build_entity_graph", "capitalised_names", "common_words", "names_in", "split_words", "title_name"]

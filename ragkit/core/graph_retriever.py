@@ -40,20 +40,13 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 from scipy import sparse
 
+from ragkit.core.hybrid import hybrid_retriever
 from ragkit.core.search import Scored, ScoredRetriever, check_k, doc_key
+from ragkit.defaults import GRAPH_WALK
 
 Direction = Literal["forward", "reverse", "undirected"]
 DIRECTIONS: tuple[str, ...] = ("forward", "reverse", "undirected")
 
-# Chosen on the first 50 MuSiQue questions over build_entity_graph (benchmarks/statute/musique_retrieval.py,
-# benchmarks/results/musique_retrieval.json); HippoRAG uses damping 0.5. The peak is noisy: with seed_k 10,
-# every damping from 0.5 to 0.95 with mix >= 0.2 scored 0.605-0.643 dev recall@5 (hybrid alone: 0.595).
-# They do NOT suit a graph with one hub, such as a statute whose definitions article every article links
-# to: see ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS.
-DEFAULT_DAMPING = 0.95
-DEFAULT_MIX = 1.0
-DEFAULT_SEED_K = 10
-DEFAULT_DIRECTION: Direction = "forward"
 
 
 def document_graph(docs: Sequence[Document]) -> nx.DiGraph:
@@ -114,6 +107,19 @@ def seed_personalization(seeds: Sequence[tuple[str, float]]) -> dict[str, float]
             weights.setdefault(key, 1.0 / rank)
     total = sum(weights.values())
     return {key: w / total for key, w in weights.items()} if total > 0 else {}
+
+
+def seed_weights(seeds: Scored) -> dict[str, float]:
+    """The seeds' share of the teleport (:func:`seed_personalization`), and 0 for a seed whose score is not
+    positive: it still counts as met, so :func:`mix_scores` ranks it (below the others).
+
+    >>> seed_weights([(Document("a", metadata={"id": "a"}), 3.0), (Document("b", metadata={"id": "b"}), 0.0)])
+    {'a': 1.0, 'b': 0.0}
+    """
+    weights = seed_personalization([(doc_key(d), s) for d, s in seeds])
+    for doc, _ in seeds:
+        weights.setdefault(doc_key(doc), 0.0)
+    return weights
 
 
 def personalized_pagerank(walk: nx.DiGraph | nx.Graph, personalization: Mapping[str, float], damping: float,
@@ -224,10 +230,10 @@ class GraphRetriever(ScoredRetriever):
 
     graph: nx.DiGraph
     base: Any
-    damping: float = DEFAULT_DAMPING
-    mix: float = DEFAULT_MIX
-    seed_k: int = DEFAULT_SEED_K
-    direction: Direction = DEFAULT_DIRECTION
+    damping: float = GRAPH_WALK.damping  # the walk's defaults: ragkit.defaults.GRAPH_WALK (chosen on MuSiQue)
+    mix: float = GRAPH_WALK.mix
+    seed_k: int = GRAPH_WALK.seed_k
+    direction: Direction = GRAPH_WALK.direction  # type: ignore[assignment]
     weight: str | None = "weight"
     _walk: PageRankWalk = PrivateAttr()
 
@@ -258,10 +264,7 @@ class GraphRetriever(ScoredRetriever):
     def rank(self, seeds: Scored, k: int) -> Scored:
         """The top ``k`` documents after expanding ``seeds`` along the graph."""
         by_key = {doc_key(d): d for d, _ in seeds}
-        seed_scores = seed_personalization([(doc_key(d), s) for d, s in seeds])
-        for key in by_key:  # a seed with a non-positive score still counts as met, with weight 0
-            seed_scores.setdefault(key, 0.0)
-        ranking = mix_scores(seed_scores, self.ppr(seeds), self.mix)
+        ranking = mix_scores(seed_weights(seeds), self.ppr(seeds), self.mix)
         out: Scored = []
         for key, score in ranking[:k]:
             doc = by_key[key] if key in by_key else self.graph.nodes[key]["doc"]
@@ -274,17 +277,12 @@ class GraphRetriever(ScoredRetriever):
 
 
 def default_seed_retriever(docs: Sequence[Document], embeddings: Embeddings | None = None) -> ScoredRetriever:
-    """ragkit's hybrid: BM25 and dense (MiniLM) fused by weighted scores, alpha 0.6 on BM25 (tuned on SciFact)."""
-    from ragkit.core.bm25 import BM25Retriever
-    from ragkit.core.dense import DenseRetriever
-    from ragkit.core.hybrid import HybridRetriever
-
-    docs = list(docs)
-    return HybridRetriever(retrievers=[BM25Retriever.from_documents(docs), DenseRetriever.from_documents(docs, embeddings)],
-                           method="weighted", alpha=0.6)
+    """ragkit's hybrid of BM25 and dense (MiniLM) retrieval, as tuned on SciFact (:func:`ragkit.core.hybrid.hybrid_retriever`)."""
+    return hybrid_retriever(list(docs), embeddings=embeddings)
 
 
 __all__ = [
-    "DEFAULT_DAMPING", "DEFAULT_DIRECTION", "DEFAULT_MIX", "DEFAULT_SEED_K", "DIRECTIONS", "Direction", "GraphRetriever", "PageRankWalk",
-    "default_seed_retriever", "document_graph", "mix_scores", "personalized_pagerank", "seed_personalization", "walk_graph",
+    "DIRECTIONS", "Direction", "GraphRetriever", "PageRankWalk",
+    "default_seed_retriever", "document_graph", "mix_scores", "personalized_pagerank", "seed_personalization", "seed_weights",
+    "walk_graph",
 ]

@@ -11,8 +11,11 @@ Every retriever and local role reads text through these functions, so they all c
   (:func:`detect_language`), so the offline roles can say they read English only;
 - **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
   :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
-- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions),
-  matched with :func:`phrase_pattern`;
+- **time-bound and general questions**: :func:`time_sensitivity` (does it ask for fresh information: now,
+  today, latest, news, rates?) and :func:`general_question` (does it ask about things in general, not
+  about a particular item?), two English lexicons a router reads as signals;
+- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions,
+  statement negations, a question's exclusion cues), matched with :func:`phrase_pattern`;
 - **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations;
 - **clauses**: :func:`split_clauses` cuts a request into the steps it asks for, in the order their work
   must happen (:func:`reorder`).
@@ -204,6 +207,16 @@ def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "qu
     return query
 
 
+def tidy(question: str) -> str:
+    """Normalise white space and strip wrapping quotes; reject an empty question with a clear error.
+
+    >>> tidy('  "When was   the  abbey founded?" ')
+    'When was the abbey founded?'
+    """
+    question = " ".join(clean_query(question, what="question").split())
+    return clean_query(question.strip("\"'`“”‘’ "), what="question")
+
+
 # ---------------------------------------------------------------- language
 
 # Unicode character-name prefixes -> script. Kana before Han: Japanese text mixes both.
@@ -307,8 +320,9 @@ POLAR_OPENERS = frozenset("is are was were am do does did can could should would
 QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
                   **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
 QUESTION_FORMS = ("what", "how", "why", "wh_other", "yes_no")
-NUMBER_WORDS = frozenset("zero one two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty "
-                         "hundred hundreds thousand thousands million millions billion dozen half several".split())
+NUMBER_VALUES = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), start=1)}
+NUMBER_WORDS = frozenset(NUMBER_VALUES) | frozenset("zero eleven twelve twenty thirty forty fifty hundred hundreds "
+                                                    "thousand thousands million millions billion dozen half several".split())
 TIME_WORDS = frozenset(
     "january february march april may june july august september october november december jan feb mar apr jun "
     "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "
@@ -385,9 +399,81 @@ def _opens_with_name(text: str, asked: set[str]) -> bool:
     return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
 
 
+# ---------------------------------------------------------------- time-bound and general questions
+# Words that tie a question to the present moment: its answer changes with time, so it needs a fresh source.
+NOW_WORDS = frozenset("now today tonight tomorrow yesterday currently current latest recent recently nowadays "
+                      "upcoming live ongoing yet".split())
+NOW_PHRASES = ("at the moment", "at present", "these days", "so far", "up to date", "as of", "last night",
+               *(f"{when} {span}" for when in ("this", "last", "next")
+                 for span in ("week", "weekend", "month", "year", "season", "spring", "summer", "autumn", "winter")),
+               *(f"this {part}" for part in ("morning", "afternoon", "evening")))
+# Things whose value changes from day to day: asking for one asks for its latest value.
+CHANGING_WORDS = frozenset("news headline headlines forecast weather score scores result results standings rate rates "
+                           "traffic delay delays strike strikes".split())
+
+
+# A question put to "you" about "your" offer asks a service about itself, not about the world; asking the
+# assistant for help ("can you tell me", "do you know") or thanking it does not count.
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b")
+_ASKS_FOR_HELP = re.compile(r"\b(?:can|could|would|will) you (?:tell|help|explain|give|find|check|look)\b|\bdo you know\b"
+                            r"|\bthank you\b")
+
+
+def time_sensitivity(question: str) -> float:
+    """How strongly a question asks for fresh, time-bound information: 1.0 when it is tied to the present
+    (now, today, latest, this week ...), 0.5 when it only names something that changes from day to day
+    (news, the weather, scores, rates), else 0.0. A question to "you" about your own offer ("Do you have
+    oysters tonight?") asks a service about itself, not for news of the world: 0.0.
+
+    >>> [time_sensitivity(q) for q in ("What's the weather like today?", "Any news from the port?", "Who wrote Hamlet?")]
+    [1.0, 0.5, 0.0]
+    >>> time_sensitivity("Do you have oysters tonight?"), time_sensitivity("Can you tell me if it rains today?")
+    (0.0, 1.0)
+    """
+    text = f" {' '.join(words(question))} "
+    if _SECOND_PERSON.search(_ASKS_FOR_HELP.sub(" ", text)):
+        return 0.0
+    found = set(text.split())
+    if found & NOW_WORDS or any(f" {phrase} " in text for phrase in NOW_PHRASES):
+        return 1.0
+    return 0.5 if found & CHANGING_WORDS else 0.0
+
+
+# A question about things in general opens with one of these forms (on lower-cased words, "what's" read as
+# "what s"): what a kind of thing is or does, why or how something happens, how one does something, where a
+# thing comes from, who invented it, whether it is good for you.
+_GENERAL_FORMS = re.compile(
+    r"^(?:what (?:s|is|are|was|were) (?:an? )?(?!the |there )|what (?:s|is|are) the (?:difference|origin|history|meaning|best way) "
+    r"|what (?:does|do|did) (?!you |i |we |the |your |our )|what (?:causes|makes|happens) |why "
+    r"|how (?:do|does|did|is|are|can|should|would) |how (?:long|often) (?:should|do|does|can) "
+    r"|how (?:many|much) \w+ (?:is|are) in an? |where (?:does|do|did) .*come from|who (?:invented|discovered|created) "
+    r"|(?:is|are) (?:it )?.*(?:good|bad|healthy|unhealthy|safe) (?:for|to) |(?:is|are|does|do) an? )")
+# ... unless it points at a particular item, place or offer: "the lamb", "your wines", "is there", "here".
+_PARTICULAR = re.compile(r"\b(?:the|your|yours|our|ours|here|this|these|those|tonight)\b|^(?:is|are) there\b")
+_GENERIC_PHRASES = re.compile(r"\bthe (?:difference|origin|history|meaning|best way)\b|\b(?:good|bad) for your?\b|\bin the world\b")
+
+
+def general_question(question: str) -> bool:
+    """Whether a question asks about things in general (what a kind of thing is, why or how something
+    happens, how one does something), not about a particular item, place or offer.
+
+    It reads the question's form and its determiners only: "What is burrata made from?" is general, "Is the
+    burrata from a local dairy?" and "How do you cook the octopus?" point at one item. A question tied to
+    the present ("What were last night's results?", :func:`time_sensitivity` 1.0) is not general knowledge:
+    its answer changes. A general question that mentions "the" ("Why do cooks salt the pasta water?") is
+    missed: precision over recall.
+
+    >>> [general_question(q) for q in ("Why do oysters make pearls?", "How do I poach an egg?", "Where does your lamb come from?")]
+    [True, True, False]
+    """
+    text = " ".join(words(question))
+    return (bool(_GENERAL_FORMS.match(text)) and not _PARTICULAR.search(_GENERIC_PHRASES.sub(" ", text))
+            and time_sensitivity(question) < 1.0)
+
+
 # ---------------------------------------------------------------- negation
 # One English negation lexicon, in groups by what the words negate; a reader takes the groups it needs and
-# matches them with phrase_pattern(). The tool planner reads all four as they are: its figures depend on them.
+# matches them with phrase_pattern(). The tool planner reads the first four as they are: its figures depend on them.
 NEGATORS = ("not", "without")  # negate the action or value after them: "not A1004", "without tracking it"
 NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")  # a negated action: "don't cancel", "won't need"
 WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
@@ -395,6 +481,13 @@ WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of
 RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
                "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
                "didn't do that")  # a whole reply that takes back what was just asked
+NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())  # negate a statement
+# A question's exclusions (the query analyser): a list cue runs on across "and" ("without nuts and dairy"), a
+# clause cue stops there ("not vegetarian and cheap"), a suffix excludes the word before it ("nut-free"). A
+# domain adds its own phrasing ("allergic to") where it reads its questions (ragkit.domains.menu.vocabulary).
+LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
+CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
+NEGATION_SUFFIXES = frozenset({"free"})
 APOSTROPHE = "['\u2019]"  # straight or curly
 
 # Negation in statements (the hallucination grader counts them in a claim and in its source): words and
@@ -573,6 +666,17 @@ def mentions(sentence: str, subject: str) -> bool:
     terms = set(tokenize(subject))
     present = terms & set(tokenize(sentence))
     return bool(terms) and 2 * len(present) >= len(terms)
+
+
+def mentions_term(text: str, term: str) -> bool:
+    """True when a word of ``text`` starts with ``term`` (case, accents and thousands commas ignored).
+
+    >>> mentions_term("Huguenots settled in North American colonies.", "america"), mentions_term("In the 1970s", "1970")
+    (True, True)
+    >>> mentions_term("The Americas", "merica")
+    False
+    """
+    return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
 
 
 def _normalise_number(token: str) -> str:
@@ -794,4 +898,14 @@ def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
     return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
 
 
-__all__ = ['NEGATING_PREFIXES', 'STATEMENT_NEGATIONS', 'supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of']
+def supporting_sentence(question: str, text: str) -> str:
+    """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
+
+    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
+    'The abbey was founded in 1066.'
+    """
+    sentences = split_sentences(text) or [text]
+    return max(sentences, key=lambda s: term_coverage(question, s))
+
+
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_form', 'script_of', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity', 'NEGATING_PREFIXES', 'STATEMENT_NEGATIONS']

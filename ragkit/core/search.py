@@ -180,8 +180,8 @@ class RetrieverSearch(ScoredRetriever):
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored:
         query, k = self._prepare(query, k)
-        kwargs = {"k": k} if type(self.retriever)._expects_other_args else {}
-        return rank_scores(list(self.retriever.invoke(query, **kwargs))[:k])
+        # BaseRetriever.invoke passes k on only to retrievers whose _get_relevant_documents takes it.
+        return rank_scores(list(self.retriever.invoke(query, k=k))[:k])
 
 
 class FunctionSearch(ScoredRetriever):

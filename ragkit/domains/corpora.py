@@ -28,8 +28,7 @@ from ragkit.defaults import GRAPHS
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.web.corpus import load_web_snapshot
-from ragkit.domains.web.search import OfflineWebSearch
+from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 
 LOADERS: dict[str, Callable[..., list[Document]]] = {
     "menu": load_menu, "wine": load_wines, "web": load_web_snapshot,

@@ -10,6 +10,9 @@ then scores every grid point with cheap array arithmetic, picking the point with
   ``ragkit.core.hybrid.fuse``, the same function ``HybridRetriever`` runs.
 - ``tune_reranker``: LocalReranker's four weights (a 0.1-step grid on the simplex) and how many hybrid
   results it reorders.
+- ``graph_walk_grid``: GraphRetriever's walk (direction, damping, seed depth, mix) on precomputed seeds,
+  ranked as :meth:`ragkit.core.graph_retriever.GraphRetriever.rank` ranks them, with one PageRank per
+  query and setting shared by every mix (the statute QA and MuSiQue benchmarks use it).
 - ``tune_on_split(..., dense="maxp")`` does the same with ``MaxChunkDenseRetriever`` as the dense side,
   after choosing whether the whole text joins the chunks as one more passage (``include_whole``). The
   chunk size stays at 1,000 characters (150 overlap): each other size would mean embedding ~10,000 to
@@ -23,12 +26,13 @@ Simplification: plain grid search, one split, no cross-validation; ties go to th
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 from langchain_core.documents import Document
 
 from ragkit.core.bm25 import BM25Retriever, bm25_scores
+from ragkit.core.graph_retriever import GraphRetriever, mix_scores, seed_weights
 from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
 from ragkit.core.maxp import MaxChunkDenseRetriever
 from ragkit.core.rerank import FEATURES, LocalReranker, scale_columns
@@ -154,3 +158,29 @@ def tune_on_split(data_dir: str, split: str = "train", embeddings=None, rerank: 
         candidates = {q: [d for d, _ in hybrid.search_with_scores(text, 100)] for q, text in data.queries.items()}
         record["reranker"] = tune_reranker(LocalReranker(embeddings=embeddings, weights={"sentence": 0.0}), data.queries, candidates, data.qrels)
     return record
+
+
+class _PrecomputedSeeds:
+    """The seed retriever of a walk grid: the seeds are passed to ``ppr``, never searched for."""
+
+    def search_with_scores(self, query: str, k: int | None = None) -> list:
+        raise RuntimeError("a walk grid passes precomputed seeds")
+
+
+def graph_walk_grid(graph, seed_runs: Sequence[Sequence[tuple[Document, float]]], k: int, directions: Sequence[str],
+                    dampings: Sequence[float], seed_ks: Sequence[int], mixes: Sequence[float]) -> Iterator[tuple[dict, list[list[str]]]]:
+    """For every walk setting, in grid order (direction, damping, seed_k, then mix): the setting and the top-``k``
+    document ids of each query, from its precomputed seeds (best first, at least ``max(seed_ks)`` deep)."""
+    for direction in directions:
+        walker = GraphRetriever(graph=graph, base=_PrecomputedSeeds(), direction=direction)  # one PageRankWalk per direction
+        for damping, seed_k in itertools.product(dampings, seed_ks):
+            walker = walker.model_copy(update={"damping": damping, "seed_k": seed_k})
+            ranked: dict[float, list[list[str]]] = {mix: [] for mix in mixes}
+            for run in seed_runs:
+                seeds = list(run[:seed_k])
+                weights, ppr = seed_weights(seeds), walker.ppr(seeds)
+                for mix in mixes:
+                    ranked[mix].append([key for key, _ in mix_scores(weights, ppr, mix)[:k]])
+            for mix in mixes:
+                yield {"direction": direction, "damping": damping, "seed_k": seed_k, "mix": mix}, ranked[mix]
+

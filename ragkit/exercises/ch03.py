@@ -18,8 +18,8 @@ from langchain_core.embeddings import Embeddings
 
 from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
 from ragkit.graphs.adaptive_rag import route_after_route_question, route_question_node
-from ragkit.roles.protocols import RouteDecision, RouteSpec
 from ragkit.offline.router import LocalRouter
+from ragkit.roles.protocols import RouteDecision, RouteSpec
 
 
 # ---------------------------------------------------------------- the route table

@@ -14,9 +14,9 @@ from typing import Any, Callable
 
 from langchain_core.documents import Document
 
+from ragkit.core.nlp import same_query
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.graphs.crag import route_after_judge
-from ragkit.core.nlp import same_query
 
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
 
@@ -130,10 +130,11 @@ def query_pairs(seed: int, n: int = 30) -> list[QueryPair]:
     cases = [QueryPair("Who built it?", "who  built it"), QueryPair("is the ice cream vegan", "is the icecream vegan"),
              QueryPair("who built the abbey", "the abbey who built"), QueryPair("Who built it", "who built it"),
              QueryPair("who built  it", "who built it"), QueryPair("who built it?", "who built it"),
-             QueryPair("who, built it", "who built it")]
+             QueryPair("who, built it", "who built it"), QueryPair("is the ice-cream vegan", "is the ice cream vegan"),
+             QueryPair("is the ice-cream vegan", "is the icecream vegan")]
     while len(cases) < n:
         base = rng.choice(BASES)
-        kind = rng.choice(["same", "same", "word", "order", "space"])
+        kind = rng.choice(["same", "same", "word", "order", "space", "hyphen"])
         if kind == "same":
             other = base
         elif kind == "word":
@@ -143,6 +144,10 @@ def query_pairs(seed: int, n: int = 30) -> list[QueryPair]:
         elif kind == "order":
             words = base.split()
             other = " ".join(words[1:] + words[:1])
+        elif kind == "hyphen":  # "ice-cream" is "ice cream": punctuation is a word break
+            words = base.split()
+            i = rng.randrange(len(words) - 1)
+            other = " ".join(words[:i] + [f"{words[i]}-{words[i + 1]}"] + words[i + 2:])
         else:
             words = base.split()
             i = rng.randrange(len(words) - 1)
@@ -153,6 +158,10 @@ def query_pairs(seed: int, n: int = 30) -> list[QueryPair]:
 
 def _alnum_only(text: str) -> str:
     return "".join(c for c in text.lower() if c.isalnum())
+
+
+def _punctuation_deleted(text: str) -> str:
+    return " ".join("".join(c for c in text.lower() if c.isalnum() or c.isspace()).split())
 
 
 def _words(text: str) -> list[str]:
@@ -170,6 +179,9 @@ SAME_QUERY_VARIANTS = [
     Variant(lambda a, b: _alnum_only(a) == _alnum_only(b),
             "you remove spaces altogether, so 'ice cream' and 'icecream' become the same query; replace "
             "punctuation with a space, then collapse the spaces"),
+    Variant(lambda a, b: _punctuation_deleted(a) == _punctuation_deleted(b),
+            "you delete punctuation, so 'ice-cream' becomes 'icecream' and no longer equals 'ice cream'; turn each "
+            "punctuation mark into a space, then collapse the spaces"),
     Variant(lambda a, b: sorted(_words(a)) == sorted(_words(b)),
             "you compare the words in any order, so 'who built the abbey' equals 'the abbey who built'; keep the order"),
 ]

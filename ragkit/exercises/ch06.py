@@ -19,10 +19,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.core.tools import call_digest, check_call
 from ragkit.domains.shop.orders import load_order_store
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
+from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 
 SPECS = {spec.name: spec for spec in ORDER_TOOL_SPECS}
 

@@ -4,10 +4,10 @@
 (True, True)
 
 The references are ragkit's own code: :func:`price_bounds` reads the price conditions out of
-:class:`~ragkit.roles.query_analysis.LocalQueryAnalyzer`'s analysis (over a small generated menu), and
-:func:`cheapest_without` applies :func:`ragkit.offline.structured.matches` (the exclusion, as a LangChain
-``Operation(NOT, [Comparison(CONTAIN, ...)])``) and :func:`ragkit.offline.structured.top_by` (the
-superlative, ties included).
+the menu's query analyser (:func:`ragkit.domains.menu.vocabulary.menu_query_analyzer`, over a small
+generated menu), and :func:`cheapest_without` applies :func:`ragkit.roles.structured_query.matches` (the
+exclusion, as a LangChain ``Operation(NOT, [Comparison(CONTAIN, ...)])``) and
+:func:`ragkit.offline.structured.top_by` (the superlative, ties included).
 """
 
 from __future__ import annotations
@@ -21,8 +21,10 @@ from typing import Any, Callable
 from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator
 
+from ragkit.domains.menu.vocabulary import menu_query_analyzer
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
-from ragkit.offline.structured import matches, top_by
+from ragkit.offline.structured import top_by
+from ragkit.roles.structured_query import matches
 
 COURSES = ("starter", "main", "dessert", "side")
 DISHES = {"starter": ("Tomato soup", "Fried squid"), "main": ("Lamb shoulder", "Mushroom risotto"),
@@ -32,11 +34,9 @@ DISHES = {"starter": ("Tomato soup", "Fried squid"), "main": ("Lamb shoulder", "
 # ---------------------------------------------------------------- 1. price bounds
 @lru_cache(maxsize=1)
 def _analyzer() -> Any:
-    from ragkit.roles.query_analysis import LocalQueryAnalyzer
-
     docs = [Document(name, metadata={"id": f"d{i}{j}", "title": name, "course": course, "price": 5.0 + 3 * i + j})
             for i, course in enumerate(COURSES) for j, name in enumerate(DISHES[course])]
-    return LocalQueryAnalyzer(docs, embedder=False)
+    return menu_query_analyzer(docs, embedder=False)
 
 
 def _price_conditions(node: Any) -> list[tuple[str, float]]:

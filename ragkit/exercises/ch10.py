@@ -21,8 +21,8 @@ from typing import Any, Callable, Sequence
 
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 from ragkit.graphs.supervisor import route_after_agent
-from ragkit.roles.llm_agents import parse_agent_names
 from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, normalise_sequence
+from ragkit.roles.llm_agents import parse_agent_names
 from ragkit.sandbox.imports import disallowed_imports
 
 

@@ -1,7 +1,7 @@
 """Checkers for notebook 11 (statute QA): reading direct citations, and a k-hop walk over the article graph.
 
 >>> from ragkit.domains.statute.citations import cited_articles
->>> from ragkit.domains.statute.article_graph import articles_within
+>>> from ragkit.domains.statute.plots import articles_within
 >>> check_cited_articles(cited_articles, quiet=True).passed, check_articles_within(articles_within, quiet=True).passed
 (True, True)
 """
@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import networkx as nx
 
-from ragkit.domains.statute.article_graph import articles_within
 from ragkit.domains.statute.citations import cited_articles
+from ragkit.domains.statute.plots import articles_within
 from ragkit.exercises.core import CheckResult, Variant, run_checker, short
 
 
@@ -31,8 +31,10 @@ class CitationCase:
 
 
 # The forms the exercise asks for (each with the article number in {n}; {p} a paragraph number).
+# The space after the keyword is optional ("Art.12", "§12"), and so are the spaces inside the Korean form ("제 12 조").
 FORMS = ["Article {n}", "article {n}", "ARTICLE {n}", "Art. {n}", "art. {n}", "Article {n}({p})", "Art. {n}({p})",
-         "section {n}", "Section {n}", "§ {n}", "제{n}조", "제{n}조 제{p}항"]
+         "section {n}", "Section {n}", "§ {n}", "제{n}조", "제{n}조 제{p}항", "Art.{n}", "§{n}", "Article{n}",
+         "제 {n} 조", "제 {n} 조 제 {p} 항"]
 # Numbers and words that are not citations.
 DISTRACTORS = ["within {d} days", "{d} nautical miles", "a fine of up to {d} euros", "an article of clothing",
                "a section of the coast", "in {d} cases", "vessels over {d} metres"]
@@ -45,7 +47,8 @@ def citation_cases(seed: int, n: int = 30) -> list[CitationCase]:
     and questions that cite nothing."""
     rng = random.Random(seed)
     cases = [CitationCase("What does Article 12(3) say about 20 nautical miles?"), CitationCase("제7조 제2항에 따르면?"),
-             CitationCase("Compare section 30 with Art. 4."), CitationCase("An article of clothing costs 12 euros.")]
+             CitationCase("Compare section 30 with Art. 4."), CitationCase("An article of clothing costs 12 euros."),
+             CitationCase("Does Art.12 apply to §3?"), CitationCase("제 12 조 제 3 항은 무엇을 말합니까?")]
     while len(cases) < n:
         def cite() -> str:
             return rng.choice(FORMS).format(n=rng.randint(1, 40), p=rng.randint(1, 5))
@@ -76,6 +79,10 @@ CITATION_VARIANTS = [
             "you read only the word \"article\"; \"Art. N\", \"section N\", \"§ N\" and the Korean \"제N조\" cite an article too"),
     Variant(_keyword_numbers(r"(?:\b(?:article|art\.|section)|§)\s?(\d+)"),
             "you miss the Korean form: \"제12조\" is Article 12 (and \"제12조 제3항\" is Article 12(3))"),
+    Variant(_keyword_numbers(r"(?:\b(?:article|art\.|section)|§)\s(\d+)|제\s?(\d+)\s?조"),
+            "you need a space after the keyword; it is optional: \"Art.12\" and \"§12\" cite Article 12 too"),
+    Variant(_keyword_numbers(r"(?:\b(?:article|art\.|section)|§)\s?(\d+)|제(\d+)조"),
+            "you read \"제12조\" but not \"제 12 조\": the spaces inside the Korean form are optional"),
     Variant(_keyword_numbers(r"(\d+)"),
             "you take every number in the text; \"20 nautical miles\" or \"within 30 days\" cite nothing: a number is an "
             "article only right after a keyword (or inside 제...조)"),

@@ -97,7 +97,8 @@ class LatencyCase:
 def latency_cases(seed: int, n: int = 24) -> list[LatencyCase]:
     """Latency samples (seconds, a long tail) of several sizes, unsorted, and q in {0.5, 0.9, 0.95, 0.99}."""
     rng = random.Random(seed)
-    cases = [LatencyCase((1.0, 2.0, 3.0, 4.0), 0.5), LatencyCase((5.0,), 0.95), LatencyCase((3.0, 1.0, 2.0), 0.95)]
+    cases = [LatencyCase((1.0, 2.0, 3.0, 4.0), 0.5), LatencyCase((5.0,), 0.95), LatencyCase((3.0, 1.0, 2.0), 0.95),
+             LatencyCase((1.0, 2.0, 3.0), 0.25), LatencyCase((1.0, 2.0, 3.0), 0.3)]  # tell the rounding methods apart
     while len(cases) < n:
         size = rng.choice([2, 5, 10, 21, 50])
         values = tuple(round(rng.lognormvariate(-2.0, 0.8), 4) for _ in range(size))
@@ -114,9 +115,33 @@ PERCENTILE_VARIANTS = [
     Variant(lambda values, q: float(sorted(values)[min(len(values) - 1, math.ceil(q * len(values)) - 1)]),
             "that is the 'nearest rank' percentile; ragkit (like numpy's default) interpolates linearly at "
             "position q * (n - 1) of the sorted values"),
+    Variant(lambda values, q: float(sorted(values)[min(len(values) - 1, int(q * len(values)))]),
+            "you take position q * n of the sorted values; with n values the positions run 0 .. n - 1, so the "
+            "q-quantile sits at q * (n - 1), between two values to interpolate"),
+    Variant(lambda values, q: float(sorted(values)[math.ceil(q * (len(values) - 1))]),
+            "you round the position q * (n - 1) up to the next sample (numpy's method='higher'); ragkit uses "
+            "numpy's default, 'linear': interpolate between the two neighbouring samples"),
+    Variant(lambda values, q: float(sorted(values)[round(q * (len(values) - 1))]),
+            "you round the position q * (n - 1) to the nearest sample (numpy's method='nearest'); ragkit uses "
+            "numpy's default, 'linear': interpolate between the two neighbouring samples"),
     Variant(lambda values, q: float(np.mean(values)), "the mean is not a percentile: sort and take position "
                                                       "q * (n - 1)"),
 ]
+
+
+def how(values: Sequence[float], q: float) -> str:
+    """How the reference computes it, in words: the position in the sorted values and the interpolation.
+
+    >>> how([4.0, 1.0, 3.0, 2.0], 0.5)
+    'sorted, position q * (n - 1) = 1.5, between 2 and 3: 2 + 0.5 * (3 - 2) = 2.5'
+    """
+    v = sorted(values)
+    p = q * (len(v) - 1)
+    i = int(p)
+    if i + 1 >= len(v) or p == i:
+        return f"sorted, position q * (n - 1) = {p:g}: the sample there, {v[i]:g}"
+    return f"sorted, position q * (n - 1) = {p:g}, between {v[i]:g} and {v[i + 1]:g}: " \
+           f"{v[i]:g} + {p - i:g} * ({v[i + 1]:g} - {v[i]:g}) = {v[i] + (p - i) * (v[i + 1] - v[i]):g}"
 
 
 def check_percentile(fn: Callable[[Sequence[float], float], float], seed: int = 0, quiet: bool = False) -> CheckResult:
@@ -124,7 +149,8 @@ def check_percentile(fn: Callable[[Sequence[float], float], float], seed: int = 
     cases = latency_cases(seed)
 
     def describe(case: LatencyCase, got: Any, expected: float) -> str:
-        return f"for {case.label()} you return {short(got)}; the reference returns {expected:.6g}"
+        return (f"for {case.label()} you return {short(got)}; the reference returns {expected:.6g} "
+                f"({how(case.values, case.q)})")
 
     def same(got: Any, expected: float) -> bool:
         return isinstance(got, (int, float, np.floating)) and math.isclose(float(got), expected, rel_tol=1e-9, abs_tol=1e-12)

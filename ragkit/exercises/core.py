@@ -278,3 +278,49 @@ def close(a: Any, b: Any, tol: float = 1e-6) -> bool:
         return a == b
     except (TypeError, ValueError):
         return False
+
+
+# ---------------------------------------------------------------- wiring a graph by hand
+def edge_words(edge: tuple[str, str, bool]) -> str:
+    """An edge as a learner wrote it: ``judge -> write (a router's choice)``.
+
+    >>> print(edge_words(("judge", "write", True)), "|", edge_words(("__start__", "refine", False)))
+    judge -> write (a router's choice) | START -> refine
+    """
+    source, target, conditional = edge
+    names = {"__start__": "START", "__end__": "END"}
+    text = f"{names.get(source, source)} -> {names.get(target, target)}"
+    return f"{text} (a router's choice)" if conditional else text
+
+
+def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet: bool = False) -> CheckResult:
+    """Check that ``build()`` returns a graph (a ``StateGraph`` or a compiled one) with exactly the nodes and
+    edges of ``reference``: the builder's graph. Names each missing or extra node and edge, and says when a
+    fixed edge should be a router's choice (``add_conditional_edges``) or the other way round."""
+    from ragkit.notebook import graph_shape
+
+    outcome = attempt(build)
+    if outcome.error is not None:
+        return report(CheckResult(exercise, False, f"building your graph raised {outcome.error}"), quiet)
+    try:
+        (nodes, edges), (want_nodes, want_edges) = graph_shape(outcome.value), graph_shape(reference)
+    except Exception as err:  # noqa: BLE001 - a graph that cannot compile says why
+        return report(CheckResult(exercise, False, f"your graph does not compile: {type(err).__name__}: {err}"), quiet)
+    problems = []
+    if set(want_nodes) - set(nodes):
+        problems.append(f"add the node(s) {', '.join(sorted(set(want_nodes) - set(nodes)))}")
+    if set(nodes) - set(want_nodes):
+        problems.append(f"the builder has no node(s) {', '.join(sorted(set(nodes) - set(want_nodes)))}")
+    plain = {(s, t): c for s, t, c in edges}
+    for s, t, c in sorted(set(want_edges) - set(edges)):
+        if (s, t) in plain:
+            how = "comes from a router (add_conditional_edges)" if c else "is a fixed edge (add_edge)"
+            problems.append(f"{edge_words((s, t, c))}: this edge {how}")
+        else:
+            problems.append(f"missing edge {edge_words((s, t, c))}")
+    wanted = {(s, t) for s, t, _ in want_edges}
+    problems += [f"extra edge {edge_words(e)}" for e in sorted(set(edges) - set(want_edges)) if (e[0], e[1]) not in wanted]
+    if problems:
+        return report(CheckResult(exercise, False, "; ".join(problems)), quiet)
+    return report(CheckResult(exercise, True, f"your graph has the builder's {len(want_nodes)} nodes and "
+                                               f"{len(want_edges)} edges."), quiet)

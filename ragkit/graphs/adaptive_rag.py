@@ -1,127 +1,150 @@
 """Adaptive RAG: send each question to the source that can answer it, or to an honest fallback.
 
-The graph, in one line: ``check_question -> route_question -> <one node per search route> |
-llm_fallback``; a search that found documents feeds ``generate``, a search that found nothing (or failed)
-goes to the fallback instead, so the final state always holds ``route``, ``documents`` and ``generation``.
+``check_question -> route_question -> <one node per search route> -> generate``, or the fallback route's
+node (a search that found nothing or failed goes there too); every path ends with the
+:class:`ragkit.core.contract.RAGResult` fields (answer, sources, outcome, citations, reason).
 
-The graph is built from data: route specs (:data:`ROUTES` by default) plus ``sources``, a mapping from
-each search route's name to what it searches (a ragkit retriever, a LangChain ``VectorStore`` or
-retriever, a function, or a bundled corpus name; default :data:`SEARCH_ROUTES`). The route without a
-source is the fallback. :func:`check_route_sources` checks the two fit together when the graph is built.
+The graph is built from data: route specs (``routes``) plus ``sources``, a mapping from each search route's
+name to what it searches (a ragkit retriever, a LangChain ``VectorStore`` or retriever, a function). The
+route without a source is the fallback: it answers without documents, from a chat model's general
+knowledge when there is one (and says so), else with the offline message ``fallback_text``. By default
+the routes and sources are the restaurant's (:mod:`ragkit.domains.menu.routes`): the menu, the wine list,
+the local web snapshot and ``llm_fallback``.
 
-The menu and wine routes read the question's structure first (:mod:`ragkit.roles.query_analysis`, the
-``query_analyzer`` role) and search with a structured retriever that applies its filter and sort exactly
-(:mod:`ragkit.offline.structured`); the analysis goes into the state (``analysis``) and to the writer,
-so an excluded item is never listed, a superlative is answered with its winner and a comparison is
-stated. When the filter leaves nothing, that IS the answer ("No: nothing on the list matches ..."), so
-the run goes to ``generate``, not to the fallback.
+A source that reads the question's structure (a :class:`ragkit.roles.structured_query.StructuredSearch`,
+such as the menu's :class:`ragkit.offline.structured.StructuredRetriever`) applies its filter and sort
+exactly; its analysis goes into the state (``analysis``) and to the writer (a
+:class:`ragkit.offline.structured_answers.StructuredWriter`), so an excluded item is never listed, a
+superlative is answered with its winner and a comparison is stated. When its filter over the whole corpus
+leaves nothing, that IS the answer ("No: nothing on the list matches ..."), not a fallback.
 
-The router *proposes* a route; code *disposes*: a route name that is not one of the graph's routes (a
-malformed model answer) is replaced by the fallback and the reason is kept in ``route_note``.
+The router *proposes* a route; code *disposes*: a name that is not one of the graph's routes (a malformed
+model answer) or a router that raises becomes the fallback, the reason kept in ``route_note``; and when
+exactly one structured source's fields explain the whole question, the question goes there. The local
+router's score for every route and the margin between the best two are kept in the state
+(``route_scores``, ``route_margin``), so a run shows how close the call was.
 
-Errors follow :mod:`ragkit.core.contract`: an empty or oversized question raises a ``ValueError`` out of
-``graph.invoke`` before any search, model or embedder is touched (``max_question_chars=`` raises the
-limit); a search that raises is reported in ``search_note`` and the run goes to the fallback.
+Errors follow :mod:`ragkit.core.contract`: an empty or oversized question raises a ``ValueError`` before
+any search, model or embedder is touched (``max_question_chars=`` raises the limit); a search that fails
+at run time is reported in ``search_note`` and the run goes to the fallback; a setup error is raised.
 
-Simplifications: one route per question (a question about "the lamb and a wine for it" goes to one
-source, not two); no relevance grading of the retrieved documents (that is Self-RAG and CRAG's job, in
-notebooks 04 and 05); the offline fallback cannot answer anything, it only says what it can do. The
-route specs (:data:`ROUTES`) and the documents behind them live in :mod:`ragkit.graphs.adaptive_routes`
-and are re-exported here; this module holds the state, the nodes, the routers and the builder.
+What it cannot do: one route per question (a question about "the lamb and a wine for it" goes to one
+source, not two); no relevance grading of the retrieved documents (that is Self-RAG and CRAG's job); the
+offline fallback answers nothing, it only says what it can do. The routers after ``route_question`` and
+after each search return a route name, so their targets are only known when the graph is built: the
+builder gives LangGraph the path map instead of a ``Literal``.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Annotated, Any, Callable, Literal, Mapping, Sequence, TypedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
-from ragkit.core import contract as policy
-from ragkit.core.contract import add_path, check_limit, traced
-from ragkit.core.search import ScoredSearch, with_score
+from ragkit.core.contract import (
+    SETUP_ERRORS,
+    RAGResult,
+    check_limit,
+    check_positive,
+    check_question_node,
+    result,
+    run_search,
+    traced,
+    unsupported_language,
+)
+from ragkit.core.search import ScoredSearch, as_scored_search, with_score
 from ragkit.defaults import GRAPHS
-from ragkit.graphs.adaptive_routes import (
-    ROUTE_NAMES,
-    ROUTES,
-    SEARCH_ROUTES,
-    Route,
-    StructuredSearch,
-    check_route_sources,
-    load_route_documents,
-    route_search,
-    source_documents,
-)
+from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
+from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer
+from ragkit.offline.query_analysis import LocalQueryAnalyzer
+from ragkit.offline.router import LocalRouter
 from ragkit.offline.structured_answers import StructuredWriter, structured_answer
-from ragkit.roles.factory import make_roles
-from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer
-from ragkit.roles.query_analysis import LocalQueryAnalyzer
+from ragkit.offline.writing import LocalWriter
+from ragkit.roles.llm import LLMRouter, LLMWriter, check_chat_model
+from ragkit.roles.llm_analysis import LLMQueryAnalyzer
+from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer, check_routes, choose
+from ragkit.roles.structured_query import QueryAnalysis, QueryAnalyzer, StructuredSearch
 
-OFFLINE_FALLBACK = (
-    "I can only answer questions about the menu, the wine list and local news offline; this question is "
-    "outside those, so I have no documents to answer from. Ask about a dish, a wine or a local story, or "
-    "connect a chat model for general questions."
-)
+BUILDER = "build_adaptive_rag_graph"
 NO_DOCUMENTS_PREFIX = "(No documents were used: this answer comes from the model's general knowledge.)"
 FALLBACK_SYSTEM_PROMPT = (
     "You are a helpful assistant. No documents were retrieved for this question, so answer briefly from "
     "general knowledge, and say plainly when you are not sure."
 )
+GENERIC_FALLBACK = ("This question is outside the documents I search, so I have no documents to answer it from "
+                    "offline. Connect a chat model for general questions.")
+RESERVED_NODES = frozenset({"check_question", "route_question", "generate", "unsupported_language", START, END})
 
 
-class AdaptiveRAGState(TypedDict, total=False):
-    """State of the adaptive RAG graph (``path``/``timings`` are filled by :func:`ragkit.core.contract.traced`)."""
+class AdaptiveRAGState(RAGResult, total=False):
+    """State of the adaptive RAG graph; the result fields (answer, sources, outcome, ...) come from ``RAGResult``."""
 
-    question: str
-    language_note: str | None
-    route: str
-    route_note: str
-    documents: list[Document]
-    analysis: Any  # the question's structured query (a QueryAnalysis) on a structured route, else None
+    route: str  # the route taken (a search route's name, or the fallback's)
+    route_note: str  # why: the router's note, or what code disposed
+    route_scores: dict[str, float]  # the router's score for each route ({} for a router without scores)
+    route_margin: float | None  # the best score minus the runner-up's (None without scores)
+    documents: list[Document]  # what the chosen search returned
+    analysis: QueryAnalysis | None  # the question's structure, on a structured route
     search_note: str
     search_failed: bool
-    generation: str
-    answer: Answer
-    used_documents: bool
-    path: Annotated[list[str], add_path]
-    timings: Annotated[list[tuple[str, float]], add_path]
 
 
-# ---------------------------------------------------------------- nodes and routers
-def check_question_node(max_chars: int = GRAPHS.max_question_chars,
-                        chat_model_set: bool = False) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build the validating entry node (input policy: :mod:`ragkit.core.contract`)."""
-
-    @traced("check_question")
-    def check_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
-        """Validate the question (empty or oversized input raises ValueError), note whether the roles can
-        read its language, and start a clean run.
-
-        Reads: question. Writes: question, language_note, documents, used_documents, search_failed.
-        """
-        question = policy.check_question(state.get("question"), max_chars, "build_adaptive_rag_graph")
-        return {"question": question, "language_note": policy.language_note(question, chat_model_set),
-                "documents": [], "used_documents": False, "search_failed": False, "analysis": None}
-
-    return check_question
+Node = Callable[[AdaptiveRAGState], AdaptiveRAGState]
 
 
-def route_after_check_question(state: AdaptiveRAGState) -> Literal["route_question", "unsupported_language"]:
-    """A question the roles cannot read gets the language message; every other one is routed."""
-    return "unsupported_language" if state.get("language_note") else "route_question"
+# ---------------------------------------------------------------- small helpers
+def check_route_sources(routes: Sequence[RouteSpec], sources: Mapping[str, object], fallback: str | None = None) -> str:
+    """Check that route specs and their sources fit together; return the fallback route's name.
+
+    Every route but the fallback needs a source, the fallback has none, and no source names a route that
+    does not exist: each mistake is an error when the graph is built, never a silent fallback at run time.
+
+    >>> specs = (RouteSpec("search_docs", "our documents"), RouteSpec("general", "anything else"))
+    >>> check_route_sources(specs, {"search_docs": object()})
+    'general'
+    >>> check_route_sources(specs, {"serch_docs": object()})
+    Traceback (most recent call last):
+    ...
+    ValueError: sources name route(s) ['serch_docs'] that are not among the routes ['search_docs', 'general']
+    """
+    routes, fallback = check_routes(routes, fallback)
+    names = [spec.name for spec in routes]
+    if len(names) < 2:
+        raise ValueError(f"give at least two routes (a search route and a fallback), got {names}")
+    clash = sorted(set(names) & RESERVED_NODES)
+    if clash:
+        raise ValueError(f"route name(s) {clash} are used by the graph's own nodes; rename the route(s)")
+    unknown = sorted(set(sources) - set(names))
+    if unknown:
+        raise ValueError(f"sources name route(s) {unknown} that are not among the routes {names}")
+    if fallback in sources:
+        raise ValueError(f"the fallback route {fallback!r} must not have a search source: it answers without documents")
+    missing = [name for name in names if name != fallback and name not in sources]
+    if missing:
+        raise ValueError(f"route(s) {missing} have no search source: pass sources={{{missing[0]!r}: retriever}} "
+                         f"(a retriever, a vector store or a function), or drop the route")
+    return fallback
 
 
-@traced("unsupported_language")
-def unsupported_language(state: AdaptiveRAGState) -> AdaptiveRAGState:
-    """Say plainly which language the offline models read. Reads: language_note. Writes: generation, route."""
-    return {"generation": state["language_note"], "route": "unsupported_language", "documents": [],
-            "used_documents": False}
+def source_documents(sources: Mapping[str, object]) -> dict[str, list[Document]]:
+    """The documents behind each source that keeps them (``.docs``, as ragkit's retrievers do); others are left out.
+
+    ``LocalRouter(routes, documents=source_documents(sources))`` uses them as corpus evidence: a question
+    close to a passage of the menu is likely a menu question; a question close to none is likely general.
+    """
+    return {name: list(value.docs) for name, value in sources.items()  # type: ignore[attr-defined]
+            if isinstance(getattr(value, "docs", None), list) and value.docs}  # type: ignore[attr-defined]
 
 
-def structured_evidence(question: str, structured: Mapping[str, Any]) -> list[str]:
+def structured_evidence(question: str, structured: Mapping[str, StructuredSearch]) -> list[str]:
     """The structured routes whose corpus's own fields explain the whole question (:attr:`QueryAnalysis.covered`).
 
     "What is the cheapest side dish?" is a sort on the menu's price within its course "side"; on the wine
@@ -130,8 +153,37 @@ def structured_evidence(question: str, structured: Mapping[str, Any]) -> list[st
     return [name for name, search in structured.items() if search.analyze(question).covered]
 
 
+def fallback_result(question: str, state: Mapping[str, Any], chat_model: BaseChatModel | None,
+                    offline_text: str = GENERIC_FALLBACK) -> RAGResult:
+    """The fallback's result: a chat model's answer marked as using no documents, or the offline message.
+
+    >>> fallback_result("Who wrote Hamlet?", {"route": "general"}, None, "Offline I answer from my notes only.")["answer"]
+    'Offline I answer from my notes only.'
+    """
+    searched = state.get("search_note")
+    # Coming from a search that found nothing or failed: say that, not "outside my topics".
+    offline = f"I have no documents to answer this from: the {searched}." if searched else offline_text
+    reason = searched or f"routed to {state.get('route')}: none of the sources covers this question"
+    if chat_model is None:
+        return result(offline, "refused", reason)
+    try:
+        reply = chat_model.invoke([SystemMessage(FALLBACK_SYSTEM_PROMPT), HumanMessage(question)])
+    except Exception as err:  # noqa: BLE001 - a failing model falls back to the honest offline message
+        return result(f"{offline} (The chat model failed: {type(err).__name__}.)", "refused",
+                      f"{reason}; the chat model failed ({type(err).__name__})")
+    text = reply.content if isinstance(reply.content, str) else str(reply.content)
+    return result(f"{NO_DOCUMENTS_PREFIX} {text.strip()}", "answered",
+                  f"{reason}; answered from the chat model's general knowledge, without documents")
+
+
+# ---------------------------------------------------------------- nodes
+def start_run(state: dict, config: RunnableConfig, question: str) -> AdaptiveRAGState:
+    """What the entry node adds: a clean run (no documents, no analysis yet)."""
+    return {"documents": [], "analysis": None, "search_failed": False}
+
+
 def route_question_node(router: Router, route_names: Sequence[str], fallback: str,
-                        structured: Mapping[str, Any] | None = None) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+                        structured: Mapping[str, StructuredSearch] | None = None) -> Node:
     """Build the ``route_question`` node around a router; ``route_names`` are the graph's routes.
 
     ``structured`` (route name -> structured search) lets code dispose of the router's proposal: when exactly
@@ -145,13 +197,15 @@ def route_question_node(router: Router, route_names: Sequence[str], fallback: st
     def route_question(state: AdaptiveRAGState) -> AdaptiveRAGState:
         """Ask the router for a route; anything that is not one of the graph's routes becomes the fallback.
 
-        Reads: question. Writes: route, route_note.
+        Reads: question. Writes: route, route_note, route_scores, route_margin.
         """
         try:
             decision = router.route(state["question"])
         except Exception as err:  # noqa: BLE001 - policy 3: a crashing router takes the safe branch
             decision = None
             route, note = fallback, f"router failed ({type(err).__name__}: {err}); using {fallback}"
+        shown = ({"route_scores": dict(decision.scores), "route_margin": decision.margin} if decision is not None
+                 else {"route_scores": {}, "route_margin": None})
         if decision is not None:
             note = decision.note or f"confidence {decision.confidence:.2f}"
             route = decision.route
@@ -165,22 +219,16 @@ def route_question_node(router: Router, route_names: Sequence[str], fallback: st
                 note = (f"router proposed {route!r} ({note}); the fields of {explained[0]!r} explain the whole "
                         f"question, so it goes there")
                 route = explained[0]
-        return {"route": route, "route_note": note}
+        return {"route": route, "route_note": note, **shown}
 
     return route_question
 
 
-def route_after_route_question(state: AdaptiveRAGState) -> str:
-    """The chosen route is the name of the next node (``route_question`` only writes known routes)."""
-    return state["route"]
+def search_node(name: str, search: ScoredSearch, k: int = GRAPHS.k) -> Node:
+    """Build a search node (one per search route, named as the route); a run-time failure is reported, not raised.
 
-
-def search_node(name: str, search: ScoredSearch, k: int = GRAPHS.k) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
-    """Build a search node (one per search route, named as the route) that never raises.
-
-    A structured search (one with ``analyze`` and ``search_analysed``) reads the question first, applies
-    its filter and sort, and writes the analysis into the state, marked ``searched_all`` when structure was
-    applied to the whole corpus.
+    A structured search reads the question first, applies its filter and sort, and writes the analysis into
+    the state, marked ``searched_all`` when structure was applied to the whole corpus.
     """
     label = getattr(search, "name", None) or name.removeprefix("search_")
 
@@ -190,43 +238,27 @@ def search_node(name: str, search: ScoredSearch, k: int = GRAPHS.k) -> Callable[
 
         Reads: question. Writes: documents, analysis, search_note, search_failed.
         """
-        if not hasattr(search, "search_analysed"):
-            outcome = policy.run_search(search, state["question"], k, what=f"{label} search")
+        if not isinstance(search, StructuredSearch):
+            outcome = run_search(search, state["question"], k, what=f"{label} search")
             return {"documents": outcome.documents, "search_note": outcome.note, "search_failed": outcome.failed}
         try:
             analysis = search.analyze(state["question"])
-            result = search.search_analysed(analysis, k)
+            found = search.search_analysed(analysis, k)
+        except SETUP_ERRORS:
+            raise
         except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
             return {"documents": [], "analysis": None, "search_failed": True,
                     "search_note": f"{label} search failed ({type(err).__name__}: {err})"}
         if analysis.structured:
             analysis = dataclasses.replace(analysis, searched_all=True)
-        docs = [with_score(d, s) for d, s in result.hits]
-        return {"documents": docs, "analysis": analysis, "search_failed": False,
-                "search_note": f"{label} search: {result.note}"}
+        return {"documents": [with_score(d, s) for d, s in found.hits], "analysis": analysis, "search_failed": False,
+                "search_note": f"{label} search: {found.note}"}
 
     run.__name__ = run.__qualname__ = name
     return run
 
 
-def route_after_search_to(fallback: str) -> Callable[[AdaptiveRAGState], str]:
-    """The router after a search: documents found -> ``generate``; nothing found (or it failed) -> the fallback,
-    unless a structured search over the whole corpus found nothing: then "nothing matches" is the answer."""
-
-    def route_after_search(state: AdaptiveRAGState) -> str:
-        if state.get("documents"):
-            return "generate"
-        analysis = state.get("analysis")
-        exhaustive = analysis is not None and getattr(analysis, "searched_all", False) and not state.get("search_failed")
-        return "generate" if exhaustive else fallback
-
-    return route_after_search
-
-
-route_after_search = route_after_search_to("llm_fallback")
-
-
-def generate_node(writer: StructuredWriter) -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+def generate_node(writer: StructuredWriter) -> Node:
     """Build the ``generate`` node around a structured writer (given the question's analysis)."""
 
     @traced("generate")
@@ -234,7 +266,7 @@ def generate_node(writer: StructuredWriter) -> Callable[[AdaptiveRAGState], Adap
         """Write a cited answer from the retrieved documents; with no documents after a structured search
         over the whole corpus, say that nothing matches.
 
-        Reads: question, documents, analysis. Writes: answer, generation, used_documents.
+        Reads: question, documents, analysis, route, search_note. Writes: the result fields.
         """
         analysis, docs = state.get("analysis"), state["documents"]
         if not docs and analysis is not None:
@@ -242,92 +274,120 @@ def generate_node(writer: StructuredWriter) -> Callable[[AdaptiveRAGState], Adap
                 f"Nothing on the list matches ({analysis.describe()}).", (), answered=False)
         else:
             answer = writer.write(state["question"], docs, query=analysis)
-        return {"answer": answer, "generation": answer.text, "used_documents": bool(docs)}
+        found = f"{state.get('route')}: {state.get('search_note', '')}"
+        if not answer.answered:
+            return result(answer.text, "refused", f"the writer found no answer in what {found}", docs)
+        return result(answer.text, "answered", f"written from {found}", docs, answer.citations)
 
     return generate
 
 
-def fallback_answer(question: str, state: Mapping[str, Any], chat_model: BaseChatModel | None) -> str:
-    """The fallback's text: a chat model's answer marked as using no documents, or the offline message.
-
-    >>> fallback_answer("Who wrote Hamlet?", {}, None) == OFFLINE_FALLBACK
-    True
-    """
-    searched = state.get("search_note")
-    # Coming from a search that found nothing or failed: say that, not "outside my topics".
-    offline = f"I have no documents to answer this from: the {searched}." if searched else OFFLINE_FALLBACK
-    if chat_model is None:
-        return offline
-    try:
-        reply = chat_model.invoke([SystemMessage(FALLBACK_SYSTEM_PROMPT), HumanMessage(question)])
-    except Exception as err:  # noqa: BLE001 - a failing model falls back to the honest offline message
-        return f"{offline} (The chat model failed: {type(err).__name__}.)"
-    text = reply.content if isinstance(reply.content, str) else str(reply.content)
-    return f"{NO_DOCUMENTS_PREFIX} {text.strip()}"
-
-
-def llm_fallback_node(chat_model: BaseChatModel | None, name: str = "llm_fallback") -> Callable[[AdaptiveRAGState], AdaptiveRAGState]:
+def fallback_node(chat_model: BaseChatModel | None, name: str, offline_text: str = GENERIC_FALLBACK) -> Node:
     """Build the fallback node (offline when ``chat_model`` is None), named as the fallback route."""
 
     @traced(name)
-    def llm_fallback(state: AdaptiveRAGState) -> AdaptiveRAGState:
+    def fallback(state: AdaptiveRAGState) -> AdaptiveRAGState:
         """Answer without documents and say so plainly.
 
-        Reads: question, route, search_note. Writes: generation, documents, used_documents.
+        Reads: question, route, search_note. Writes: the result fields, documents.
         """
-        text = fallback_answer(state["question"], state, chat_model)
-        return {"generation": text, "documents": [], "used_documents": False}
+        return {**fallback_result(state["question"], state, chat_model, offline_text), "documents": []}
 
-    llm_fallback.__name__ = llm_fallback.__qualname__ = name
-    return llm_fallback
+    fallback.__name__ = fallback.__qualname__ = name
+    return fallback
 
 
-# ---------------------------------------------------------------- builder
-def build_adaptive_rag_graph(
-    router: Router | None = None,
-    writer: Writer | None = None,
+# ---------------------------------------------------------------- routers (pure functions of the state)
+def route_after_check_question(state: AdaptiveRAGState) -> Literal["route_question", "unsupported_language"]:
+    """A question the roles cannot read gets the language message (policy 5); every other one is routed."""
+    return "unsupported_language" if state.get("language_note") else "route_question"
+
+
+def route_after_route_question(state: AdaptiveRAGState) -> str:
+    """The chosen route is the name of the next node (``route_question`` only writes the graph's routes)."""
+    return state["route"]
+
+
+def route_after_search_to(fallback: str) -> Callable[[AdaptiveRAGState], str]:
+    """The router after a search: documents found -> ``generate``; nothing found (or it failed) -> ``fallback``,
+    unless a structured search over the whole corpus found nothing: then "nothing matches" is the answer.
+
+    >>> route = route_after_search_to("llm_fallback")
+    >>> route({"documents": [Document("x")]}), route({"documents": []})
+    ('generate', 'llm_fallback')
+    """
+
+    def route_after_search(state: AdaptiveRAGState) -> str:
+        if state.get("documents"):
+            return "generate"
+        analysis = state.get("analysis")
+        exhaustive = analysis is not None and analysis.searched_all and not state.get("search_failed")
+        return "generate" if exhaustive else fallback
+
+    return route_after_search
+
+
+# ---------------------------------------------------------------- the graph
+def adaptive_rag_graph(
     sources: Mapping[str, Any] | None = None,
     *,
     routes: Sequence[RouteSpec] = ROUTES,
     fallback: str | None = None,
-    query_analyzer: Any | None = None,
+    fallback_text: str | None = None,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
+    router: Router | None = None,
+    writer: Writer | None = None,
+    query_analyzer: QueryAnalyzer | None = None,
     k: int = GRAPHS.k,
     max_question_chars: int = GRAPHS.max_question_chars,
-    checkpointer: Any | None = None,
-) -> Any:
-    """Compile the adaptive RAG graph from route specs and their search sources.
+    strict: bool = False,
+) -> StateGraph:
+    """The adaptive RAG graph, uncompiled, from route specs and their search sources.
 
-    ``sources`` maps each search route to what it searches (default :data:`SEARCH_ROUTES`: the bundled
-    menu, wine list and web snapshot); the route without a source is the fallback (``fallback``, default
-    the last route). Roles left as ``None`` come from :func:`ragkit.roles.factory.make_roles`: local
-    roles, or LLM roles on ``chat_model`` (the router and the query analyser on ``judge_model`` when given);
-    with a chat model the fallback answers from general knowledge and says so. The structured routes
-    (menu, wine) use ``query_analyzer`` (default: the factory's), re-targeted to each corpus.
+    ``sources`` maps each search route to what it searches (default: :func:`ragkit.domains.menu.routes.menu_sources`
+    for the default :data:`ragkit.domains.menu.routes.ROUTES`); the route without a source is the fallback
+    (``fallback``, default the last route), whose offline message is ``fallback_text`` (default: the menu's
+    for the menu's routes, else a generic one). The router runs on ``judge_model`` when given, else on
+    ``chat_model``, else it is a ``LocalRouter`` with the sources' documents as evidence; the writer on
+    ``chat_model``; with a chat model the fallback answers from general knowledge and says so.
+    ``query_analyzer`` reads the questions of the default sources (re-targeted to each; default: an LLM one on
+    the judging model, else the menu's local one); a ``StructuredRetriever`` of your own brings its own
+    ``analyzer=``. ``strict=True`` raises, instead of warning, when a chat model cannot return structured output.
     """
+    check_positive(k=k)
     check_limit(max_question_chars)
-    sources = dict(SEARCH_ROUTES if sources is None else sources)
+    chat_model = check_chat_model(chat_model, "chat_model", strict)
+    judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
+    if sources is None:
+        query_analyzer = choose(query_analyzer, QueryAnalyzer, "query_analyzer", model=judging,
+                                llm=lambda m: LLMQueryAnalyzer(m, menu_query_analyzer(embedder=False), MENU_DESCRIPTION),
+                                local=menu_query_analyzer)
+        sources = menu_sources(query_analyzer, k)
+    elif query_analyzer is not None:
+        raise TypeError("query_analyzer= reads the questions of the default sources; with sources= of your own, "
+                        "give each StructuredRetriever its analyzer= instead")
     fallback = check_route_sources(routes, sources, fallback)
+    if fallback_text is None:
+        fallback_text = OFFLINE_FALLBACK if routes is ROUTES else GENERIC_FALLBACK
+    router = choose(router, Router, "router", model=judging, llm=lambda m: LLMRouter(m, routes, fallback=fallback),
+                    local=lambda: LocalRouter(routes, fallback=fallback, documents=source_documents(sources)))
+    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
     names = [spec.name for spec in routes]
-    roles = make_roles(chat_model, judge_model=judge_model, router=router, writer=writer, query_analyzer=query_analyzer)
-    router = roles.router(routes, fallback=fallback, documents=None if roles.llm or router else source_documents(sources))
+    searches = {name: as_scored_search(sources[name], k) for name in names if name != fallback}
+    # Structured evidence for routing costs one analysis per structured route: cheap with a local analyser,
+    # a model call each with an LLM one, so it is only used with a local one.
+    local_analysis = isinstance(query_analyzer, LocalQueryAnalyzer) if query_analyzer is not None else judging is None
+    evidence = {n: s for n, s in searches.items() if isinstance(s, StructuredSearch)} if local_analysis else {}
 
     graph = StateGraph(AdaptiveRAGState)
-    graph.add_node("check_question", check_question_node(max_question_chars, roles.llm))
+    graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run))
     graph.add_node("unsupported_language", unsupported_language)
-    searches = [name for name in names if name != fallback]
-    analyzer = roles.get("query_analyzer")  # cheap: a local analyser reads its vocabulary on first use
-    search_of = {name: route_search(sources[name], k, analyzer) for name in searches}
-    # Structured evidence for routing costs one local analysis per structured route; with an LLM analyser it
-    # would cost a model call each, so it is only used with the local one.
-    evidence = ({n: s for n, s in search_of.items() if isinstance(s, StructuredSearch)}
-                if isinstance(analyzer, LocalQueryAnalyzer) else {})
     graph.add_node("route_question", route_question_node(router, names, fallback, evidence))
-    for name in searches:
-        graph.add_node(name, search_node(name, search_of[name], k))
-    graph.add_node("generate", generate_node(StructuredWriter(roles.writer, analyzer=None)))  # the searches analysed it
-    graph.add_node(fallback, llm_fallback_node(chat_model, fallback))
+    for name, search in searches.items():
+        graph.add_node(name, search_node(name, search, k))
+    graph.add_node("generate", generate_node(StructuredWriter(writer, analyzer=None)))  # the searches analysed it
+    graph.add_node(fallback, fallback_node(chat_model, fallback, fallback_text))
 
     graph.add_edge(START, "check_question")
     graph.add_conditional_edges("check_question", route_after_check_question)
@@ -337,28 +397,16 @@ def build_adaptive_rag_graph(
     graph.add_edge("generate", END)
     graph.add_edge(fallback, END)
     graph.add_edge("unsupported_language", END)
-    return graph.compile(checkpointer=checkpointer)
+    return graph
 
 
-__all__ = [
-    "NO_DOCUMENTS_PREFIX",
-    "OFFLINE_FALLBACK",
-    "ROUTES",
-    "ROUTE_NAMES",
-    "SEARCH_ROUTES",
-    "AdaptiveRAGState",
-    "Route",
-    "build_adaptive_rag_graph",
-    "check_question_node",
-    "fallback_answer",
-    "generate_node",
-    "llm_fallback_node",
-    "load_route_documents",
-    "route_after_check_question",
-    "route_after_route_question",
-    "route_after_search",
-    "route_after_search_to",
-    "route_question_node",
-    "search_node",
-    "structured_evidence",
-]
+def build_adaptive_rag_graph(sources: Mapping[str, Any] | None = None, *,
+                             checkpointer: BaseCheckpointSaver | None = None, **options: Any) -> CompiledStateGraph:
+    """:func:`adaptive_rag_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
+    return adaptive_rag_graph(sources, **options).compile(checkpointer=checkpointer, name="adaptive_rag")
+
+
+__all__ = ["FALLBACK_SYSTEM_PROMPT", "GENERIC_FALLBACK", "NO_DOCUMENTS_PREFIX", "AdaptiveRAGState",
+           "adaptive_rag_graph", "build_adaptive_rag_graph", "check_route_sources", "fallback_node", "fallback_result",
+           "generate_node", "route_after_check_question", "route_after_route_question", "route_after_search_to",
+           "route_question_node", "search_node", "source_documents", "start_run", "structured_evidence"]

@@ -23,6 +23,9 @@ The graph (after the entry node, and ``unsupported_language`` for a question the
   per search, here, and ``bandit_update`` / ``bandit_stats`` show it.
 - ``generate``, ``hallucination_check`` and ``finish``: the writer, the hallucination grader, and the
   result fields (``outcome`` answered or refused; ``reason`` says when an answer could not be verified).
+  ``finish`` is also the refusal dial: an answer is delivered only when its ``confidence`` (the grader's
+  best score among the relevant documents it was written from) reaches ``refuse_below`` (default
+  :data:`ragkit.defaults.REFUSAL`), so a risk-coverage curve needs one run per question (``benchmarks/refusal``).
 
 The bandit is a builder argument (a :class:`ragkit.bandit.Policy`, or a ``SharedBandit`` a process shares
 between threads); it lives as long as the compiled graph, so it learns across runs. A contextual policy
@@ -50,10 +53,14 @@ from langgraph.graph.state import CompiledStateGraph
 from ragkit.bandit.policies import BanditStateError, Policy, ThompsonSampling
 from ragkit.core.contract import (
     RAGResult,
+    answers_at,
+    best_score,
     check_cap,
     check_limit,
     check_positive,
     check_question_node,
+    check_threshold,
+    low_confidence_note,
     result,
     run_search,
     traced,
@@ -65,7 +72,7 @@ from ragkit.core.hybrid import bm25_retriever, fuse, fused
 from ragkit.core.nlp import supporting_documents
 from ragkit.core.rerank import CrossEncoderReranker, LocalReranker
 from ragkit.core.search import LazySearch, ScoredSearch, as_scored_search, doc_key, with_score
-from ragkit.defaults import ADVANCED, GRAPHS
+from ragkit.defaults import ADVANCED, GRAPHS, REFUSAL
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
@@ -81,6 +88,7 @@ from ragkit.roles.llm import (
 )
 from ragkit.roles.llm_queries import LLMIntentClassifier, LLMQueryTransformer
 from ragkit.roles.protocols import (
+    NOT_ENOUGH_INFORMATION,
     Answer,
     DocumentGrader,
     Grade,
@@ -136,6 +144,8 @@ class AdvancedState(RAGResult, total=False):
     relevant: list[Document]  # the reranked documents the grader kept
     rejected: list[str]  # keys of every document the grader rejected in this run
     relevance_score: float  # the relevant share of the reranked documents: the arm's reward
+    evidence_score: float  # the grader's best score among the relevant documents (0.0 for none)
+    refuse_below: float  # the refusal dial (the builder's refuse_below)
     bandit_update: dict[str, Any]  # {"arm", "reward"} of the last update
     bandit_stats: dict[str, Any]  # the bandit's stats() right after that update
     bandit_note: str
@@ -282,8 +292,10 @@ def default_reranker(embeddings: Embeddings | None = None) -> Callable[[], Any]:
 
 
 # ---------------------------------------------------------------- nodes
-def start_run(caps: dict[str, int]) -> Callable[[dict, RunnableConfig, str], AdvancedState]:
-    """What the entry node adds: the caps (checked against the run's ``recursion_limit``) and fresh counters."""
+def start_run(caps: dict[str, int],
+              refuse_below: float = REFUSAL.advanced_rag) -> Callable[[dict, RunnableConfig, str], AdvancedState]:
+    """What the entry node adds: the caps (checked against the run's ``recursion_limit``), fresh counters and
+    the refusal dial."""
 
     def start(state: dict, config: RunnableConfig, question: str) -> AdvancedState:
         run_caps = {name: state.get(name, caps[name]) for name in CAPS}
@@ -295,7 +307,8 @@ def start_run(caps: dict[str, int]) -> Callable[[dict, RunnableConfig, str], Adv
                              f"the caps or pass config={{'recursion_limit': {need}}}")
         return {"query": question, **run_caps, "transforms": 0, "retrieval_retries": 0, "generations": 0,
                 "generation_retries": 0, "tried": [], "rejected": [], "arms_used": [], "generations_seen": [],
-                "queries": [], "hypothetical": "", "verified": False, "metadata": dict(state.get("metadata") or {})}
+                "queries": [], "hypothetical": "", "verified": False, "metadata": dict(state.get("metadata") or {}),
+                "evidence_score": 0.0, "confidence": None, "refuse_below": refuse_below}
 
     return start
 
@@ -424,7 +437,7 @@ def grade_node(grader: DocumentGrader, bandit: Policy) -> Node:
         """Keep the relevant documents and update the bandit once for this search: reward = relevant share.
 
         Reads: question, reranked, arm, bandit_context, rejected.
-        Writes: grades, relevant, rejected, relevance_score, bandit_update, bandit_stats, bandit_note.
+        Writes: grades, relevant, rejected, relevance_score, evidence_score, bandit_update, bandit_stats, bandit_note.
         """
         docs = state.get("reranked") or []
         grades = list(grader.grade_many(state["question"], docs)) if docs else []
@@ -437,6 +450,7 @@ def grade_node(grader: DocumentGrader, bandit: Policy) -> Node:
             note = f"bandit update not saved ({type(err).__name__}: {err})"
         rejected = [*(state.get("rejected") or []), *[doc_key(d) for d, g in zip(docs, grades) if not g.relevant]]
         return {"grades": grades, "relevant": relevant, "rejected": rejected, "relevance_score": round(reward, 4),
+                "evidence_score": best_score([g.score for g in grades if g.relevant]),
                 "bandit_update": {"arm": state["arm"], "reward": round(reward, 4)}, "bandit_stats": bandit.stats(),
                 "bandit_note": note}
 
@@ -506,14 +520,22 @@ def hallucination_check_node(hallucination_grader: HallucinationGrader) -> Node:
 
 @traced("finish")
 def finish(state: AdvancedState) -> AdvancedState:
-    """The result fields: answered (an answer or a reply to small talk) or refused (the writer found nothing).
+    """The result fields: answered (an answer or a reply to small talk) or refused (the writer found nothing,
+    or the answer's confidence is below the refusal dial; small talk has no confidence).
 
-    Reads: route, draft, documents_written_from, note. Writes: the result fields.
+    Reads: route, draft, documents_written_from, note, evidence_score, refuse_below.
+    Writes: the result fields, confidence.
     """
     draft = state["draft"]
-    answered = draft.answered or state.get("route") == "chitchat"
-    sources = (state.get("documents_written_from") or []) if state.get("route") == "rag" else []
-    return result(draft.text, "answered" if answered else "refused", state.get("note", ""), sources, draft.citations)
+    if state.get("route") == "chitchat":
+        return {**result(draft.text, "answered", state.get("note", "")), "confidence": None}
+    confidence, bar = state.get("evidence_score", 0.0), state.get("refuse_below", REFUSAL.advanced_rag)
+    if draft.answered and not answers_at(confidence, bar):
+        return {**result(NOT_ENOUGH_INFORMATION, "refused", f"low confidence: {low_confidence_note(confidence, bar)}"),
+                "confidence": confidence}
+    sources = state.get("documents_written_from") or []
+    return {**result(draft.text, "answered" if draft.answered else "refused", state.get("note", ""), sources, draft.citations),
+            "confidence": confidence}
 
 
 # ---------------------------------------------------------------- routers
@@ -567,6 +589,7 @@ def advanced_rag_graph(
     hypothetical_weight: float = ADVANCED.hypothetical_weight,
     seed: int = 0,
     max_question_chars: int = GRAPHS.max_question_chars,
+    refuse_below: float = REFUSAL.advanced_rag,
     strict: bool = False,
 ) -> StateGraph:
     """The advanced pipeline, uncompiled, over ``corpus`` (Documents; default the handbook).
@@ -576,9 +599,11 @@ def advanced_rag_graph(
     ``SharedBandit`` over exactly those arm names (default ``ThompsonSampling(arms, seed=seed)``).
     ``first_pass`` is what the local query transformer reads (default the ``hybrid`` arm, else the first).
     ``reranker`` needs ``rerank_with_scores(query, docs, top_n)``; ``embeddings`` is the embedder of the
-    default arms and reranker.
+    default arms and reranker. ``refuse_below`` is the refusal dial: the relevance score an answer's best
+    document needs.
     """
     check_limit(max_question_chars)
+    refuse_below = check_threshold(refuse_below)
     check_cap(max_retrieval_retries=max_retrieval_retries, max_generation_retries=max_generation_retries)
     check_positive(fetch_k=fetch_k, k=k)
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -621,7 +646,8 @@ def advanced_rag_graph(
 
     graph = StateGraph(AdvancedState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
-                                                         start_run(dict(zip(CAPS, (max_retrieval_retries, max_generation_retries))))))
+                                                         start_run(dict(zip(CAPS, (max_retrieval_retries, max_generation_retries))),
+                                                                   refuse_below)))
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("classify", classify_node(intent_classifier))
     graph.add_node("query_transform", query_transform_node(query_transformer, first))

@@ -132,12 +132,9 @@ def give_up(state: GuessState) -> dict[str, Any]:
     return {"outcome": "gave_up"}
 
 
-def build_guess_graph(checkpointer: Any = None, interrupt_before: list[str] | None = None) -> Any:
-    """Wire and compile the guessing graph. Pass a checkpointer (e.g. ``InMemorySaver()``) for human mode.
-
-    ``interrupt_before`` (e.g. ``["check"]``) pauses before those nodes on every visit; it also needs a
-    checkpointer. The recursion limit leaves room for ``MAX_CAP`` rounds of two steps each.
-    """
+def guess_graph() -> StateGraph:
+    """The guessing graph, wired but not compiled: every ragkit graph has this pair, ``<name>_graph()`` (a
+    ``StateGraph`` you can still add to) and ``build_<name>_graph()`` (compiled)."""
     builder = StateGraph(GuessState)
     builder.add_node("guess", guess)
     builder.add_node("check", check)
@@ -148,7 +145,16 @@ def build_guess_graph(checkpointer: Any = None, interrupt_before: list[str] | No
     builder.add_conditional_edges("check", route_after_check)  # the Literal gives the three targets
     builder.add_edge("found", END)
     builder.add_edge("give_up", END)
-    graph = builder.compile(checkpointer=checkpointer, interrupt_before=interrupt_before)
+    return builder
+
+
+def build_guess_graph(checkpointer: Any = None, interrupt_before: list[str] | None = None) -> Any:
+    """Compile the guessing graph. Pass a checkpointer (e.g. ``InMemorySaver()``) for human mode.
+
+    ``interrupt_before`` (e.g. ``["check"]``) pauses before those nodes on every visit; it also needs a
+    checkpointer. The recursion limit leaves room for ``MAX_CAP`` rounds of two steps each.
+    """
+    graph = guess_graph().compile(checkpointer=checkpointer, interrupt_before=interrupt_before)
     return graph.with_config(recursion_limit=2 * MAX_CAP + 5)
 
 

@@ -11,6 +11,11 @@ with caps kept in the state:
   ``Command(resume="...")``) merges the reply into the question and searches again (``max_clarifications``);
 - ``irrelevant`` -> an honest refusal: the knowledge base does not cover the question.
 
+Refusing is one dial: before writing, the run refuses (``low_confidence``) when the judge's evidence score
+(the grader's best score among the kept documents, ``Judgement.score``) is below ``refuse_below`` (default
+:data:`ragkit.defaults.REFUSAL`), and ``confidence`` in the result is that score, so a risk-coverage curve
+(``benchmarks/refusal``) needs one run per question. With the default 0.0 the dial refuses nothing.
+
 A judge that raises or returns something malformed is *fail-soft*: the top candidates are kept as
 ``sufficient`` and ``judge_fallback`` is set. The verifier (a hallucination grader) sees only the sources
 and the answer; when it finds unsupported claims, the writer tries once more from the documents the
@@ -39,19 +44,28 @@ from langgraph.types import Command, interrupt
 
 from ragkit.core.contract import (
     RAGResult,
+    answers_at,
     check_cap,
     check_limit,
     check_positive,
     check_question_node,
+    check_threshold,
+    low_confidence_note,
     result,
     run_search,
     thread,
     traced,
     with_threads,
 )
-from ragkit.core.nlp import cited_numbers, clean_query, same_query, supporting_documents
+from ragkit.core.nlp import (
+    cited_numbers,
+    clean_query,
+    same_query,
+    supporting_documents,
+    tidy,
+)
 from ragkit.core.search import ScoredSearch, as_scored_search, with_score
-from ragkit.defaults import GRAPHS
+from ragkit.defaults import GRAPHS, REFUSAL
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
@@ -73,7 +87,7 @@ from ragkit.roles.protocols import (
 
 BUILDER = "build_crag_graph"
 VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
-Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "search_failed", "language"]
+Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "low_confidence", "search_failed", "language"]
 REFUSALS: dict[str, str] = {
     "language": "The offline models read English only, so I cannot answer this question as written.",
     "search_failed": "The search failed, so I could not look anything up and will not guess an answer.",
@@ -81,6 +95,7 @@ REFUSALS: dict[str, str] = {
     "insufficient": NOT_ENOUGH_INFORMATION,
     "ambiguous": "I still cannot tell what the question refers to, so I will not guess an answer.",
     "unsupported": "I could not write an answer that my sources fully support, so I will not give one.",
+    "low_confidence": "The best evidence I found is too weak to answer from, so I will not guess an answer.",
 }
 
 
@@ -96,6 +111,8 @@ class CragState(RAGResult, total=False):
     kept: list[Document]  # the documents the judge passed
     judge_note: str
     judge_fallback: bool  # True once the judge failed and the fail-soft default was used
+    evidence_score: float | None  # the last judgement's score (Judgement.score): what refuse_below is compared with
+    refuse_below: float  # the refusal dial (the builder's refuse_below)
     corrected_query: str | None
     clarifying_question: str | None
     clarifications: list[str]
@@ -114,16 +131,6 @@ Node = Callable[[CragState], CragState]
 
 
 # ---------------------------------------------------------------- small helpers
-def tidy(question: str) -> str:
-    """Normalise white space and strip wrapping quotes; reject an empty question with a clear error.
-
-    >>> tidy('  "When was   the  abbey founded?" ')
-    'When was the abbey founded?'
-    """
-    question = " ".join(clean_query(question, what="question").split())
-    return clean_query(question.strip("\"'`“”‘’ "), what="question")
-
-
 def merge_clarification(question: str, reply: str) -> str:
     """Fold the user's clarification into the question (kept in brackets so both stay visible).
 
@@ -154,14 +161,15 @@ def valid_judgement(j: object, n_candidates: int) -> str | None:
 
 
 # ---------------------------------------------------------------- nodes
-def start_run(caps: dict[str, int]) -> Callable[[dict, RunnableConfig, str], CragState]:
-    """What the entry node adds: the tidied question, fresh counters and the caps."""
+def start_run(caps: dict[str, int], refuse_below: float = REFUSAL.crag) -> Callable[[dict, RunnableConfig, str], CragState]:
+    """What the entry node adds: the tidied question, fresh counters, the caps and the refusal dial."""
 
     def start(state: dict, config: RunnableConfig, question: str) -> CragState:
         question = tidy(question)
         return {"question": question, "query": question, "queries": [], "clarifications": [], "corrections": 0,
                 "revisions": 0, "judge_fallback": False, "stalled": False, "grounded": False, "unsupported": [],
-                "draft": "", "answered": False, "refusal": None, "search_failed": False, "caps": dict(caps)}
+                "draft": "", "answered": False, "refusal": None, "search_failed": False, "caps": dict(caps),
+                "evidence_score": None, "confidence": None, "refuse_below": refuse_below}
 
     return start
 
@@ -199,7 +207,7 @@ def judge_node(judge: Judge, fallback_keep: int = 3) -> Node:
         """Ask the judge for a verdict; a failure or malformed output becomes the fail-soft default.
 
         Reads: question, candidates. Writes: verdict, kept, judge_note, judge_fallback, corrected_query,
-        clarifying_question.
+        clarifying_question, evidence_score.
         """
         candidates = state.get("candidates", [])
         try:
@@ -211,7 +219,8 @@ def judge_node(judge: Judge, fallback_keep: int = 3) -> Node:
             j = fail_soft(candidates, problem, fallback_keep)
         return {"verdict": j.verdict, "kept": [candidates[i] for i in j.keep], "judge_note": j.note,
                 "judge_fallback": state.get("judge_fallback", False) or j.fallback,
-                "corrected_query": j.corrected_query, "clarifying_question": j.clarifying_question}
+                "corrected_query": j.corrected_query, "clarifying_question": j.clarifying_question,
+                "evidence_score": None if j.score is None else float(j.score)}
 
     return judge_
 
@@ -313,15 +322,20 @@ def revise_node(writer: Writer) -> Node:
 
 @traced("finish")
 def finish(state: CragState) -> CragState:
-    """Deliver the verified draft. Reads: draft, sources. Writes: the result fields (answered), refusal."""
+    """Deliver the verified draft. Reads: draft, sources, evidence_score. Writes: the result fields (answered), refusal."""
     reason = "verified: every claim of the answer is supported by its sources"
     return {**result(state["draft"], "answered", reason, state.get("sources", []), cited_numbers(state["draft"])),
-            "refusal": None}
+            "refusal": None, "confidence": state.get("evidence_score")}
+
+
+def confident(state: CragState) -> bool:
+    """The refusal dial: the judge's evidence score reaches ``refuse_below`` (or the judge gave no score)."""
+    return answers_at(state.get("evidence_score"), state.get("refuse_below", REFUSAL.crag))
 
 
 def refusal_reason(state: CragState) -> Refusal:
-    """Why the run refuses, from the state: the language, a failed search, no coverage, an unsupported
-    draft, ambiguity, or too little evidence."""
+    """Why the run refuses, from the state: the language, a failed search, no coverage, evidence below the
+    dial, an unsupported draft, ambiguity, or too little evidence."""
     if state.get("language_note"):
         return "language"
     if state.get("search_failed"):
@@ -329,6 +343,8 @@ def refusal_reason(state: CragState) -> Refusal:
     verdict = state.get("verdict")
     if verdict == "irrelevant":
         return "irrelevant"
+    if state.get("kept") and not state.get("draft") and not confident(state):
+        return "low_confidence"
     if state.get("revisions", 0) or (state.get("answered") and state.get("draft") and not state.get("grounded")):
         return "unsupported"
     if verdict == "ambiguous":
@@ -340,8 +356,8 @@ def refusal_reason(state: CragState) -> Refusal:
 def refuse(state: CragState) -> CragState:
     """An honest refusal saying why.
 
-    Reads: language_note, search_failed, verdict, draft, grounded, answered, search_note, judge_note.
-    Writes: the result fields (refused), refusal.
+    Reads: language_note, search_failed, verdict, kept, evidence_score, refuse_below, draft, grounded, answered,
+    search_note, judge_note. Writes: the result fields (refused), refusal, confidence.
     """
     reason = refusal_reason(state)
     text = REFUSALS[reason]
@@ -351,7 +367,10 @@ def refuse(state: CragState) -> CragState:
         text = f"{text} ({state.get('search_note', 'the search raised an error')})"
     detail = {"search_failed": state.get("search_note"), "unsupported": "; ".join(state.get("unsupported", []))}.get(
         reason, state.get("judge_note"))
-    return {**result(text, "refused", f"{reason}: {detail}" if detail else reason), "refusal": reason}
+    if reason == "low_confidence":
+        detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.crag))
+    return {**result(text, "refused", f"{reason}: {detail}" if detail else reason), "refusal": reason,
+            "confidence": state.get("evidence_score")}
 
 
 # ---------------------------------------------------------------- routers (pure functions of the state)
@@ -365,25 +384,32 @@ def route_after_retrieve(state: CragState) -> Literal["judge", "refuse"]:
     return "refuse" if state.get("search_failed") else "judge"
 
 
+def write_or_refuse(state: CragState) -> Literal["write", "refuse"]:
+    """Write from the kept documents when the dial lets the run answer; refuse when nothing was kept or the
+    judge's evidence score is below ``refuse_below``."""
+    return "write" if state.get("kept") and confident(state) else "refuse"
+
+
 def route_after_judge(state: CragState) -> Literal["write", "correct", "ask_back", "refuse"]:
-    """One route per verdict, within the caps; out of corrections or clarifications, go on with what was kept."""
-    verdict, caps, kept = state["verdict"], state["caps"], bool(state.get("kept"))
+    """One route per verdict, within the caps; out of corrections or clarifications, go on with what was kept.
+    Every way to ``write`` passes the refusal dial (:func:`write_or_refuse`)."""
+    verdict, caps = state["verdict"], state["caps"]
     if verdict == "sufficient":
-        return "write"
+        return write_or_refuse(state)
     if verdict == "insufficient" and state.get("corrections", 0) < caps["corrections"]:
         return "correct"
     if verdict == "ambiguous" and len(state.get("clarifications", [])) < caps["clarifications"]:
         return "ask_back"
     if verdict == "irrelevant":
         return "refuse"
-    return "write" if kept else "refuse"
+    return write_or_refuse(state)
 
 
 def route_after_correct(state: CragState) -> Literal["retrieve", "write", "refuse"]:
-    """A new query is searched; a stalled correction goes on with what was kept, or refuses."""
+    """A new query is searched; a stalled correction goes on with what was kept (past the dial), or refuses."""
     if not state.get("stalled"):
         return "retrieve"
-    return "write" if state.get("kept") else "refuse"
+    return write_or_refuse(state)
 
 
 def route_after_write(state: CragState) -> Literal["verify", "refuse"]:
@@ -417,6 +443,7 @@ def crag_graph(
     max_revisions: int = GRAPHS.crag_max_revisions,
     fallback_keep: int = 3,
     max_question_chars: int = GRAPHS.max_question_chars,
+    refuse_below: float = REFUSAL.crag,
     strict: bool = False,
     verifier: HallucinationGrader | None = None,
 ) -> StateGraph:
@@ -424,12 +451,14 @@ def crag_graph(
 
     ``grader`` is the document grader the default local judge uses (``judge`` replaces the judge itself);
     ``reranker`` (optional) needs ``rerank_with_scores(query, docs, top_n)``. ``verifier=`` is the old name
-    of ``hallucination_grader=`` (deprecated). ``strict=True`` raises, instead of warning, when
-    ``chat_model`` cannot return structured output.
+    of ``hallucination_grader=`` (deprecated). ``refuse_below`` is the refusal dial: the judge's evidence
+    score a run needs to write an answer. ``strict=True`` raises, instead of warning, when ``chat_model``
+    cannot return structured output.
     """
     check_positive(k=k, fetch_k=fetch_k, fallback_keep=fallback_keep)
     check_cap(max_corrections=max_corrections, max_clarifications=max_clarifications, max_revisions=max_revisions)
     check_limit(max_question_chars)
+    refuse_below = check_threshold(refuse_below)
     if verifier is not None:
         if hallucination_grader is not None:
             raise TypeError("pass hallucination_grader= only (verifier= is its old name)")
@@ -449,7 +478,7 @@ def crag_graph(
     search = as_scored_search(retriever, k) if retriever is not None else handbook_search(k)
 
     graph = StateGraph(CragState)
-    graph.add_node("refine", check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run(caps),
+    graph.add_node("refine", check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run(caps, refuse_below),
                                                  name="refine"))
     graph.add_node("retrieve", retrieve_node(search, reranker, k, fetch_k))
     graph.add_node("judge", judge_node(judge, fallback_keep))
@@ -511,8 +540,8 @@ def resume_crag(graph: Any, clarification: str, thread_id: str = "crag") -> dict
 
 
 __all__ = ["REFUSALS", "VERDICTS", "CragState", "Refusal", "ask_back", "build_crag_graph", "check_clarification",
-           "clarify", "correct_node", "crag_graph", "finish", "judge_node", "merge_clarification", "paused_question",
+           "clarify", "confident", "correct_node", "crag_graph", "finish", "judge_node", "merge_clarification", "paused_question",
            "refusal_reason", "refuse", "resume_crag", "retrieve_node", "revise_node", "route_after_check_question",
            "route_after_correct", "route_after_judge", "route_after_retrieve", "route_after_verify", "route_after_write",
            "run_crag", "start_run", "supporting_documents", "thread", "tidy", "valid_judgement", "verify_node",
-           "write_node"]
+           "write_node", "write_or_refuse"]

@@ -14,6 +14,11 @@ Every loop is paid for from one budget: ``attempts`` counts generations plus rew
 always ends with an answer. When the budget runs out, ``give_up`` returns the best answer seen (grounded
 beats ungrounded, then the higher score) with a ``reason`` saying it was NOT verified.
 
+Refusing is one dial: ``finish`` and ``give_up`` deliver an answer only when its ``confidence`` (the
+grader's best relevance score among the documents it was written from) reaches ``refuse_below`` (default
+:data:`ragkit.defaults.REFUSAL`); below it the run is refused. The dial acts last, on a path that does not
+depend on it, so a risk-coverage curve needs one run per question (``benchmarks/refusal``).
+
 The roles (:mod:`ragkit.roles.protocols`) are passed in or picked by :func:`ragkit.roles.protocols.choose`:
 yours, else the LLM role on ``chat_model`` (the judging ones on ``judge_model`` when given), else the
 local one. ``fallback_documents=n`` (off by default) hands the writer the n best documents the grader
@@ -37,9 +42,13 @@ from langgraph.graph.state import CompiledStateGraph
 
 from ragkit.core.contract import (
     RAGResult,
+    answers_at,
+    best_score,
     check_cap,
     check_limit,
     check_question_node,
+    check_threshold,
+    low_confidence_note,
     result,
     run_search,
     traced,
@@ -47,7 +56,7 @@ from ragkit.core.contract import (
 )
 from ragkit.core.nlp import same_query
 from ragkit.core.search import ScoredSearch, as_scored_search
-from ragkit.defaults import GRAPHS
+from ragkit.defaults import GRAPHS, REFUSAL
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
@@ -61,6 +70,7 @@ from ragkit.roles.llm import (
     check_chat_model,
 )
 from ragkit.roles.protocols import (
+    NOT_ENOUGH_INFORMATION,
     Answer,
     AnswerGrader,
     DocumentGrader,
@@ -84,6 +94,7 @@ class Candidate(TypedDict):
     useful: bool
     score: float
     note: str
+    evidence: float  # the grader's best score among ``documents``: the run's confidence if this is delivered
 
 
 class SelfRAGState(RAGResult, total=False):
@@ -97,6 +108,8 @@ class SelfRAGState(RAGResult, total=False):
     grades: list[Grade]
     rejected: list[tuple[float, Document]]  # every document the grader rejected in this run, best score first
     relevance_fallback: bool  # True when ``documents`` are the best rejected ones (no document passed)
+    evidence_score: float  # the grader's best score among ``documents`` (0.0 for none)
+    refuse_below: float  # the refusal dial (the builder's refuse_below)
     retrieval_note: str
     draft: Answer  # the last generation
     generation: str  # its text
@@ -168,8 +181,10 @@ def best_candidate(candidates: list[Candidate]) -> Candidate:
 
 
 # ---------------------------------------------------------------- nodes
-def start_run(default_max_attempts: int) -> Callable[[dict, RunnableConfig, str], SelfRAGState]:
-    """What the entry node adds: the budget (checked against the run's ``recursion_limit``) and fresh counters."""
+def start_run(default_max_attempts: int,
+              refuse_below: float = REFUSAL.self_rag) -> Callable[[dict, RunnableConfig, str], SelfRAGState]:
+    """What the entry node adds: the budget (checked against the run's ``recursion_limit``), fresh counters
+    and the refusal dial."""
 
     def start(state: dict, config: RunnableConfig, question: str) -> SelfRAGState:
         cap = state.get("max_attempts", default_max_attempts)
@@ -181,7 +196,8 @@ def start_run(default_max_attempts: int) -> Callable[[dict, RunnableConfig, str]
                              f"is {limit}; lower max_attempts or pass config={{'recursion_limit': {worst_case_steps(cap)}}}")
         return {"query": question, "attempts": 0, "generations": 0, "rewrites": 0, "max_attempts": cap,
                 "candidates": [], "rejected": [], "relevance_fallback": False, "gave_up": False, "note": "",
-                "searched": [], "repeated_query": False}
+                "searched": [], "repeated_query": False, "evidence_score": 0.0, "confidence": None,
+                "refuse_below": refuse_below}
 
     return start
 
@@ -214,17 +230,20 @@ def grade_documents_node(grader: DocumentGrader, fallback_documents: int) -> Cal
         best-scored documents the grader rejected during the run; ``relevance_fallback`` says so.
 
         Reads: question, documents, rejected, attempts, max_attempts.
-        Writes: documents, grades, rejected, relevance_fallback.
+        Writes: documents, grades, rejected, relevance_fallback, evidence_score.
         """
         docs = state.get("documents") or []
         grades = list(grader.grade_many(state["question"], docs)) if docs else []
         kept = [d for d, g in zip(docs, grades) if g.relevant]
+        evidence = best_score([g.score for g in grades if g.relevant])
         rejected = merge_rejected(state.get("rejected") or [],
                                   [(g.score, d) for d, g in zip(docs, grades) if not g.relevant])
         fallback = not kept and not can_rewrite(state) and fallback_documents > 0 and bool(rejected)
         if fallback:
             kept = [d for _, d in rejected[:fallback_documents]]
-        return {"documents": kept, "grades": grades, "rejected": rejected, "relevance_fallback": fallback}
+            evidence = best_score([score for score, _ in rejected[:fallback_documents]])
+        return {"documents": kept, "grades": grades, "rejected": rejected, "relevance_fallback": fallback,
+                "evidence_score": evidence}
 
     return grade_documents
 
@@ -242,7 +261,8 @@ def transform_query_node(rewriter: QuestionRewriter, fallback_documents: int = 0
         set and the writer gets the ``fallback_documents`` best rejected documents.
 
         Reads: question, query, searched, documents, rejected, relevance_fallback, attempts, rewrites.
-        Writes: query, attempts, rewrites, repeated_query (and documents, relevance_fallback on a repeat).
+        Writes: query, attempts, rewrites, repeated_query (and documents, relevance_fallback, evidence_score on
+        a repeat).
         """
         feedback = [] if state.get("relevance_fallback") else (state.get("documents") or [])
         query = rewriter.rewrite(state["query"], feedback)
@@ -252,7 +272,8 @@ def transform_query_node(rewriter: QuestionRewriter, fallback_documents: int = 0
         if any(same_query(query, earlier) for earlier in state.get("searched") or [state["query"]]):
             rejected = state.get("rejected") or []
             update.update(repeated_query=True, documents=[d for _, d in rejected[:fallback_documents]],
-                          relevance_fallback=bool(rejected) and fallback_documents > 0)
+                          relevance_fallback=bool(rejected) and fallback_documents > 0,
+                          evidence_score=best_score([score for score, _ in rejected[:fallback_documents]]))
         return update
 
     return transform_query
@@ -282,7 +303,7 @@ def grade_generation_node(hallucination_grader: HallucinationGrader,
     def grade_generation(state: SelfRAGState) -> SelfRAGState:
         """Check the draft against the documents, then against the question.
 
-        Reads: question, documents, draft, generation, candidates, relevance_fallback.
+        Reads: question, documents, draft, generation, candidates, relevance_fallback, evidence_score.
         Writes: grounded, useful, note, candidates.
         """
         draft, text, documents = state["draft"], state["generation"], state.get("documents") or []
@@ -301,30 +322,46 @@ def grade_generation_node(hallucination_grader: HallucinationGrader,
         if state.get("relevance_fallback"):
             note += "; written from the best-scored documents, as none passed the relevance grader"
         candidate: Candidate = {"generation": text, "answer": draft, "documents": list(documents), "grounded": grounded,
-                                "useful": useful, "score": float(score), "note": note}
+                                "useful": useful, "score": float(score), "note": note,
+                                "evidence": float(state.get("evidence_score", 0.0))}
         return {"grounded": grounded, "useful": useful, "note": note,
                 "candidates": [*(state.get("candidates") or []), candidate]}
 
     return grade_generation
 
 
+def refused_below_bar(confidence: float, refuse_below: float) -> SelfRAGState:
+    """The refusal dial's result: no answer, and why."""
+    return {**result(NOT_ENOUGH_INFORMATION, "refused", f"low confidence: {low_confidence_note(confidence, refuse_below)}"),
+            "confidence": confidence}
+
+
 @traced("finish")
 def finish(state: SelfRAGState) -> SelfRAGState:
-    """Deliver the checked answer.
+    """Deliver the checked answer, when its confidence reaches the refusal dial (else refuse).
 
-    Reads: draft, documents, note. Writes: the result fields (answered).
+    Reads: draft, documents, note, evidence_score, refuse_below. Writes: the result fields (answered), confidence.
     """
-    draft = state["draft"]
-    return result(draft.text, "answered", state["note"], state.get("documents") or [], draft.citations)
+    draft, confidence = state["draft"], state.get("evidence_score", 0.0)
+    bar = state.get("refuse_below", REFUSAL.self_rag)
+    if not answers_at(confidence, bar):
+        return refused_below_bar(confidence, bar)
+    return {**result(draft.text, "answered", state["note"], state.get("documents") or [], draft.citations),
+            "confidence": confidence}
 
 
 @traced("give_up")
 def give_up(state: SelfRAGState) -> SelfRAGState:
-    """Out of budget: return the best answer seen and say plainly that it was not verified.
+    """Out of budget: return the best answer seen and say plainly that it was not verified (refused when its
+    confidence is below the refusal dial).
 
-    Reads: candidates, attempts, generations, rewrites. Writes: the result fields, generation, gave_up.
+    Reads: candidates, attempts, generations, rewrites, refuse_below. Writes: the result fields, confidence,
+    generation, gave_up.
     """
     best = best_candidate(state["candidates"])
+    confidence, bar = best.get("evidence", 0.0), state.get("refuse_below", REFUSAL.self_rag)
+    if best["answer"].answered and not answers_at(confidence, bar):
+        return {**refused_below_bar(confidence, bar), "generation": best["generation"], "gave_up": True}
     status = "grounded but not judged useful" if best["grounded"] else "NOT grounded in the documents"
 
     def count(n: int, word: str) -> str:
@@ -336,7 +373,7 @@ def give_up(state: SelfRAGState) -> SelfRAGState:
     draft = best["answer"]
     outcome = "answered" if draft.answered else "refused"
     return {**result(draft.text, outcome, reason, best["documents"], draft.citations),
-            "generation": best["generation"], "gave_up": True}
+            "generation": best["generation"], "gave_up": True, "confidence": confidence}
 
 
 # ---------------------------------------------------------------- routers
@@ -387,16 +424,19 @@ def self_rag_graph(
     k: int = GRAPHS.k,
     max_question_chars: int = GRAPHS.max_question_chars,
     fallback_documents: int = 0,
+    refuse_below: float = REFUSAL.self_rag,
     strict: bool = False,
 ) -> StateGraph:
     """The Self-RAG graph, uncompiled (add a node, then ``.compile()``), over ``retriever`` (default: the handbook).
 
     ``retriever`` is anything :func:`ragkit.core.search.as_scored_search` takes (a ragkit retriever, a
     LangChain vector store or retriever, a function). A run can override ``max_attempts`` in its input.
+    ``refuse_below`` is the refusal dial: the relevance score an answer's best document needs.
     ``strict=True`` raises, instead of warning, when ``chat_model`` cannot return structured output.
     """
     check_cap(fallback_documents=fallback_documents)
     check_limit(max_question_chars)
+    refuse_below = check_threshold(refuse_below)
     chat_model = check_chat_model(chat_model, "chat_model", strict)
     judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
     grader = choose(grader, DocumentGrader, "grader", model=judging, llm=LLMGrader, local=LocalGrader)
@@ -410,7 +450,7 @@ def self_rag_graph(
 
     graph = StateGraph(SelfRAGState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
-                                                         start_run(max_attempts)))
+                                                         start_run(max_attempts, refuse_below)))
     graph.add_node("unsupported_language", unsupported_language)
     graph.add_node("retrieve", retrieve_node(search, k))
     graph.add_node("grade_documents", grade_documents_node(grader, fallback_documents))
@@ -441,5 +481,5 @@ def build_self_rag_graph(retriever: Any | None = None, *, checkpointer: Any | No
 
 __all__ = ["Candidate", "SelfRAGState", "best_candidate", "build_self_rag_graph", "can_generate", "can_rewrite",
            "finish", "generate_node", "give_up", "grade_documents_node", "grade_generation_node", "merge_rejected",
-           "retrieve_node", "route_after_check_question", "route_after_grade_documents", "route_after_grade_generation",
+           "refused_below_bar", "retrieve_node", "route_after_check_question", "route_after_grade_documents", "route_after_grade_generation",
            "route_after_transform_query", "self_rag_graph", "start_run", "transform_query_node", "worst_case_steps"]

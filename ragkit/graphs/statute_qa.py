@@ -1,94 +1,491 @@
 """Strategy-routed QA over a statute: classify, route by a table, grade the evidence, verify every citation.
 
-Not a ReAct agent but a loop with two caps, over the articles of ``data/statute.md`` (the Coastal Waters Act):
+The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
 
-- ``check_question``: input policy, the language gate, and direct citations. A question that cites an
-  article the statute has ("Art. 12(3)", "section 12", "Coastal Waters Act, Article 12", "제12조") skips
-  classification: its type is ``citation`` and the cited articles are pinned at rank 1. A question that
-  cites only articles the statute lacks is refused at once, saying so.
-- ``classify`` (role ``question_classifier``) -> ``unanswerable`` goes to ``refuse``; every other type to
-  ``retrieve``, whose strategy is ``ROUTING_TABLE[type]`` (a plain module-level dict).
-- ``grade_evidence`` (role ``evidence_grader``) -> ``sufficient`` goes to ``generate``; ``short`` searches
-  again with the rewriter's query while ``retrieval_attempts < max_retrievals`` (2) and the rewrite differs
-  from every query tried, and otherwise ends in ``refuse_low_confidence``.
+    check_question -> unsupported_language | refuse | retrieve | classify
+    classify -> refuse (unanswerable) | retrieve   (the strategy is routing_table[kind])
+    retrieve -> grade_evidence -> generate | retrieve (the rewrite, while retrievals remain) | refuse_low_confidence
+    generate -> verify -> finish | generate (without the blamed paragraphs) | refuse_low_confidence
+
+- ``check_question`` reads direct citations: a question that cites an article the statute has
+  ("Art. 12(3)", "section 12", "제12조") skips classification (its kind is ``citation``) and the cited
+  articles are pinned at rank 1; one that cites only articles the statute lacks is refused at once.
+- ``classify`` (role ``question_classifier``) labels the question's kind
+  (:mod:`ragkit.domains.statute.questions`); ``retrieve`` searches with ``routing_table[kind]``.
+- ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
+  query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
 - ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles and
   cites them as ``[Article 12(3)]``; ``verify`` drops every citation that names an article that was not
   retrieved, a paragraph that does not exist, or a paragraph that does not support its sentence (role
   ``hallucination_grader``, one cited paragraph at a time). An answer whose every sentence keeps a
-  supporting citation ends the run; otherwise ``generate`` tries again without the blamed paragraphs while
-  ``generation_attempts < max_generations`` (2), and then ``refuse_low_confidence``.
+  supporting citation is delivered by ``finish``; otherwise ``generate`` tries again without the
+  blamed paragraphs while ``generation_attempts < max_generations``.
 
-The routing table. ``STARTING_TABLE`` is the original system's (single -> hybrid, definition -> vector,
-multihop -> graph); ``ROUTING_TABLE`` is the one chosen from the DEV split's measured table of hit@1 per
-strategy and type (``benchmarks/statute/statute_qa.py``; the test split only reports it). The original's
-finding, that routing by the *true* type scored worse than by a classifier's guesses because the table
-sent multi-hop questions to graph retrieval, is measured there on this statute too.
+Refusing is one dial: sufficient evidence is written from only when its score (the evidence grader's
+``EvidenceGrade.score``: for the local grader, the document grader's best score among the supporting
+articles) reaches ``refuse_below`` (default :data:`ragkit.defaults.REFUSAL`); below it the run ends in
+``refuse_low_confidence``. ``confidence`` in the result is that score (None when nothing was graded), so a
+risk-coverage curve needs one run per question (``benchmarks/refusal``).
 
-Korean and other questions the offline models cannot read (policy 5). With local roles such a question
-gets the language message, even when it cites an article: the parser would find "제38조" and the pin
-would bring Article 38, but whatever the question asks about it (a deadline, a fine, who decides) the
-local classifier, grader and writer cannot read, so any sentence they quoted would be a guess. The
-message names the cited article and says how to ask in English. With a chat model the question goes
-through unchanged, and the pin works as for any citation.
+Every run ends with the result fields (:class:`ragkit.core.contract.RAGResult`): ``sources`` are the
+paragraphs the answer was written from and ``citations`` the 1-based numbers of those it cites;
+``cited_labels`` keeps the citations in the statute's own form. With local roles, a question the offline
+models cannot read gets the language message, naming any article it cites (the pin would find it, but
+nothing could read what the question asks about it). Every node that calls a role records the model
+calls and tokens it used (``usage``; zero for local roles).
 
-Token usage: every node that calls a role records the chat-model calls and the tokens their
-``usage_metadata`` reported (``usage`` in the state; :func:`usage_totals`); local roles record zero.
-
-Simplifications: articles are retrieved whole and answered from their paragraphs; one question per run
-(no conversation); the rewrite always starts from the original question.
+What it cannot do: articles are retrieved whole; one question per run; the rewrite starts from the
+original question and cannot tell what was missing; a regeneration cannot tell the writer why a
+paragraph failed; a sentence merging two paragraphs supports neither on its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from threading import Lock
+from typing import Annotated, Any, Literal
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.outputs import ChatGeneration, LLMResult
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tracers.context import register_configure_hook
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 
-from ragkit.core.contract import check_limit
-from ragkit.core.search import as_scored_search, doc_key
-from ragkit.defaults import GRAPHS, STATUTE_QA
-from ragkit.domains.statute.strategies import STRATEGIES, strategy_searches
-from ragkit.graphs.statute_helpers import (
-    REFUSALS,
-    CitationReport,
-    Refusal,
-    Usage,
-    check_answer_citations,
-    is_refusal_text,
-    pin,
-    pinned_articles,
-    record_usage,
-    usage_totals,
-)
-from ragkit.graphs.statute_nodes import (
-    StatuteQAState,
+from ragkit.core.contract import (
+    RAGResult,
+    add_path,
+    answers_at,
+    check_limit,
+    check_positive,
     check_question_node,
-    citation_labels,
-    classify_node,
-    generate_node,
-    grade_evidence_node,
-    refuse,
-    refuse_low_confidence,
-    retrieve_node,
-    rewrite_repeats,
-    unsupported_language,
-    verify_node,
+    check_threshold,
+    low_confidence_note,
+    result,
+    run_search,
+    traced,
 )
-from ragkit.roles.factory import make_roles
+from ragkit.core.nlp import same_query, tidy
+from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, with_score
+from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
+from ragkit.domains.statute.citations import pinned_articles, with_titles
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.paragraphs import check_answer_citations, cite_paragraphs, paragraphs_of, remove_citations
+from ragkit.domains.statute.questions import (
+    REFUSALS,
+    REFUSE_KIND,
+    ROUTED_KINDS,
+    ROUTING_TABLE,
+    SAFE_KIND,
+    Refusal,
+    llm_evidence_grader,
+    llm_question_classifier,
+    local_evidence_grader,
+    local_question_classifier,
+)
+from ragkit.domains.statute.strategies import strategy_searches
+from ragkit.offline.claims import LocalHallucinationGrader
+from ragkit.offline.graders import LocalGrader
+from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMWriter, check_chat_model
+from ragkit.roles.protocols import (
+    DocumentGrader,
+    EvidenceGrade,
+    EvidenceGrader,
+    HallucinationGrader,
+    QuestionClassifier,
+    QuestionRewriter,
+    Writer,
+    choose,
+    is_refusal,
+)
 
-# The original system's table, the starting point the issue gives.
-STARTING_TABLE: dict[str, str] = {"single": "hybrid", "definition": "vector", "multihop": "graph", "citation": "hybrid"}
-# Chosen on the DEV split by benchmarks/statute/statute_qa.py: for each type, the strategy with the best dev
-# hit@1 (then recall@5, then the simpler strategy: hybrid before graph before vector). The citation entry is
-# the strategy that fills the ranks after the pinned articles.
-ROUTING_TABLE: dict[str, str] = {"single": "hybrid", "definition": "graph", "multihop": "graph", "citation": "hybrid"}
-ROUTED_TYPES = ("single", "definition", "multihop", "citation")
+BUILDER = "build_statute_qa_graph"
+
+
+class StatuteQAState(RAGResult, total=False):
+    """State of the statute QA graph; the result fields (answer, sources, outcome, ...) come from ``RAGResult``."""
+
+    active_query: str  # the query the last search used (the question, then the rewrite)
+    rewritten_query: str | None  # the rewriter's proposal after short evidence (None before any)
+    queries: list[str]  # every query searched, in order
+    cited: list[int]  # articles the question cites and the statute has (pinned at rank 1)
+    citation_problems: list[str]  # cited articles the statute does not have
+    question_kind: str  # a kind of ragkit.domains.statute.questions.KINDS
+    kind_note: str
+    strategy: str
+    evidence_sufficient: bool
+    evidence_note: str
+    evidence_score: float | None  # the last EvidenceGrade's score: what refuse_below is compared with
+    refuse_below: float  # the refusal dial (the builder's refuse_below)
+    search_failed: bool
+    search_note: str
+    retrieval_attempts: int
+    generation_attempts: int
+    caps: dict[str, int]
+    articles: list[Document]  # what the last search returned (pinned first)
+    supporting: list[Document]  # the articles the writer writes from
+    paragraphs: list[Document]  # the paragraph documents of the last generation
+    excluded: list[str]  # paragraph ids a verification blamed (left out of the next generation)
+    draft: str
+    verified: bool  # every sentence of the draft kept a supporting citation
+    cited_labels: list[str]  # "Article 12(3)" labels that survived verification
+    supported: list[str]  # ids of the paragraphs those citations name
+    invalid_citations: list[tuple[str, str]]  # (label, why) dropped by verification
+    unsupported: list[str]  # draft sentences with no supporting citation
+    refusal: Refusal | None
+    usage: Annotated[list[dict[str, Any]], add_path]
+
+
+Node = Callable[[StatuteQAState], StatuteQAState]
+
+
+# ---------------------------------------------------------------- token usage
+@dataclass
+class Usage:
+    """Model calls and the tokens their ``usage_metadata`` reported, counted inside one :func:`record_usage` block."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    total_tokens: int = 0
+    _lock: Lock = field(default_factory=Lock, repr=False, compare=False)
+
+    def add(self, message: Any) -> None:
+        usage = getattr(message, "usage_metadata", None) or {}
+        with self._lock:
+            self.calls += 1
+            for key in ("input_tokens", "output_tokens", "total_tokens"):
+                setattr(self, key, getattr(self, key) + int(usage.get(key, 0) or 0))
+
+    def entry(self, node: str, seconds: float | None = None) -> dict[str, Any]:
+        out = {"node": node, "calls": self.calls, "input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+               "total_tokens": self.total_tokens}
+        return out if seconds is None else {**out, "seconds": round(seconds, 6)}
+
+
+class _UsageHandler(BaseCallbackHandler):
+    def __init__(self, usage: Usage):
+        self.usage = usage
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        for generations in response.generations:
+            for generation in generations:
+                self.usage.add(generation.message if isinstance(generation, ChatGeneration) else None)
+
+
+# The mechanism of langchain_core.callbacks.get_usage_metadata_callback, which skips messages without a model name.
+_USAGE: ContextVar[_UsageHandler | None] = ContextVar("ragkit_statute_usage", default=None)
+register_configure_hook(_USAGE, inheritable=True)
+
+
+@contextmanager
+def record_usage() -> Iterator[Usage]:
+    """Count every chat-model call (and its ``usage_metadata`` tokens) made inside the block.
+
+    >>> from langchain_core.messages import AIMessage
+    >>> from ragkit.core.chat_models import scripted
+    >>> model = scripted(AIMessage("hi", usage_metadata={"input_tokens": 7, "output_tokens": 2, "total_tokens": 9}))
+    >>> with record_usage() as usage:
+    ...     _ = model.invoke("hello")
+    >>> usage.calls, usage.total_tokens
+    (1, 9)
+    """
+    usage = Usage()
+    token = _USAGE.set(_UsageHandler(usage))
+    try:
+        yield usage
+    finally:
+        _USAGE.reset(token)
+
+
+def usage_totals(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """Calls and tokens summed over a run's ``usage`` entries.
+
+    >>> usage_totals([{"calls": 1, "input_tokens": 5, "output_tokens": 2, "total_tokens": 7}, {"calls": 0}])
+    {'calls': 1, 'input_tokens': 5, 'output_tokens': 2, 'total_tokens': 7}
+    """
+    return {k: sum(int(e.get(k, 0)) for e in entries) for k in ("calls", "input_tokens", "output_tokens", "total_tokens")}
+
+
+# ---------------------------------------------------------------- small helpers
+def check_routing_table(table: Mapping[str, str], strategies: Sequence[str]) -> dict[str, str]:
+    """A routing table must send every searched kind to a known strategy.
+
+    >>> check_routing_table({"single": "hybrid", "definition": "vector", "multihop": "graph", "citation": "bm25"},
+    ...                     ["vector", "hybrid", "graph"])
+    Traceback (most recent call last):
+    ...
+    ValueError: routing table sends 'citation' to 'bm25', which is not a strategy ['vector', 'hybrid', 'graph']
+    """
+    missing = [kind for kind in ROUTED_KINDS if kind not in table]
+    if missing:
+        raise ValueError(f"routing table has no strategy for {missing}; it needs one for each of {list(ROUTED_KINDS)}")
+    for kind in ROUTED_KINDS:
+        if table[kind] not in strategies:
+            raise ValueError(f"routing table sends {kind!r} to {table[kind]!r}, which is not a strategy {list(strategies)}")
+    return {kind: table[kind] for kind in ROUTED_KINDS}
+
+
+def pin(results: Scored, pinned: Sequence[Document], k: int) -> list[Document]:
+    """The pinned documents first (rank 1, 2, ...), then the search results that are not pinned, ``k`` in all
+    (more when more are pinned); each carries ``metadata["score"]`` and ``metadata["pinned"]``.
+
+    >>> a, b, c = (Document(x, metadata={"id": x}) for x in "abc")
+    >>> [(d.page_content, d.metadata["pinned"]) for d in pin([(a, 0.9), (b, 0.8)], [b], 2)]
+    [('b', True), ('a', False)]
+    """
+    keys = {doc_key(d) for d in pinned}
+    top = max((s for _, s in results), default=1.0)
+    out = [with_score(Document(d.page_content, metadata={**d.metadata, "pinned": True}, id=d.id), top + 1.0) for d in pinned]
+    for doc, score in results:
+        if len(out) >= max(k, len(pinned)):
+            break
+        if doc_key(doc) not in keys:
+            out.append(with_score(Document(doc.page_content, metadata={**doc.metadata, "pinned": False}, id=doc.id), score))
+    return out
+
+
+def rewrite_repeats(state: StatuteQAState) -> bool:
+    """True when there is no rewritten query, or it repeats a query already searched (case and spacing aside)."""
+    proposal = state.get("rewritten_query")
+    tried = [*state.get("queries", []), state.get("active_query", "")]
+    return not proposal or any(same_query(proposal, q) for q in tried if q)
+
+
+def article_names(articles: Sequence[Document]) -> str:
+    """``Article 15 (Catch limits and quotas); ...`` for a refusal naming the closest provisions."""
+    return "; ".join(f"Article {d.metadata['article']} ({d.metadata.get('title', '')})" for d in articles)
+
+
+# ---------------------------------------------------------------- nodes
+def start_run(article_numbers: Sequence[int], caps: Mapping[str, int],
+              refuse_below: float = REFUSAL.statute_qa) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
+    """What the entry node adds: the tidied question, the articles it cites, fresh counters, the caps and the
+    refusal dial."""
+    numbers = tuple(article_numbers)
+
+    def start(state: dict, config: RunnableConfig, question: str) -> StatuteQAState:
+        question = tidy(question)
+        cited, problems = pinned_articles(question, numbers)
+        update: StatuteQAState = {
+            "question": question, "active_query": question, "rewritten_query": None, "queries": [], "cited": cited,
+            "citation_problems": problems, "retrieval_attempts": 0, "generation_attempts": 0, "caps": dict(caps),
+            "refusal": None, "search_failed": False, "evidence_sufficient": False, "articles": [], "supporting": [],
+            "paragraphs": [], "excluded": [], "draft": "", "verified": False, "answer": "", "sources": [], "citations": [],
+            "cited_labels": [], "supported": [], "invalid_citations": [], "unsupported": [],
+            "evidence_score": None, "confidence": None, "refuse_below": refuse_below,
+        }
+        if cited:
+            update.update(question_kind="citation", kind_note=f"direct citation of Article(s) {', '.join(map(str, cited))}")
+        return update
+
+    return start
+
+
+def classify_node(classifier: QuestionClassifier) -> Node:
+    """Build the ``classify`` node around a question classifier (a failing classifier means the safe kind)."""
+
+    @traced("classify")
+    def classify(state: StatuteQAState) -> StatuteQAState:
+        """Label the question's kind. Reads: question. Writes: question_kind, kind_note, usage."""
+        start = time.perf_counter()
+        with record_usage() as usage:
+            try:
+                decision = classifier.classify(state["question"])
+                kind, note = decision.kind, decision.note + (" (fallback)" if decision.fallback else "")
+            except Exception as err:  # noqa: BLE001 - policy 3: a crashing classifier takes the safe kind
+                kind, note = SAFE_KIND, f"classifier failed ({type(err).__name__}: {err}); searching as {SAFE_KIND!r}"
+        return {"question_kind": kind, "kind_note": note, "usage": [usage.entry("classify", time.perf_counter() - start)]}
+
+    return classify
+
+
+def retrieve_node(searches: Mapping[str, ScoredSearch], routing_table: Mapping[str, str], articles: Mapping[int, Document],
+                  k: int) -> Node:
+    """Build the ``retrieve`` node: the routing table picks the strategy, cited articles are pinned at rank 1."""
+
+    @traced("retrieve")
+    def retrieve(state: StatuteQAState) -> StatuteQAState:
+        """Search with the strategy for the question's kind; after short evidence, with the rewritten query.
+
+        Reads: question_kind, cited, active_query, rewritten_query, retrieval_attempts, queries.
+        Writes: strategy, active_query, queries, articles, retrieval_attempts, search_note, search_failed.
+        """
+        strategy = routing_table[state.get("question_kind", SAFE_KIND)]
+        attempts = state.get("retrieval_attempts", 0)
+        query = state["rewritten_query"] if attempts and state.get("rewritten_query") else state["active_query"]
+        outcome = run_search(searches[strategy], query, k, what=f"{strategy} search")
+        pinned = [articles[n] for n in state.get("cited", [])]
+        found = pin([(d, d.metadata.get("score", 0.0)) for d in outcome.documents], pinned, k)
+        return {"strategy": strategy, "active_query": query, "queries": [*state.get("queries", []), query], "articles": found,
+                "retrieval_attempts": attempts + 1, "search_note": outcome.note, "search_failed": outcome.failed and not pinned}
+
+    return retrieve
+
+
+def grade_evidence_node(grader: EvidenceGrader, rewriter: QuestionRewriter) -> Node:
+    """Build the ``grade_evidence`` node: grade the articles; when short, ask the rewriter for the next query."""
+
+    @traced("grade_evidence")
+    def grade_evidence(state: StatuteQAState) -> StatuteQAState:
+        """Grade the evidence; keep the supporting articles (pinned ones always); propose a rewrite when short.
+
+        Reads: question, articles. Writes: evidence_sufficient, evidence_note, evidence_score, supporting,
+        rewritten_query, usage.
+        """
+        start = time.perf_counter()
+        docs = state.get("articles", [])
+        with record_usage() as usage:
+            try:
+                grade = grader.grade(state["question"], docs)
+            except Exception as err:  # noqa: BLE001 - a crashing grader: the evidence counts as short
+                grade = EvidenceGrade("short", (), 0.0, f"evidence grader failed ({type(err).__name__}: {err})")
+            supporting = [d for d in docs if d.metadata.get("pinned")]
+            supporting += [docs[i] for i in grade.supporting if 0 <= i < len(docs) and docs[i] not in supporting]
+            update: StatuteQAState = {"evidence_sufficient": grade.sufficient and bool(supporting), "evidence_note": grade.note,
+                                      "supporting": supporting, "evidence_score": float(grade.score)}
+            if not update["evidence_sufficient"]:
+                try:
+                    proposal = rewriter.rewrite(state["question"], docs)
+                except Exception:  # noqa: BLE001 - no rewrite: the loop stops
+                    proposal = None
+                update["rewritten_query"] = " ".join(proposal.split()) if isinstance(proposal, str) and proposal.strip() else None
+        update["usage"] = [usage.entry("grade_evidence", time.perf_counter() - start)]
+        return update
+
+    return grade_evidence
+
+
+def generate_node(writer: Writer) -> Node:
+    """Build the ``generate`` node: the writer answers from the paragraphs of the supporting articles."""
+
+    @traced("generate")
+    def generate(state: StatuteQAState) -> StatuteQAState:
+        """Write from paragraph documents, turning the writer's ``[n]`` into ``[Article N(p)]`` citations. A
+        cited article's title is written after its citation in the question the writer reads.
+
+        Reads: question, supporting, excluded, generation_attempts. Writes: paragraphs, draft, generation_attempts, usage.
+        """
+        start = time.perf_counter()
+        excluded = set(state.get("excluded", []))
+        supporting = state.get("supporting", [])
+        paragraphs = [p for p in paragraphs_of(supporting) if doc_key(p) not in excluded]
+        titles = {int(d.metadata["article"]): d.metadata.get("title", "") for d in supporting if d.metadata.get("pinned")}
+        draft = ""
+        with record_usage() as usage:
+            if paragraphs:
+                answer = writer.write(with_titles(state["question"], titles), paragraphs)
+                draft = cite_paragraphs(answer.text, paragraphs) if answer.answered else ""
+        return {"paragraphs": paragraphs, "draft": draft, "generation_attempts": state.get("generation_attempts", 0) + 1,
+                "usage": [usage.entry("generate", time.perf_counter() - start)]}
+
+    return generate
+
+
+def verify_node(hallucination_grader: HallucinationGrader) -> Node:
+    """Build the ``verify`` node: every citation must name a retrieved article and support its sentence."""
+
+    @traced("verify")
+    def verify(state: StatuteQAState) -> StatuteQAState:
+        """Drop citations of articles that were not retrieved or that do not support their sentence; the
+        draft is verified when every sentence keeps a supporting citation.
+
+        Reads: draft, articles, excluded. Writes: verified, cited_labels, supported, invalid_citations,
+        unsupported, excluded, draft, usage.
+        """
+        start = time.perf_counter()
+        draft = state.get("draft", "")
+        if is_refusal(draft):
+            return {"verified": False, "cited_labels": [], "supported": [], "unsupported": [], "invalid_citations": [],
+                    "usage": [Usage().entry("verify", time.perf_counter() - start)]}
+        retrieved = {int(d.metadata["article"]): d for d in state.get("articles", [])}
+        with record_usage() as usage:
+            report = check_answer_citations(draft, retrieved, hallucination_grader)
+        return {"verified": report.verified, "cited_labels": list(report.valid), "supported": list(report.supported),
+                "invalid_citations": list(report.invalid), "unsupported": list(report.unsupported),
+                "draft": remove_citations(draft, {label for label, _ in report.invalid} - set(report.valid)),
+                "excluded": list(dict.fromkeys([*state.get("excluded", []), *report.blamed])),
+                "usage": [usage.entry("verify", time.perf_counter() - start)]}
+
+    return verify
+
+
+@traced("finish")
+def finish(state: StatuteQAState) -> StatuteQAState:
+    """Deliver the verified draft, written from ``paragraphs``.
+
+    Reads: draft, paragraphs, supported, evidence_score. Writes: the result fields (answered), refusal, confidence.
+    """
+    sources, supported = state.get("paragraphs", []), set(state.get("supported", []))
+    cited = [n for n, p in enumerate(sources, start=1) if doc_key(p) in supported]
+    return {**result(state["draft"], "answered", "verified: every sentence keeps a citation of a paragraph that supports it",
+                     sources, cited), "refusal": None, "confidence": state.get("evidence_score")}
+
+
+@traced("unsupported_language")
+def unsupported_language(state: StatuteQAState) -> StatuteQAState:
+    """The language message (policy 5), naming the cited articles so the user can ask about them in English.
+
+    Reads: language_note, cited. Writes: the result fields (refused), refusal.
+    """
+    text, cited = state["language_note"], state.get("cited") or []
+    if cited:
+        names = [f"Article {n}" for n in cited]
+        text = f"{text} {REFUSALS['language_cited'].format(articles=', '.join(names), first=names[0])}"
+    return {**result(text, "refused", "language"), "refusal": "language"}
+
+
+@traced("refuse")
+def refuse(state: StatuteQAState) -> StatuteQAState:
+    """Refuse at once: the question is unanswerable, or cites only articles the statute lacks.
+
+    Reads: citation_problems, cited, kind_note. Writes: the result fields (refused), refusal.
+    """
+    problems = state.get("citation_problems") or []
+    if problems and not state.get("cited"):
+        text = f"{REFUSALS['no_such_article']}: {'; '.join(problems)}."
+        return {**result(text, "refused", f"no_such_article: {'; '.join(problems)}"), "refusal": "no_such_article"}
+    return {**result(REFUSALS["unanswerable"], "refused", f"unanswerable: {state.get('kind_note', '')}".rstrip(": ")),
+            "refusal": "unanswerable"}
+
+
+@traced("refuse_low_confidence")
+def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
+    """Refuse because the search failed, the evidence stayed short or below the refusal dial, or no draft
+    survived verification, naming the closest articles.
+
+    Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, evidence_score,
+    evidence_sufficient, refuse_below, unsupported. Writes: the result fields (refused), refusal, confidence.
+    """
+    if state.get("search_failed") and not state.get("articles"):
+        reason: Refusal = "search_failed"
+        detail = state.get("search_note", "the search raised an error")
+        text = f"{REFUSALS[reason]} ({detail})"
+    else:
+        reason = "unsupported" if state.get("generation_attempts", 0) and state.get("draft") else "low_confidence"
+        detail = "; ".join(state.get("unsupported", [])) if reason == "unsupported" else state.get("evidence_note", "")
+        if reason == "low_confidence" and state.get("evidence_sufficient") and not confident(state):
+            detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
+        text = REFUSALS[reason]
+        if state.get("articles"):
+            text += REFUSALS["closest"].format(articles=article_names(state["articles"][:3]))
+    return {**result(text, "refused", f"{reason}: {detail}".rstrip(": ")), "refusal": reason,
+            "confidence": state.get("evidence_score")}
 
 
 # ---------------------------------------------------------------- routers (pure functions of the state)
+def confident(state: StatuteQAState) -> bool:
+    """The refusal dial: the evidence score reaches ``refuse_below`` (or the evidence grader gave no score)."""
+    return answers_at(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
+
+
 def route_after_check_question(state: StatuteQAState) -> Literal["unsupported_language", "retrieve", "refuse", "classify"]:
     """Unreadable language -> the message; a direct citation -> retrieve (no classification); a citation of
     articles the statute lacks -> refuse; anything else -> classify."""
@@ -102,24 +499,25 @@ def route_after_check_question(state: StatuteQAState) -> Literal["unsupported_la
 
 
 def route_after_classify(state: StatuteQAState) -> Literal["refuse", "retrieve"]:
-    """An unanswerable question is refused at once; every other type is searched."""
-    return "refuse" if state.get("question_type") == "unanswerable" else "retrieve"
+    """An unanswerable question is refused at once; every other kind is searched."""
+    return "refuse" if state.get("question_kind") == REFUSE_KIND else "retrieve"
 
 
 def route_after_grade_evidence(state: StatuteQAState) -> Literal["generate", "retrieve", "refuse_low_confidence"]:
-    """Enough evidence -> write; short -> search again with a new rewrite while attempts remain; else refuse."""
+    """Enough evidence -> write (when it passes the refusal dial, else refuse); short -> search again with a
+    new rewrite while attempts remain; else refuse."""
     if state.get("evidence_sufficient"):
-        return "generate"
+        return "generate" if confident(state) else "refuse_low_confidence"
     if state.get("retrieval_attempts", 0) < state["caps"]["retrievals"] and not rewrite_repeats(state):
         return "retrieve"
     return "refuse_low_confidence"
 
 
-def route_after_verify(state: StatuteQAState) -> Literal["__end__", "generate", "refuse_low_confidence"]:
-    """A verified answer ends the run; a failed one is regenerated while attempts and paragraphs remain."""
-    if state.get("answer") and not state.get("refused"):
-        return END
-    if is_refusal_text(state.get("draft", "")):
+def route_after_verify(state: StatuteQAState) -> Literal["finish", "generate", "refuse_low_confidence"]:
+    """A verified draft is delivered; a failed one is regenerated while attempts and paragraphs remain."""
+    if state.get("verified"):
+        return "finish"
+    if is_refusal(state.get("draft", "")):
         return "refuse_low_confidence"  # the writer found nothing to say: the same paragraphs will not help
     excluded = set(state.get("excluded", []))
     left = [p for p in state.get("paragraphs", []) if doc_key(p) not in excluded]
@@ -129,81 +527,69 @@ def route_after_verify(state: StatuteQAState) -> Literal["__end__", "generate", 
 
 
 # ---------------------------------------------------------------- the graph
-def check_routing_table(table: Mapping[str, str], strategies: Sequence[str]) -> dict[str, str]:
-    """A routing table must send every searched type to a known strategy.
-
-    >>> check_routing_table({"single": "hybrid", "definition": "vector", "multihop": "graph", "citation": "bm25"}, STRATEGIES)
-    Traceback (most recent call last):
-    ...
-    ValueError: routing table sends 'citation' to 'bm25', which is not a strategy ['vector', 'hybrid', 'graph']
-    """
-    missing = [t for t in ROUTED_TYPES if t not in table]
-    if missing:
-        raise ValueError(f"routing table has no strategy for {missing}; it needs one for each of {list(ROUTED_TYPES)}")
-    for kind in ROUTED_TYPES:
-        if table[kind] not in strategies:
-            raise ValueError(f"routing table sends {kind!r} to {table[kind]!r}, which is not a strategy {list(strategies)}")
-    return {kind: table[kind] for kind in ROUTED_TYPES}
-
-
-def build_statute_qa_graph(
+def statute_qa_graph(
     articles: Sequence[Document] | None = None,
     *,
     strategies: Mapping[str, Any] | None = None,
     routing_table: Mapping[str, str] = ROUTING_TABLE,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
-    question_classifier: Any | None = None,
-    evidence_grader: Any | None = None,
-    writer: Any | None = None,
-    verifier: Any | None = None,
-    rewriter: Any | None = None,
+    question_classifier: QuestionClassifier | None = None,
+    evidence_grader: EvidenceGrader | None = None,
+    grader: DocumentGrader | None = None,
+    writer: Writer | None = None,
+    hallucination_grader: HallucinationGrader | None = None,
+    rewriter: QuestionRewriter | None = None,
     k: int = STATUTE_QA.k,
     max_retrievals: int = STATUTE_QA.max_retrievals,
     max_generations: int = STATUTE_QA.max_generations,
     max_question_chars: int = GRAPHS.max_question_chars,
-    checkpointer: Any | None = None,
-) -> Any:
-    """Compile the statute QA graph (see the module docstring).
+    refuse_below: float = REFUSAL.statute_qa,
+    strict: bool = False,
+) -> StateGraph:
+    """The statute QA graph, uncompiled (see the module docstring).
 
     ``articles`` are the statute's articles (default ``load_statute()``); ``strategies`` maps strategy
     names to anything :func:`ragkit.core.search.as_scored_search` takes (default: vector, hybrid and graph
-    over ``articles``, built on first search). Roles left as ``None`` come from
-    :func:`ragkit.roles.factory.make_roles`: local ones, or LLM roles on ``chat_model`` (the judging roles
-    on ``judge_model`` when given). A local classifier reads ``articles`` as its corpus evidence.
+    over ``articles``, built on first search). ``grader`` is the document grader the local evidence grader
+    uses. ``refuse_below`` is the refusal dial: the evidence score a run needs to write. ``strict=True``
+    raises, instead of warning, when ``chat_model`` cannot return structured output.
     """
-    for name, value in {"k": k, "max_retrievals": max_retrievals, "max_generations": max_generations}.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    check_positive(k=k, max_retrievals=max_retrievals, max_generations=max_generations)
     check_limit(max_question_chars)
-    if articles is None:
-        from ragkit.domains.statute.corpus import load_statute
-
-        articles = load_statute()
-    articles = list(articles)
+    refuse_below = check_threshold(refuse_below)
+    articles = list(load_statute() if articles is None else articles)
     by_number = {int(d.metadata["article"]): d for d in articles}
     if not by_number:
-        raise ValueError("build_statute_qa_graph needs the statute's articles (metadata 'article'); got none")
+        raise ValueError(f"{BUILDER} needs the statute's articles (metadata 'article'); got none")
     searches = {name: as_scored_search(value, k) for name, value in (strategies or strategy_searches(articles, k=k)).items()}
     table = check_routing_table(routing_table, list(searches))
-    if question_classifier is None and chat_model is None:
-        from ragkit.roles.question_classifier import LocalQuestionClassifier
-
-        question_classifier = LocalQuestionClassifier(documents=articles)
-    roles = make_roles(chat_model, judge_model=judge_model, question_classifier=question_classifier, evidence_grader=evidence_grader,
-                       writer=writer, hallucination_grader=verifier, rewriter=rewriter)
+    chat_model = check_chat_model(chat_model, "chat_model", strict)
+    judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
+    question_classifier = choose(question_classifier, QuestionClassifier, "question_classifier", model=judging,
+                                 llm=llm_question_classifier, local=lambda: local_question_classifier(articles))
+    grader = choose(grader, DocumentGrader, "grader", model=judging, llm=LLMGrader, local=LocalGrader)
+    evidence_grader = choose(evidence_grader, EvidenceGrader, "evidence_grader", model=judging, llm=llm_evidence_grader,
+                             local=lambda: local_evidence_grader(grader))
+    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
+    hallucination_grader = choose(hallucination_grader, HallucinationGrader, "hallucination_grader", model=judging,
+                                  llm=LLMHallucinationGrader, local=LocalHallucinationGrader)
+    rewriter = choose(rewriter, QuestionRewriter, "rewriter", model=chat_model, llm=LLMRewriter, local=LocalRewriter)
     caps = {"retrievals": max_retrievals, "generations": max_generations}
 
     graph = StateGraph(StatuteQAState)
-    for name, node in [("check_question", check_question_node(sorted(by_number), caps, max_question_chars, roles.llm)),
-                       ("unsupported_language", unsupported_language),
-                       ("classify", classify_node(roles.question_classifier)),
-                       ("retrieve", retrieve_node(searches, table, by_number, k)),
-                       ("grade_evidence", grade_evidence_node(roles.evidence_grader, roles.rewriter)),
-                       ("generate", generate_node(roles.writer)),
-                       ("verify", verify_node(roles.hallucination_grader)),
-                       ("refuse", refuse), ("refuse_low_confidence", refuse_low_confidence)]:
-        graph.add_node(name, node)
+    graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
+                                                         start_run(sorted(by_number), caps, refuse_below)))
+    graph.add_node("unsupported_language", unsupported_language)
+    graph.add_node("classify", classify_node(question_classifier))
+    graph.add_node("retrieve", retrieve_node(searches, table, by_number, k))
+    graph.add_node("grade_evidence", grade_evidence_node(evidence_grader, rewriter))
+    graph.add_node("generate", generate_node(writer))
+    graph.add_node("verify", verify_node(hallucination_grader))
+    graph.add_node("finish", finish)
+    graph.add_node("refuse", refuse)
+    graph.add_node("refuse_low_confidence", refuse_low_confidence)
+
     graph.add_edge(START, "check_question")
     graph.add_conditional_edges("check_question", route_after_check_question)
     graph.add_conditional_edges("classify", route_after_classify)
@@ -211,26 +597,34 @@ def build_statute_qa_graph(
     graph.add_conditional_edges("grade_evidence", route_after_grade_evidence)
     graph.add_edge("generate", "verify")
     graph.add_conditional_edges("verify", route_after_verify)
-    for name in ("unsupported_language", "refuse", "refuse_low_confidence"):
+    for name in ("finish", "unsupported_language", "refuse", "refuse_low_confidence"):
         graph.add_edge(name, END)
-    return graph.compile(checkpointer=checkpointer)
+    return graph
+
+
+def build_statute_qa_graph(articles: Sequence[Document] | None = None, *, checkpointer: Any | None = None,
+                           **options: Any) -> CompiledStateGraph:
+    """:func:`statute_qa_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
+    return statute_qa_graph(articles, **options).compile(checkpointer=checkpointer, name="statute_qa")
 
 
 def summarize(state: Mapping[str, Any]) -> dict[str, Any]:
-    """What a run did, in plain values: type, strategy, articles, answer, citations, counters, tokens, seconds."""
+    """What a run did, in plain values: kind, strategy, articles, answer, citations, counters, tokens, seconds."""
     return {
-        "question": state.get("question"), "question_type": state.get("question_type"), "strategy": state.get("strategy"),
+        "question": state.get("question"), "question_kind": state.get("question_kind"), "strategy": state.get("strategy"),
         "cited": list(state.get("cited", [])), "articles": [d.metadata.get("article") for d in state.get("articles", [])],
-        "answer": state.get("answer"), "citations": list(state.get("citations", [])),
-        "invalid_citations": list(state.get("invalid_citations", [])), "refused": bool(state.get("refused")),
-        "refusal": state.get("refusal"), "low_confidence": bool(state.get("low_confidence")),
+        "answer": state.get("answer"), "outcome": state.get("outcome"), "confidence": state.get("confidence"),
+        "cited_labels": list(state.get("cited_labels", [])),
+        "invalid_citations": list(state.get("invalid_citations", [])), "refused": state.get("outcome") == "refused",
+        "refusal": state.get("refusal"), "low_confidence": state.get("refusal") in ("low_confidence", "unsupported"),
         "retrieval_attempts": state.get("retrieval_attempts", 0), "generation_attempts": state.get("generation_attempts", 0),
         "queries": list(state.get("queries", [])), "path": list(state.get("path", [])),
         "tokens": usage_totals(state.get("usage", [])), "seconds": round(sum(s for _, s in state.get("timings", [])), 6),
     }
 
 
-__all__ = ["REFUSALS", "ROUTED_TYPES", "ROUTING_TABLE", "STARTING_TABLE", "STRATEGIES", "CitationReport", "Refusal", "StatuteQAState",
-           "Usage", "build_statute_qa_graph", "check_answer_citations", "check_routing_table", "citation_labels", "pin",
-           "pinned_articles", "record_usage", "route_after_check_question", "route_after_classify", "route_after_grade_evidence",
-           "route_after_verify", "summarize", "usage_totals"]
+__all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "check_routing_table", "classify_node", "confident", "finish",
+           "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse", "refuse_low_confidence", "retrieve_node",
+           "rewrite_repeats", "route_after_check_question", "route_after_classify", "route_after_grade_evidence",
+           "route_after_verify", "start_run", "statute_qa_graph", "summarize", "unsupported_language", "usage_totals",
+           "verify_node"]

@@ -10,8 +10,8 @@ The graph::
 
 - ``supervisor`` (role): an ordered agent sequence, normalised in code whatever the role returned
   (:func:`ragkit.roles.agent_protocols.normalise_sequence`): unknown names dropped, repeats in a row collapsed,
-  nothing usable -> ``rag``, cut at ``max_hops`` (a state field). Every hop's task, what it saw, its
-  answer and its time are in ``hop_log``; each agent's answer in its own field (``rag_answer`` ...).
+  nothing usable -> ``rag``, cut at ``max_hops`` (a state field); the plans it weighed and why it chose one in
+  ``plan_candidates`` and ``plan_note``. Every hop's task, what it saw, its answer and its time are in ``hop_log``.
 - ``rag_agent`` runs a ragkit RAG graph as a subgraph (``rag_graph=``; default: CRAG over the handbook,
   built with ``max_clarifications=0`` so it never pauses to ask back) and reads only its result fields.
 - ``code_agent`` gets code from the ``coder`` role and runs it only through the runner it was given
@@ -121,7 +121,8 @@ class SupervisorState(RAGResult, total=False):
     max_hops: int  # cap on agents per run (the planned sequence is cut here)
     plan: list[AgentName]  # the planned sequence of agents
     tasks: list[str]  # the part of the question each planned hop is for
-    plan_note: str
+    plan_note: str  # why this plan: LocalSupervisor names the plan chosen, its score, and the shorter or longer one
+    plan_candidates: list[Any]  # the plans weighed, chosen first (LocalSupervisor: PlanCandidate with evidence, cost, score)
     plan_fallback: bool  # the supervisor proposed nothing usable: the default agent was used
     dropped: list[str]  # proposed names that are not agents
     hops: int  # agents run so far
@@ -213,21 +214,21 @@ def supervisor_node(supervisor: Supervisor) -> Callable[[SupervisorState], Super
     def supervise(state: SupervisorState) -> SupervisorState:
         """Plan the agents; a supervisor that raises takes the default agent, with the reason kept.
 
-        Reads: question, max_hops. Writes: plan, tasks, plan_note, plan_fallback, dropped, next_agent.
+        Reads: question, max_hops. Writes: plan, tasks, plan_note, plan_candidates, plan_fallback, dropped, next_agent.
         """
         cap = state["max_hops"]
         try:
             plan = supervisor.plan(state["question"], cap)
             proposed, tasks = getattr(plan, "sequence", None), list(getattr(plan, "tasks", ()) or ())
-            note, role_dropped, role_fallback = str(getattr(plan, "note", ""))[:300], tuple(getattr(plan, "dropped", ())), \
-                bool(getattr(plan, "fallback", False))
+            note, role_dropped, role_fallback, candidates = (str(getattr(plan, "note", ""))[:600], tuple(getattr(plan, "dropped", ())),
+                                                             bool(getattr(plan, "fallback", False)), list(getattr(plan, "candidates", ()) or ()))
         except Exception as err:  # noqa: BLE001 - the safe default, with the reason kept
-            proposed, tasks, note, role_dropped, role_fallback = [], [], f"supervisor failed ({type(err).__name__}: {err})", (), True
+            proposed, tasks, note, role_dropped, role_fallback, candidates = [], [], f"supervisor failed ({err!r})", (), True, []
         sequence, dropped, fallback = normalise_sequence(list(proposed) if isinstance(proposed, (list, tuple)) else [], cap)
         if len(tasks) != len(sequence) or not all(isinstance(t, str) and t.strip() for t in tasks):
             tasks = [state["question"]] * len(sequence)
-        return {"plan": list(sequence), "tasks": tasks, "plan_note": note, "plan_fallback": fallback or role_fallback,
-                "dropped": [*map(str, role_dropped), *dropped], "next_agent": sequence[0]}
+        return {"plan": list(sequence), "tasks": tasks, "plan_note": note, "plan_candidates": candidates, "next_agent": sequence[0],
+                "plan_fallback": fallback or role_fallback, "dropped": [*map(str, role_dropped), *dropped]}
 
     return supervise
 

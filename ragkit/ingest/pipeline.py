@@ -190,11 +190,12 @@ def read_one(entry: FileEntry, old: Manifest, old_chunks: dict[str, list[Documen
 def ingest(path: str | Path | Sequence[str | Path], collection: str, *, root: str | Path | None = None,
            embeddings: Embeddings | None = None, max_file_bytes: int = MAX_FILE_BYTES,
            chunk_size: int = RETRIEVAL.chunk_size, chunk_overlap: int = RETRIEVAL.chunk_overlap,
-           rehash: bool = False, progress: bool | None = None) -> IngestReport:
+           rehash: bool = False, progress: bool | None = None, backend: str | None = None) -> IngestReport:
     """Ingest a folder (or files) of Markdown, text, HTML and PDF into collection ``collection``.
 
     ``root`` is the collections folder (default :func:`ragkit.ingest.store.collections_dir`);
-    ``embeddings`` defaults to ``load_embedder()`` (MiniLM with the on-disk cache); ``progress``: ``None``
+    ``embeddings`` defaults to ``load_embedder(backend=backend)`` (MiniLM with the on-disk cache; ``backend``
+    ``"torch"``, ``"onnx"`` or ``"onnx-int8"``, default ``$RAGKIT_EMBEDDER_BACKEND`` or ONNX); ``progress``: ``None``
     shows a bar over files from :data:`PROGRESS_MIN_FILES` files on, ``True`` always, ``False`` never
     (the embedder shows its own bar over chunks on long runs). Raises :class:`IngestError` when no file
     could be used, :class:`ragkit.ingest.store.CollectionBusy` when the collection is being ingested
@@ -208,7 +209,7 @@ def ingest(path: str | Path | Sequence[str | Path], collection: str, *, root: st
     paths = [path] if isinstance(path, (str, Path)) else list(path)
     with locked(collection, root, "ingest", wait=False):
         found = discover(paths, max_file_bytes)
-        embedder = embeddings or load_embedder()
+        embedder = embeddings or load_embedder(backend=backend)
         settings = _settings(embedder, chunk_size, chunk_overlap)
         old, old_chunks, existed = _previous(folder, settings)
         report = IngestReport(collection=collection, path=str(folder), skipped=list(found.skipped), hidden=found.hidden)

@@ -49,7 +49,7 @@ from ragkit.core.nlp import (
     strip_citations,
     tokenize,
 )
-from ragkit.roles.agent_protocols import Aggregate, AgentAnswer, Analysis, CodeDraft
+from ragkit.roles.agent_protocols import AgentAnswer, Aggregate, Analysis, CodeDraft
 
 
 def label(doc: Document, i: int, what: str = "document") -> str:

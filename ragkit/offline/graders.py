@@ -30,7 +30,16 @@ from langchain_core.embeddings import Embeddings
 
 from ragkit.core.contract import check_answer, check_documents
 from ragkit.core.embeddings import embed, load_embedder
-from ragkit.core.nlp import answer_type, clean_query, has_answer, numbers, split_sentences, strip_citations, term_coverage, tokenize
+from ragkit.core.nlp import (
+    answer_type,
+    clean_query,
+    has_answer,
+    numbers,
+    split_sentences,
+    strip_citations,
+    term_coverage,
+    tokenize,
+)
 from ragkit.defaults import GRADER, VERIFIER
 from ragkit.roles.protocols import Grade, Usefulness, declines
 

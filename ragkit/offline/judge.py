@@ -9,7 +9,7 @@ four verdicts, each with its own path through the graph (``ragkit.graphs.crag``)
 - ``irrelevant``: the knowledge base does not cover it; refuse honestly.
 
 ``LocalJudge`` first reads the question's structure (``query_analyzer``, restricted to the fields the
-documents carry, :mod:`ragkit.roles.query_analysis`). When the structure explains the whole question (a
+documents carry, :mod:`ragkit.roles.structured_query`). When the structure explains the whole question (a
 list, a winner, a yes/no, a comparison over documents with fields), relevance is decided by the fields:
 a document that carries them is on topic, and it passes only if it meets the question's conditions ("which
 desserts have no nuts?" keeps the desserts without nuts, whatever their wording), so no relevance score
@@ -34,6 +34,7 @@ a lower-case entity ("bm25") does not count as an antecedent; the title signal n
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
@@ -47,8 +48,8 @@ from ragkit.core.nlp import (
     fold,
     has_answer,
     key_terms,
-    split_sentences,
-    term_coverage,
+    mentions_term,
+    supporting_sentence,
     words,
 )
 from ragkit.defaults import JUDGE, QUERY_ANALYSIS
@@ -131,6 +132,8 @@ class LocalJudge:
     relevant -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing ->
     ``insufficient``; the best passing documents split between two titles within ``ambiguity_margin`` ->
     ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
+    Every verdict carries ``score``: the grader's best score among the kept documents (among all of them
+    when none is kept), which CRAG's refusal dial compares with ``refuse_below``.
 
     >>> judge = LocalJudge()  # doctest: +SKIP
     >>> judge.judge("When did he die?", docs).verdict  # doctest: +SKIP
@@ -193,35 +196,39 @@ class LocalJudge:
             relevant = sorted((i for i, g in enumerate(grades) if (g.relevant if bar is None else g.score >= bar)),
                               key=lambda i: -scores[i])
         top = max(scores)
+
+        def scored(j: Judgement) -> Judgement:  # the verdict's evidence score: the best kept document's grade
+            return replace(j, score=round(float(max((scores[i] for i in j.keep), default=top)), 4))
+
         if not relevant and top < self.irrelevant_below:
-            return Judgement("irrelevant", note=f"best score {top:.2f} < {self.irrelevant_below:.2f} and no document passed")
+            return scored(Judgement("irrelevant", note=f"best score {top:.2f} < {self.irrelevant_below:.2f} and no document passed"))
         gaps = {i: self.gap(question, documents[i], analysis) for i in relevant}
         passing = [i for i in relevant if gaps[i] is None]
         vague = underspecified(question)
         if vague and not by_fields:
             pronoun = re.search(r"'(\w+)'", vague)
             ask = f"Who or what do you mean by '{pronoun.group(1)}'?" if pronoun else "What exactly would you like to know?"
-            return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]), note=vague, clarifying_question=ask)
+            return scored(Judgement("ambiguous", keep=tuple(passing[: self.max_keep]), note=vague, clarifying_question=ask))
         if not relevant:
-            return Judgement("insufficient", note=f"no document passed the grader (best score {top:.2f})")
+            return scored(Judgement("insufficient", note=f"no document passed the grader (best score {top:.2f})"))
         if by_fields and analysis.comparison is not None:
             found = {str(documents[i].metadata.get("id")) for i in passing}
             if not set(analysis.comparison.ids) <= found:
                 names = [n for n in (analysis_name(documents, analysis, i) for i in analysis.comparison.ids) if n]
-                return Judgement("insufficient", keep=tuple(passing[: self.max_keep]),
-                                 note="only one of the two items compared was retrieved",
-                                 corrected_query=" ".join(names) or None)
+                return scored(Judgement("insufficient", keep=tuple(passing[: self.max_keep]),
+                                        note="only one of the two items compared was retrieved",
+                                        corrected_query=" ".join(names) or None))
         if not passing:
-            return Judgement("insufficient", note=f"{len(relevant)} relevant, but none can answer: {gaps[relevant[0]]}")
+            return scored(Judgement("insufficient", note=f"{len(relevant)} relevant, but none can answer: {gaps[relevant[0]]}"))
         if not by_fields:
             split = title_split(question, [documents[i] for i in passing], [scores[i] for i in passing], self.ambiguity_margin)
             if split:
-                return Judgement("ambiguous", keep=tuple(passing[: self.max_keep]),
-                                 note=f"the best documents are split between {split[0]!r} and {split[1]!r}",
-                                 clarifying_question=f"Do you mean {split[0]} or {split[1]}?")
+                return scored(Judgement("ambiguous", keep=tuple(passing[: self.max_keep]),
+                                        note=f"the best documents are split between {split[0]!r} and {split[1]!r}",
+                                        clarifying_question=f"Do you mean {split[0]} or {split[1]}?"))
         keep = tuple(passing[: self.max_keep])
         how = f"by the question's conditions ({analysis.describe()})" if by_fields else f"best {top:.2f}"
-        return Judgement("sufficient", keep=keep, note=f"{len(passing)} of {len(documents)} documents passed ({how})")
+        return scored(Judgement("sufficient", keep=keep, note=f"{len(passing)} of {len(documents)} documents passed ({how})"))
 
 
 def analysis_name(documents: Sequence[Document], analysis: Any, item_id: str) -> str | None:
@@ -242,7 +249,7 @@ def analysis_name(documents: Sequence[Document], analysis: Any, item_id: str) ->
 # A relevance score says a passage is *about* the question. It cannot tell "Who founded the abbey?" over a
 # passage that names the founder from the same question over a passage that only says when the abbey was
 # built. ``answerability_gap`` runs cheap checks on one passage and returns the first that fails (``None``
-# when all pass). They start from the question's analysis (:mod:`ragkit.roles.query_analysis`), so what the
+# when all pass). They start from the question's analysis (:mod:`ragkit.roles.structured_query`), so what the
 # analysis understood is checked against the data, and only the rest against the words:
 #
 # 1. **conditions** (a document with fields): the document must pass the question's filter exactly (a
@@ -290,17 +297,6 @@ def rare_terms(question: str) -> list[str]:
     return list(out)
 
 
-def mentions(text: str, term: str) -> bool:
-    """True when a word of ``text`` starts with ``term`` (case, accents and thousands commas ignored).
-
-    >>> mentions("Huguenots settled in North American colonies.", "america"), mentions("In the 1970s", "1970")
-    (True, True)
-    >>> mentions("The Americas", "merica")
-    False
-    """
-    return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
-
-
 @lru_cache(maxsize=50_000)
 def _word_vector(word: str) -> np.ndarray:
     from ragkit.core.embeddings import embed, load_embedder
@@ -322,16 +318,6 @@ def related_in(text: str, term: str, bar: float | None) -> bool:
         return False
     target = _word_vector(term)
     return any(float(_word_vector(w) @ target) >= bar for w in sorted(candidates))
-
-
-def supporting_sentence(question: str, text: str) -> str:
-    """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
-
-    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
-    'The abbey was founded in 1066.'
-    """
-    sentences = split_sentences(text) or [text]
-    return max(sentences, key=lambda s: term_coverage(question, s))
 
 
 def carries(metadata: Mapping[str, Any] | None, analysis: Any) -> bool:
@@ -380,7 +366,7 @@ def answerability_gap(question: str, text: str, analysis: Any | None = None, met
             return gap
     used = {fold(w) for w in getattr(analysis, "used", ())} if checked else set()
     for term in rare_terms(question):
-        if term in used or mentions(text, term) or related_in(text, term, related_bar):
+        if term in used or mentions_term(text, term) or related_in(text, term, related_bar):
             continue
         return f"the passage never mentions {term!r}"
     sentence = supporting_sentence(question, text)
@@ -396,4 +382,4 @@ def answerability_gap(question: str, text: str, analysis: Any | None = None, met
     return None
 
 
-__all__ = ['LocalJudge', 'answerability_gap', 'carries', 'condition_gap', 'has_antecedent', 'mentions', 'negation_understood', 'rare_terms', 'related_in', 'supporting_sentence', 'title_split', 'underspecified']
+__all__ = ['LocalJudge', 'answerability_gap', 'carries', 'condition_gap', 'has_antecedent', 'negation_understood', 'rare_terms', 'related_in', 'supporting_sentence', 'title_split', 'underspecified']

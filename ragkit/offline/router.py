@@ -1,8 +1,8 @@
 """Routers: send a question to one of a few labelled destinations (menu search, web search, ...).
 
-``LocalRouter`` is a nearest-prototype classifier with two extra pieces of evidence. Every route is
-described by its description and example questions; each of those texts is embedded once (a
-"prototype"). A question gets one score per route, the sum of three parts:
+``LocalRouter`` is a nearest-prototype classifier with extra evidence from the routes' documents and
+from the question's form. Every route is described by its description and example questions; each of
+those texts is embedded once (a "prototype"). A question gets one score per route, the sum of four parts:
 
 1. **prototypes** (k-nearest-neighbour style): the mean cosine similarity of the route's ``k`` most
    similar prototypes. A mean over a few neighbours is steadier than the single best match, which one
@@ -16,30 +16,40 @@ described by its description and example questions; each of those texts is embed
    all passages (a word in half the passages weighs nothing) and split between the routes whose
    documents contain it; a term that no document contains counts for the fallback route, because a
    concept none of our sources mention is evidence of a general question.
+4. **signals** (only for routes that declare them in ``RouteSpec.serves``): ``signal_weights[name]``
+   times the strength of a question-level signal of :data:`SIGNALS`: ``"fresh"`` (it asks for time-bound
+   information: now, today, latest, news, rates; :func:`ragkit.core.nlp.time_sensitivity`) and
+   ``"general"`` (it asks about things in general, not a particular item: "What is burrata made from?";
+   :func:`ragkit.core.nlp.general_question`). Which route serves which signal is the route table's choice;
+   in a table where no route declares one, that signal changes nothing.
+
+A route with ``templates`` and documents also gets **examples read from its data**: each template is
+filled from each document's metadata (:func:`field_examples`: "Does the {title} contain {allergens}?"
+gives one question per dish and allergen), so a question naming a dish and one of its attributes is near
+the menu's prototypes even when no hand-written example mentions that dish.
 
 The question goes to the best-scoring route, unless the decision is unsafe, in which case it goes to the
 fallback route: the best score is below ``min_similarity``, or it beats the runner-up by less than
-``margin``.
+``margin``. The decision carries every route's score and the margin between the best two.
 
 ``LLMRouter`` asks a chat model to choose, with the route names as a ``Literal`` schema field so the
 answer is always one of them; a failed or malformed call goes to the fallback route.
 
 ``LocalSmallTalk`` is a router over kinds of small talk (greeting, thanks ...), each with a canned reply.
 
-How the defaults were chosen: on a DEV set of routing questions written for the purpose
-(``data/routing_dev.json``), never on the labelled test set. ``benchmarks/roles/router_accuracy.py``
-scores a grid of settings on the dev set and keeps the one whose grid neighbourhood scores best (a broad
-plateau, not a lucky spike): dev accuracy 0.96, and 0.94 when the whole tuning is cross-validated on dev
-folds. Passages made of paragraphs and their sentences beat paragraphs alone (0.91 cross-validated) and
-sentences alone (0.93). Without documents, the prototypes alone score 0.78 on dev. Subtracting a per-route
-baseline (each route's mean score on the other routes' examples) and blending the description in with a
-separate weight were tried and did not help on the dev set, so they are left out.
+The defaults (:data:`ragkit.defaults.ROUTER`) were tuned on a dev set of routing questions; how, and what
+else was tried, is in ``benchmarks/roles/README.md``.
 
 Simplifications: no training (nothing is learned beyond the few constants above); paragraphs are split
 on blank lines and sentences by a regular expression; the scores are similarities, not probabilities;
 MiniLM knows little about rare names (a wine called "Banyuls"), so for those the term evidence does
-most of the work. Quality still rests on how well the route examples cover what users ask: to fix a
-systematic mistake, add an example to the right route, then re-measure on the dev set.
+most of the work. The signals are English word lists and question forms: a fresh question without a time
+word ("Who is playing at the stadium?") gets no push, "Do you have oysters tonight?" gets one (the menu's
+evidence must outweigh it), and a general question that says "the" ("Why do cooks salt the pasta
+water?") is not recognised as general. A word that is in no document ("spicy" when the menu says
+"chilli") counts for the fallback; only MiniLM's sense of the whole question links the two. Quality still
+rests on how well the route examples cover what users ask: to fix a systematic mistake, add an example to
+the right route, then re-measure on the dev set.
 
 ``LocalIntentClassifier`` is this router over two routes, ``rag`` (requests for information, of many
 topics and shapes) and ``chitchat`` (greetings, thanks, farewells, questions about the assistant): it sends
@@ -51,16 +61,18 @@ Its examples are generic English; a kind of small talk they do not cover is clas
 
 from __future__ import annotations
 
+import itertools
 import math
+import string
 from collections import Counter
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed, load_embedder
-from ragkit.core.nlp import clean_query, key_terms, split_sentences, tokenize
+from ragkit.core.nlp import clean_query, general_question, key_terms, split_sentences, time_sensitivity, tokenize
 from ragkit.defaults import ADVANCED, ROUTER
 from ragkit.roles.protocols import Intent, RouteDecision, RouteSpec, check_routes
 
@@ -119,6 +131,32 @@ def term_shares(terms: Sequence[str], frequencies: Mapping[str, Counter[str]], s
     return {name: (value / total if total else 0.0) for name, value in shares.items()}
 
 
+SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question}
+
+
+def field_examples(templates: Sequence[str], documents: Sequence[Document | str]) -> list[str]:
+    """Example questions read from documents' metadata: each template filled with each document's fields.
+
+    A list-valued field gives one question per value; a document without a field (or a plain string) skips
+    the template; repeats are dropped.
+
+    >>> dish = Document(page_content="", metadata={"title": "Fish soup", "allergens": ["fish", "celery"], "price": 9.5})
+    >>> field_examples(["Does the {title} contain {allergens}?", "Is the {title} {dietary}?"], [dish])
+    ['Does the Fish soup contain fish?', 'Does the Fish soup contain celery?']
+    """
+    out: dict[str, None] = {}
+    for template in templates:
+        fields = [name for _, name, _, _ in string.Formatter().parse(template) if name]
+        for doc in documents:
+            meta = doc.metadata if isinstance(doc, Document) else {}
+            values = [meta.get(name) for name in fields]
+            if any(v is None or v == "" or v == [] for v in values):
+                continue
+            for combo in itertools.product(*(v if isinstance(v, list) else [v] for v in values)):
+                out.setdefault(template.format(**dict(zip(fields, combo))), None)
+    return list(out)
+
+
 class LocalRouter:
     """k-nearest-prototype router with optional corpus evidence and a fallback margin (see module docs).
 
@@ -129,8 +167,10 @@ class LocalRouter:
 
     ``documents`` maps route names to the documents that route searches (for example the menu for
     ``search_menu``); without it the router uses the prototypes alone. ``confidence`` is the chosen
-    route's score (a similarity, not a probability); ``note`` gives the gap to the runner-up, and
-    ``fallback`` is true when a bar or the margin sent the question to the fallback route.
+    route's score (a similarity, not a probability); ``scores`` holds every route's score and ``margin``
+    the gap between the best and the runner-up (also in ``note``); ``fallback`` is true when a bar or the
+    margin sent the question to the fallback route. ``signal_weights`` (default
+    :data:`ragkit.defaults.ROUTER`) weigh the :data:`SIGNALS` that routes declare in ``serves``.
     """
 
     def __init__(
@@ -145,6 +185,8 @@ class LocalRouter:
         passage_weight: float = ROUTER.passage_weight,
         passage_bar: float = ROUTER.passage_bar,
         term_weight: float = ROUTER.term_weight,
+        signal_weights: Mapping[str, float] | None = None,
+        signals: Mapping[str, Callable[[str], float]] = SIGNALS,
     ):
         self.routes, self.fallback = check_routes(routes, fallback)
         if k < 1:
@@ -152,11 +194,19 @@ class LocalRouter:
         self.embedder = embedder if embedder is not None else load_embedder()
         self.margin, self.min_similarity, self.k = margin, min_similarity, k
         self.passage_weight, self.passage_bar, self.term_weight = passage_weight, passage_bar, term_weight
+        self.signals = dict(signals)
+        self.signal_weights = dict(ROUTER.signal_weights if signal_weights is None else signal_weights)
+        for spec in self.routes:
+            unknown = sorted(set(spec.serves) - set(self.signals))
+            if unknown:
+                raise ValueError(f"route {spec.name!r} serves {unknown}, which are not signals; use some of {sorted(self.signals)}")
         names = [spec.name for spec in self.routes]
+        documents = documents or {}
         texts: list[str] = []
         owners: list[int] = []
         for i, spec in enumerate(self.routes):
-            for text in ([spec.description] if spec.description.strip() else []) + list(spec.examples):
+            read = field_examples(spec.templates, documents.get(spec.name, ()))
+            for text in ([spec.description] if spec.description.strip() else []) + list(spec.examples) + read:
                 texts.append(text)
                 owners.append(i)
         self._prototypes = embed(self.embedder, texts)
@@ -165,7 +215,7 @@ class LocalRouter:
         self._passages: dict[str, np.ndarray] = {}
         self._frequencies: dict[str, Counter[str]] = {}
         self._sizes: dict[str, int] = {}
-        for name, docs in (documents or {}).items():
+        for name, docs in documents.items():
             if name not in names:
                 raise ValueError(f"documents were given for {name!r}, which is not one of the routes {names}")
             parts = passages(docs, what=f"documents[{name!r}]")
@@ -176,12 +226,14 @@ class LocalRouter:
             self._sizes[name] = len(parts)
 
     def explain(self, question: str) -> dict[str, dict[str, float]]:
-        """Each route's score and its parts (``prototypes``, ``passages``, ``terms``), by route name."""
+        """Each route's score and its parts (``prototypes``, ``passages``, ``terms``, ``signals``), by route name."""
         question = clean_query(question, what="question")
         vector = embed(self.embedder, [question])[0]
         sims = self._prototypes @ vector
         shares = (term_shares(key_terms(question), self._frequencies, self._sizes, self.fallback)
                   if self._frequencies else {})
+        strengths = {name: float(signal(question)) for name, signal in self.signals.items()
+                     if any(name in spec.serves for spec in self.routes)}
         out: dict[str, dict[str, float]] = {}
         for i, spec in enumerate(self.routes):
             mine = np.sort(sims[self._owners == i])[::-1]
@@ -190,7 +242,8 @@ class LocalRouter:
                 best = float((self._passages[spec.name] @ vector).max())
                 parts["passages"] = self.passage_weight * (best - self.passage_bar)
             parts["terms"] = self.term_weight * shares.get(spec.name, 0.0)
-            parts["score"] = parts["prototypes"] + parts["passages"] + parts["terms"]
+            parts["signals"] = float(sum(self.signal_weights.get(name, 0.0) * strengths[name] for name in spec.serves))
+            parts["score"] = parts["prototypes"] + parts["passages"] + parts["terms"] + parts["signals"]
             out[spec.name] = parts
         return out
 
@@ -204,13 +257,14 @@ class LocalRouter:
         best, best_score = ranked[0]
         runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
         gap = best_score - runner_up
+        shown = {"scores": scores, "margin": gap}
         if best_score < self.min_similarity:
-            return RouteDecision(self.fallback, best_score, f"no route is close (best {best} {best_score:.2f})", fallback=best != self.fallback)
+            return RouteDecision(self.fallback, best_score, f"no route is close (best {best} {best_score:.2f})",
+                                 fallback=best != self.fallback, **shown)
         if gap < self.margin and best != self.fallback:
-            return RouteDecision(
-                self.fallback, best_score, f"{best} vs {ranked[1][0]} too close (gap {gap:.3f} < {self.margin})", fallback=True
-            )
-        return RouteDecision(best, best_score, f"nearest route {best} ({best_score:.2f}, gap {gap:.2f})")
+            return RouteDecision(self.fallback, best_score, f"{best} vs {ranked[1][0]} too close (gap {gap:.3f} < "
+                                 f"{self.margin})", fallback=True, **shown)
+        return RouteDecision(best, best_score, f"nearest route {best} ({best_score:.2f}, gap {gap:.2f})", **shown)
 
 
 # ---------------------------------------------------------------- rag or small talk: a router over two routes

@@ -1,6 +1,6 @@
 """Answers that a question's structure decides: lists, winners, yes/no, comparisons, and what to leave out.
 
-Given documents with metadata and a query analysis (:mod:`ragkit.roles.query_analysis`), the answer is
+Given documents with metadata and a query analysis (:class:`ragkit.roles.structured_query.QueryAnalysis`), the answer is
 decided by code, and the words are quoted from the documents:
 
 - **exclusions**: a document that fails the filter is never quoted, and a quoted sentence that names an
@@ -37,9 +37,9 @@ from typing import Any
 from langchain_core.documents import Document
 
 from ragkit.core.nlp import cited_numbers, fold, mentions, split_sentences
-from ragkit.offline.structured import describe
-from ragkit.offline.writing import LocalWriter, cite
-from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer
+from ragkit.offline.writing import cite
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer, Writer
+from ragkit.roles.structured_query import QueryAnalysis, QueryAnalyzer, describe
 
 
 def name_forms(title: str) -> list[str]:
@@ -83,12 +83,10 @@ def title_of(doc: Document) -> str:
     return title if isinstance(title, str) and title.strip() else ""
 
 
-def split_by_filter(documents: Sequence[Document], analysis: Any) -> tuple[list[int], list[int]]:
+def split_by_filter(documents: Sequence[Document], analysis: QueryAnalysis) -> tuple[list[int], list[int]]:
     """Indexes of the documents that pass the analysis's filter, and of those that fail it."""
     passing = [i for i, d in enumerate(documents) if analysis.passes(d.metadata)]
     return passing, [i for i in range(len(documents)) if i not in passing]
-
-
 
 
 def _formatted(value: Any) -> list[str]:
@@ -139,11 +137,7 @@ def quote(doc: Document, number: int, fields: Sequence[str]) -> str:
     return " ".join(cite(s, number) for s in evidence(doc, fields))
 
 
-def _value_text(value: Any) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def structured_answer(documents: Sequence[Document], analysis: Any) -> Answer | None:
+def structured_answer(documents: Sequence[Document], analysis: QueryAnalysis) -> Answer | None:
     """The answer the analysis decides, or None when it decides none (a lookup: quote the best sentences).
 
     ``documents`` are all the writer has; with ``analysis.searched_all`` they are everything that passed the
@@ -210,7 +204,7 @@ def _bare(sentence: str) -> str:
     return re.sub(r"[.!?]+[\"')\]]*$", "", sentence.strip())
 
 
-def comparison_answer(documents: Sequence[Document], analysis: Any) -> Answer | None:
+def comparison_answer(documents: Sequence[Document], analysis: QueryAnalysis) -> Answer | None:
     """Compare the two named items on the analysis's field; None when one of them is not among the documents.
 
     One sentence, the winner first, each item in its document's own words with its citation:
@@ -243,7 +237,8 @@ def comparison_answer(documents: Sequence[Document], analysis: Any) -> Answer | 
     return Answer(prefix + body, (min(ia, ib) + 1, max(ia, ib) + 1))
 
 
-def analyse(analyzer: Any | None, question: str, documents: Sequence[Document], query: Any | None) -> Any | None:
+def analyse(analyzer: QueryAnalyzer | None, question: str, documents: Sequence[Document],
+            query: QueryAnalysis | None) -> QueryAnalysis | None:
     """The question's analysis: the one passed in, else the analyser's over the fields these documents carry."""
     if query is not None or analyzer is None or not documents:
         return query
@@ -266,7 +261,7 @@ def with_caveat(answer: Answer, analysis: Any) -> Answer:
     return Answer(f"{note} {answer.text}", answer.citations, answer.answered, answer.fallback)
 
 
-def constraints(documents: Sequence[Document], analysis: Any, excluded: Sequence[str]) -> str:
+def constraints(documents: Sequence[Document], analysis: QueryAnalysis, excluded: Sequence[str]) -> str:
     """The analysis as instructions for a chat model: what qualifies, what to leave out, what code computed."""
     lines = ["Constraints decided from the data (follow them exactly):"]
     if analysis.filter is not None:
@@ -280,6 +275,7 @@ def constraints(documents: Sequence[Document], analysis: Any, excluded: Sequence
         lines.append(f"- These words could not be checked against the data; say so: {', '.join(analysis.unresolved)}.")
     return "\n".join(lines)
 
+
 class StructuredWriter:
     """Any writer, with the question's structure decided in code first (see the module docstring).
 
@@ -292,10 +288,10 @@ class StructuredWriter:
     first. A question with no structure goes to the writer unchanged.
     """
 
-    def __init__(self, writer: Any, analyzer: Any):
+    def __init__(self, writer: Writer, analyzer: QueryAnalyzer | None):
         self.writer, self.analyzer = writer, analyzer
 
-    def write(self, question: str, documents: Sequence[Document], query: Any | None = None) -> Answer:
+    def write(self, question: str, documents: Sequence[Document], query: QueryAnalysis | None = None) -> Answer:
         documents = list(documents)
         analysis = analyse(self.analyzer, question, documents, query)
         if analysis is None or not analysis.structured:
@@ -325,23 +321,6 @@ class StructuredWriter:
         return with_caveat(Answer(text, cited, answer.answered, answer.fallback), analysis)
 
 
-def structured_roles(documents: Sequence[Document], *, judge: bool = True, embedder: Any = None) -> dict[str, Any]:
-    """The roles that read a question's structure over documents with fields, for any RAG graph:
-    ``build_crag_graph(retriever, **structured_roles(docs))``, or ``judge=False`` for Self-RAG.
-
-    The writer is a :class:`StructuredWriter` around ``LocalWriter`` and the judge a ``LocalJudge``, both with
-    one ``LocalQueryAnalyzer`` that reads its vocabulary (fields, values, names) from ``documents``.
-    """
-    from ragkit.offline.judge import LocalJudge
-    from ragkit.roles.query_analysis import LocalQueryAnalyzer
-
-    analyzer = LocalQueryAnalyzer(list(documents), embedder=embedder)
-    roles: dict[str, Any] = {"writer": StructuredWriter(LocalWriter(embedder), analyzer)}
-    if judge:
-        roles["judge"] = LocalJudge(query_analyzer=analyzer)
-    return roles
-
-
 def renumber(text: str, numbers: Sequence[int]) -> str:
     """Citation markers ``[k]`` (1-based into a subset) turned into the subset's own numbers.
 
@@ -351,5 +330,6 @@ def renumber(text: str, numbers: Sequence[int]) -> str:
     return re.sub(r"\[(\d+)\]", lambda m: f"[{numbers[int(m.group(1)) - 1]}]" if 0 < int(m.group(1)) <= len(numbers)
                   else m.group(0), text)
 
-__all__ = ["StructuredWriter", "analyse", "comparison_answer", "constraints", "renumber", "structured_roles", "with_caveat", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
+
+__all__ = ["StructuredWriter", "analyse", "comparison_answer", "constraints", "renumber", "with_caveat", "drop_excluded", "field_words", "evidence", "name_forms", "names_any", "quote", "split_by_filter",
            "structured_answer", "title_of"]

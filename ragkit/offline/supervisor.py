@@ -1,23 +1,28 @@
-"""The local supervisor: which agents a request needs, in the order their work must happen, offline.
+"""The local supervisor: the shortest plan of agents that covers a request's parts, offline.
 
-Each clause of the question (:func:`ragkit.core.nlp.split_clauses`) is scored against labelled examples
-of every agent (``LocalRouter``'s k-nearest-prototype score, plus ``term_weight`` times the share of the
-clause's idf weight that an agent's examples explain); clauses too weak to be a step of their own join
-their neighbour, the steps are put in the order their connectives say ("..., after checking the
-docs" comes first), neighbours with the same agent collapse, and small talk next to a request adds
-no hop. The examples are passed in (``routes``: one ``RouteSpec`` per agent, plus non-agent classes
-such as ``context`` for scene-setting clauses), e.g. ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``.
-How well it routes, and how its four settings were chosen: ``benchmarks/supervisor/README.md``.
+A plan is a hypothesis with a cost. A question's parts are its clauses (:func:`ragkit.core.nlp.split_clauses`),
+each scored per class from labelled examples: ``LocalRouter``'s k-nearest-prototype score, ``term_weight`` times
+the share of the part's idf weight each class's examples explain, and ``head_weight`` times the share of the
+examples that open with the part's first word (its head: "implement", "compare"). A plan's evidence is the sum
+of its parts' scores for the agents serving them. A change of agent is a hop that must be earned: it costs
+``hop_cost`` unless the wording marks a new step there (a sentence end, "then", "first" ...), since a comma or
+a bare "and" also joins the pieces of one request. Small talk and scene-setting parts (``context``) go with a
+neighbour's agent and add no hop. Dynamic programming finds the best plan for every ending agent and hop count;
+the best evidence net of costs wins (a tie: the shorter), with the candidates and the reason kept. The examples
+are passed in (``routes``, e.g. ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and
+how its settings were chosen: ``benchmarks/supervisor/README.md``.
 
-What it cannot do: it reads no meaning beyond MiniLM's similarity to its examples, so an implicit step
-("Using the manual's definition, ...") is found only when its clause is close to a ``rag`` example; it
-cannot tell "what does the snippet print" (look it up) from "run the snippet" unless the wording differs;
-and clause cuts come from connectives and punctuation, not from a parser.
+What it cannot do: it reads no meaning beyond MiniLM's similarity to its examples and their words, so an
+implicit step ("Using the manual's definition, ...") is found only when its part is close to a ``rag`` example,
+a follow-up in one sentence ("..., and which value does it recommend?") can buy a hop it does not need, and
+"what does the snippet print" (look it up) and "run the snippet" differ only by their wording.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 
 from langchain_core.embeddings import Embeddings
@@ -26,150 +31,196 @@ from ragkit.core.embeddings import embed
 from ragkit.core.nlp import Clause, clean_query, merge, reorder, split_clauses, tokenize
 from ragkit.defaults import SUPERVISOR
 from ragkit.offline.router import LocalRouter, term_shares
-from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, AgentName, Plan, normalise_sequence
+from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, AgentName, Plan
 from ragkit.roles.protocols import RouteSpec
 
 UNKNOWN_TERMS = "__unknown__"  # where term_shares puts the weight of terms no example contains
+ORDERING_WORDS = ("then", "after", "afterwards", "before", "finally", "lastly", "next", "once")  # open a new step
+UNHEADED = frozenset(("a", "an", "the", "please", "you"))  # skipped before a part's head ("before you write it")
+Labelling = tuple[float, float, tuple[str, ...]]  # (evidence, hop costs, one label per part)
 
 
-def example_vocabulary(routes: Sequence[RouteSpec]) -> tuple[dict[str, Counter[str]], dict[str, int]]:
-    """Per route: how many of its texts (description and examples) contain each stem, and how many texts.
+@dataclass(frozen=True)
+class PlanCandidate:
+    """One plan weighed: its agents, each hop's part, evidence (its parts' scores), hop costs, evidence - cost."""
 
-    >>> freq, sizes = example_vocabulary([RouteSpec("code", "writes Python", ("write a function",)),
-    ...                                   RouteSpec("rag", "looks things up", ())])
-    >>> freq["code"]["write"], sizes
-    (2, {'code': 2, 'rag': 1})
+    sequence: tuple[AgentName, ...]
+    tasks: tuple[str, ...]
+    evidence: float
+    cost: float
+    score: float
+
+
+@dataclass(frozen=True)
+class SupervisorPlan(Plan):
+    candidates: tuple[PlanCandidate, ...] = ()  # every plan weighed, the chosen one first
+
+
+def head(text: str) -> str:
+    """The stemmed first word of a request, after its connectives and articles ("then code it up" -> "code").
+
+    >>> head("And then implement the splitter"), head("Is the corpus big enough?"), head("")  # Porter: is -> i
+    ('implement', 'i', '')
     """
-    frequencies: dict[str, Counter[str]] = {}
-    sizes: dict[str, int] = {}
+    words = tokenize(next((clause.text for clause in split_clauses(text)), text), UNHEADED)
+    return words[0] if words else ""
+
+
+def example_vocabulary(routes: Sequence[RouteSpec]) -> tuple[dict[str, Counter[str]], dict[str, int], dict[str, Counter[str]]]:
+    """Per route: how many of its texts (description and examples) contain each stem, how many texts, and
+    how many of its examples open with each head.
+
+    >>> freq, sizes, heads = example_vocabulary([RouteSpec("code", "writes Python", ("write a function",)),
+    ...                                          RouteSpec("rag", "looks things up", ())])
+    >>> freq["code"]["write"], sizes, heads["code"]
+    (2, {'code': 2, 'rag': 1}, Counter({'write': 1}))
+    """
+    frequencies, sizes, heads = {}, {}, {}
     for spec in routes:
         texts = ([spec.description] if spec.description.strip() else []) + list(spec.examples)
         frequencies[spec.name] = Counter(term for text in texts for term in set(tokenize(text)))
-        sizes[spec.name] = len(texts)
-    return frequencies, sizes
+        sizes[spec.name], heads[spec.name] = len(texts), Counter(head(text) for text in spec.examples)
+    return frequencies, sizes, heads
 
 
-def steps_from_evidence(evidence: Sequence[tuple[Clause, dict[str, float]]], min_terms: int,
-                        min_margin: float) -> list[tuple[Clause, AgentName]]:
-    """Group scored clauses into ordered steps.
+def marked_boundaries(question: str, clauses: Sequence[Clause]) -> list[bool]:
+    """Whether the wording marks a new step where each clause starts: the first, one opening with an ordering
+    word or carrying an order mark, one after ``. ? ! ; :``, an arrow or a dropped joiner, or after a fronted
+    ordering clause and its comma ("Using X, write Y"). A bare comma or "and" marks nothing.
 
-    A clause is a step of its own when its best class is an agent (not ``context``), it has at least
-    ``min_terms`` terms and its best class beats the runner-up by ``min_margin``; a weaker clause joins
-    the step before it (the first step, when it comes first) and keeps that step's agent and order mark.
-    Neighbouring steps with the same agent then join, and the order marks are applied
-    (:func:`ragkit.core.nlp.reorder`). When no clause is a step, the whole question is one step with the
-    best-scored agent of its clauses.
-
-    >>> ev = [(Clause("find the formula", "", ""), {"rag": 0.6, "code": 0.3}),
-    ...       (Clause("for my case", "", ""), {"rag": 0.1, "code": 0.1}),
-    ...       (Clause("code it up", "", ""), {"rag": 0.2, "code": 0.7})]
-    >>> [(c.text, a) for c, a in steps_from_evidence(ev, 1, 0.05)]
-    [('find the formula for my case', 'rag'), ('code it up', 'code')]
+    >>> q = "Look up BM25, implement it. Then compare it with [1, 2] and tell me"
+    >>> marked_boundaries(q, split_clauses(q))
+    [True, False, True, False]
     """
-    def ranked(scores: dict[str, float]) -> list[tuple[str, float]]:
-        return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+    marks, end = [], 0
+    for i, clause in enumerate(clauses):
+        start, before = max(question.find(clause.raw, end), end), clauses[i - 1] if i else None
+        marks.append(before is None or bool(
+            clause.order or re.match(rf"(?:and\s+)?(?:{'|'.join(ORDERING_WORDS)})\b", clause.raw, re.I)
+            or before.raw.rstrip()[-1:] in ".?!;:" or question[end:start].strip()
+            or (before.order and before.raw.rstrip().endswith(","))))
+        end = start + len(clause.raw)
+    return marks
 
-    steps: list[tuple[Clause, AgentName]] = []
-    pending: Clause | None = None  # weak clauses met before the first step
-    for clause, scores in evidence:
-        order = ranked(scores)
-        margin = order[0][1] - (order[1][1] if len(order) > 1 else 0.0)
-        if order[0][0] in AGENTS and len(tokenize(clause.text)) >= min_terms and margin >= min_margin:
-            steps.append((merge(pending, clause, clause.order) if pending else clause, order[0][0]))  # type: ignore[arg-type]
-            pending = None
+
+def best_labellings(scores: Sequence[dict[str, float]], marked: Sequence[bool], hop_cost: float) -> list[Labelling]:
+    """The best labelling of the parts for each (last agent, number of hops), by evidence net of hop costs. A
+    part labelled ``chitchat`` or a non-agent class stays in the hop it is in; another agent than the current
+    hop's starts a hop, at ``hop_cost`` unless its boundary is ``marked``. Exact: dynamic programming.
+
+    >>> rows = [{"rag": 0.6, "code": 0.2}, {"rag": 0.3, "code": 0.4}]
+    >>> [(labels, round(evidence - cost, 2)) for evidence, cost, labels in best_labellings(rows, [True, False], 0.2)]
+    [(('code', 'code'), 0.6), (('rag', 'code'), 0.8), (('rag', 'rag'), 0.9), (('code', 'rag'), 0.3)]
+    """
+    states: dict[tuple[str, int], Labelling] = {("", 0): (0.0, 0.0, ())}
+    for row, mark in zip(scores, marked):
+        reached: dict[tuple[str, int], Labelling] = {}
+        for (agent, hops), (evidence, cost, labels) in states.items():
+            for label, value in row.items():
+                stays = label not in AGENTS or label in ("chitchat", agent)
+                key = (agent, hops) if stays else (label, hops + 1)
+                option = (evidence + value, cost + (hop_cost if agent and not stays and not mark else 0.0), (*labels, label))
+                if key not in reached or option[0] - option[1] > reached[key][0] - reached[key][1] + 1e-12:
+                    reached[key] = option
+        states = reached
+    return [states[key] for key in sorted(states)]
+
+
+def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[str],
+                     scores: Sequence[dict[str, float]], max_hops: int) -> Plan:
+    """The plan of a labelling: parts of one agent in a row are one hop; a ``context`` or ``chitchat`` part
+    joins the hop before it, its words kept in that hop's task (a scene-setting part in front joins the next
+    hop; small talk in front is dropped); order marks applied (:func:`ragkit.core.nlp.reorder`), repeats in a
+    row collapsed, cut at ``max_hops``. No agent part: one hop for the agent of the highest summed score.
+
+    >>> parts = [Clause(t, t) for t in ("hi", "my corpus is small", "is a flat index enough", "thanks")]
+    >>> plan_from_labels("q", parts, ["chitchat", "context", "analysis", "chitchat"], [{}] * 4, 3).tasks
+    ('my corpus is small is a flat index enough thanks',)
+    """
+    steps: list[tuple[Clause, str]] = []
+    pending: Clause | None = None
+    for clause, label in zip(clauses, labels):
+        if label in AGENTS and label != "chitchat":
+            if steps and steps[-1][1] == label:
+                steps[-1] = (merge(steps[-1][0], clause), label)
+            else:
+                steps.append((merge(pending, clause, clause.order) if pending else clause, label))
+                pending = None
         elif steps:
             steps[-1] = (merge(steps[-1][0], clause, steps[-1][0].order), steps[-1][1])
-        else:
+        elif label != "chitchat":
             pending = merge(pending, clause, pending.order) if pending else clause
     if not steps:
-        agent = max(((a, s) for _, scores in evidence for a, s in scores.items() if a in AGENTS),
-                    key=lambda pair: pair[1])[0]
-        return [(pending or evidence[0][0], agent)]  # type: ignore[list-item]
-    joined: list[tuple[Clause, AgentName]] = []
-    for clause, agent in steps:
-        if joined and joined[-1][1] == agent:
-            joined[-1] = (merge(joined[-1][0], clause), agent)
-        else:
-            joined.append((clause, agent))
-    agents = {id(c): a for c, a in joined}
-    return [(c, agents[id(c)]) for c in reorder([c for c, _ in joined])]
-
-
-def plan_from_steps(question: str, steps: Sequence[tuple[Clause, AgentName]], max_hops: int,
-                    default: AgentName = DEFAULT_AGENT) -> Plan:
-    """The plan of ordered steps: small talk next to a request adds no hop, repeats in a row collapsed.
-
-    A ``chitchat`` step in front of the first request is dropped ("Hello! Look up ..."); one after a request
-    joins the step before it, so its words stay in that hop's task (a trailing "thanks", or a clause such as
-    the "1" of "rank 3, 2, 0, 1" that happens to score closest to chitchat).
-
-    >>> plan = plan_from_steps("q", [(Clause("hi", ""), "chitchat"), (Clause("rank 3 2 0", ""), "code"),
-    ...                              (Clause("1", ""), "chitchat")], max_hops=3)
-    >>> plan.sequence, plan.tasks
-    (('code',), ('rank 3 2 0 1',))
-    """
-    if any(agent != "chitchat" for _, agent in steps):
-        kept: list[tuple[Clause, AgentName]] = []
-        for clause, agent in steps:
-            if agent != "chitchat":
-                kept.append((clause, agent))
-            elif kept:
-                kept[-1] = (merge(kept[-1][0], clause, kept[-1][0].order), kept[-1][1])
-        steps = kept
-    sequence: list[AgentName] = []
-    tasks: list[str] = []
-    for clause, agent in steps:
-        if sequence and sequence[-1] == agent:
+        return Plan((max(AGENTS, key=lambda a: sum(row.get(a, 0.0) for row in scores)),), (question,))
+    agents, sequence, tasks = {id(c): a for c, a in steps}, [], []
+    for clause in reorder([c for c, _ in steps]):
+        if sequence and sequence[-1] == agents[id(clause)]:
             tasks[-1] = f"{tasks[-1]}; {clause.text}"
         else:
-            sequence.append(agent)
-            tasks.append(clause.text)
-    planned, _, fallback = normalise_sequence(sequence, max_hops, default)
-    note = " | ".join(f"{a}: {t}" for a, t in zip(sequence, tasks))
-    if len(sequence) > max_hops:
-        note += f" (cut at max_hops={max_hops})"
-    return Plan(planned, (question,) if fallback else tuple(tasks[: len(planned)]), note, (), fallback)
+            sequence, tasks = [*sequence, agents[id(clause)]], [*tasks, clause.text]
+    cut = f" (cut at max_hops={max_hops})" if len(sequence) > max_hops else ""
+    return Plan(tuple(sequence[:max_hops]), tuple(tasks[:max_hops]), cut)
+
+
+def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[str, float]], hop_cost: float,
+                max_hops: int) -> SupervisorPlan:
+    """The best plan of :func:`best_labellings` (a tie goes to fewer hops), with every distinct candidate and a
+    note naming the plan chosen and the shorter plan it beat or the longer one that did not earn its hop."""
+    options: dict[tuple[AgentName, ...], tuple[PlanCandidate, Plan]] = {}
+    for evidence, cost, labels in best_labellings(scores, marked_boundaries(question, clauses), hop_cost):
+        plan = plan_from_labels(question, clauses, labels, scores, max_hops)
+        candidate = PlanCandidate(plan.sequence, plan.tasks, round(evidence, 4), round(cost, 4), round(evidence - cost, 4))
+        if plan.sequence not in options or candidate.score > options[plan.sequence][0].score:
+            options[plan.sequence] = (candidate, plan)
+    ranked = sorted(options.values(), key=lambda option: (-option[0].score, len(option[0].sequence)))
+    (best, plan), others = ranked[0], [c for c, _ in ranked[1:]]
+    shown = lambda c: f"{' -> '.join(c.sequence)} {c.score:.2f} (evidence {c.evidence:.2f} - hop cost {c.cost:.2f})"  # noqa: E731
+    shorter = [f"; its extra hop is earned over {shown(c)}" for c in others if len(c.sequence) < len(best.sequence)]
+    longer = [f"; not earned: {shown(c)}" for c in others if len(c.sequence) > len(best.sequence)]
+    note = f"chose {shown(best)}{plan.note}{''.join(shorter[:1] + longer[:1])}"
+    return SupervisorPlan(plan.sequence, plan.tasks, note, candidates=(best, *others))
 
 
 class LocalSupervisor:
-    """Nearest-prototype classification of each clause, grouped and ordered (see the module docstring).
-
-    >>> supervisor = LocalSupervisor(routes)  # one RouteSpec per agent  # doctest: +SKIP
-    >>> supervisor.plan("Find the MMR formula and then implement it.").sequence  # doctest: +SKIP
-    ('rag', 'code')
-    """
+    """The shortest plan that covers the question's parts, each extra hop earned (see the module docstring)."""
 
     def __init__(self, routes: Sequence[RouteSpec], embedder: Embeddings | None = None, k: int = SUPERVISOR.k,
-                 term_weight: float = SUPERVISOR.term_weight, min_terms: int = SUPERVISOR.min_terms,
-                 min_margin: float = SUPERVISOR.min_margin, default: AgentName = DEFAULT_AGENT):
+                 term_weight: float = SUPERVISOR.term_weight, head_weight: float = SUPERVISOR.head_weight,
+                 hop_cost: float = SUPERVISOR.hop_cost, default: AgentName = DEFAULT_AGENT):
         names = [spec.name for spec in routes]
         if not set(AGENTS) <= set(names):
             raise ValueError(f"the supervisor's routes must include every agent {list(AGENTS)}, got {names}")
         self.router = LocalRouter(routes, fallback=default, embedder=embedder, k=k)
-        self.frequencies, self.sizes = example_vocabulary(routes)
-        self.term_weight, self.min_terms, self.min_margin, self.default = term_weight, min_terms, min_margin, default
+        self.frequencies, self.sizes, self.heads = example_vocabulary(routes)
+        self.term_weight, self.head_weight, self.hop_cost = term_weight, head_weight, hop_cost
 
     def term_evidence(self, text: str) -> dict[str, float]:
         """The share of the text's idf weight each route's examples explain (unknown terms count for none)."""
-        terms = list(dict.fromkeys(tokenize(text)))
-        shares = term_shares(terms, self.frequencies, self.sizes, UNKNOWN_TERMS)
+        shares = term_shares(list(dict.fromkeys(tokenize(text))), self.frequencies, self.sizes, UNKNOWN_TERMS)
         return {name: shares[name] for name in self.frequencies}
 
+    def head_evidence(self, text: str) -> dict[str, float]:
+        """How the routes share the examples that open with the text's head (an unknown head: none)."""
+        shares = term_shares([head(text)], self.heads, self.sizes, UNKNOWN_TERMS)
+        return {name: shares[name] for name in self.heads}
+
+    def scores(self, text: str) -> dict[str, float]:
+        """The score of each route for one part: prototypes + term_weight * terms + head_weight * head."""
+        protos, terms, heads = self.router.scores(text), self.term_evidence(text), self.head_evidence(text)
+        return {a: protos[a] + self.term_weight * terms[a] + self.head_weight * heads[a] for a in protos}
+
     def evidence(self, question: str) -> list[tuple[Clause, dict[str, float]]]:
-        """Each clause of the question with its score per route."""
+        """Each part (clause) of the question with its score per route."""
         clauses = split_clauses(question) or [Clause(question, question)]
         embed(self.router.embedder, [c.text for c in clauses])  # one batch: the router's calls then hit the cache
-        out = []
-        for clause in clauses:
-            protos, terms = self.router.scores(clause.text), self.term_evidence(clause.text)
-            out.append((clause, {a: protos[a] + self.term_weight * terms[a] for a in protos}))
-        return out
+        return [(clause, self.scores(clause.text)) for clause in clauses]
 
-    def plan(self, question: str, max_hops: int = SUPERVISOR.max_hops) -> Plan:
-        """The ordered agents for a question, with the clause each hop is for (``tasks``)."""
+    def plan(self, question: str, max_hops: int = SUPERVISOR.max_hops) -> SupervisorPlan:
+        """The ordered agents for a question, the part each hop is for (``tasks``), and the candidates weighed."""
         question = clean_query(question, what="question")
-        steps = steps_from_evidence(self.evidence(question), self.min_terms, self.min_margin)
-        return plan_from_steps(question, steps, max_hops, self.default)
+        evidence = self.evidence(question)
+        return choose_plan(question, [c for c, _ in evidence], [s for _, s in evidence], self.hop_cost, max_hops)
 
 
-__all__ = ["LocalSupervisor", "UNKNOWN_TERMS", "example_vocabulary", "plan_from_steps", "steps_from_evidence"]
+__all__ = ["LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "SupervisorPlan", "UNHEADED", "UNKNOWN_TERMS",
+           "best_labellings", "choose_plan", "example_vocabulary", "head", "marked_boundaries", "plan_from_labels"]

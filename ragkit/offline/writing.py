@@ -24,7 +24,7 @@ and a "hypothetical document" that is not hypothetical (the first-pass sentences
 On a retry it gets the queries already tried and a first pass without the rejected documents.
 
 What they cannot do: quoting cannot combine facts into a new sentence, resolve "it", or compute anything
-(a total, a comparison: :class:`ragkit.offline.structured.StructuredWriter` decides those in code); a
+(a total, a comparison: :class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code); a
 same-topic paragraph that lacks the answer is still quoted (SQuAD 2.0 "impossible" questions are rarely
 refused). Feedback from an off-topic document that shares a word with the question drags the rewrite
 off topic, the known failure of pseudo-relevance feedback: pass only the documents a grader kept, and cap
@@ -58,7 +58,6 @@ from ragkit.core.nlp import (
 )
 from ragkit.defaults import ADVANCED, WRITER
 from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, NOT_ENOUGH_INFORMATION, Answer, QueryTransform, new_queries
-
 
 # ---------------------------------------------------------------- the extractive writer
 MIN_UNIT_WORDS = 5

@@ -190,7 +190,7 @@ class LLMRouter:
     >>> router = LLMRouter(scripted('{"route": "wine"}'), [RouteSpec("wine", "the wine list"),
     ...                    RouteSpec("web", "anything else")], fallback="web")
     >>> router.route("A red for lamb?")
-    RouteDecision(route='wine', confidence=1.0, note='', fallback=False)
+    RouteDecision(route='wine', confidence=1.0, note='', fallback=False, scores={}, margin=None)
     """
 
     def __init__(self, model: BaseChatModel, routes: Sequence[RouteSpec], fallback: str | None = None,

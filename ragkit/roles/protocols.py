@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from langchain_core.documents import Document
@@ -64,19 +64,32 @@ def declines(answer: str) -> bool:
 # ---------------------------------------------------------------- router
 @dataclass(frozen=True)
 class RouteSpec:
-    """One destination a router can choose, described the way a prompt would describe it."""
+    """One destination a router can choose, described the way a prompt would describe it.
+
+    ``description`` says what the route answers, ``examples`` are questions it should receive. A local
+    router also reads two optional declarations: ``serves`` names kinds of question the route answers
+    whatever their topic (``"fresh"``: time-bound information, ``"general"``: general knowledge; the
+    signals are in :mod:`ragkit.offline.router`), and ``templates`` are example questions over the route's
+    documents' metadata (``"Is the {title} {dietary}?"``), filled from its data when it has documents.
+    """
 
     name: str
     description: str
     examples: tuple[str, ...] = ()
+    serves: tuple[str, ...] = ()
+    templates: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class RouteDecision:
+    """A router's choice; ``scores`` (route name -> score) and ``margin`` (best minus runner-up) when it has scores."""
+
     route: str
     confidence: float
     note: str = ""
     fallback: bool = False
+    scores: Mapping[str, float] = field(default_factory=dict)
+    margin: float | None = None
 
 
 def check_routes(routes: Sequence[RouteSpec], fallback: str | None) -> tuple[tuple[RouteSpec, ...], str]:
@@ -182,6 +195,9 @@ class Judgement:
     clarifying_question: str | None = None  # for "ambiguous"
     corrected_query: str | None = None  # for "insufficient"
     fallback: bool = False  # the judge failed and the fail-soft default was used
+    # The evidence score of the verdict: the grader's best score among the kept documents (among all of them
+    # when none is kept). CRAG's refusal dial reads it; None when the judge gives no score (an LLM judge).
+    score: float | None = None
 
 
 def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:
@@ -274,6 +290,47 @@ class ToolPlanner(Protocol):
     def bind_tools(self, tools: Sequence[Any]) -> Runnable: ...
 
     def invoke(self, input: Any) -> AIMessage: ...
+
+
+# ---------------------------------------------------------------- question classifier
+@dataclass(frozen=True)
+class KindDecision:
+    """A question's *kind* (which evidence it needs: a label of a domain's table), not its *form*
+    (``core.nlp.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
+
+    kind: str
+    confidence: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class QuestionClassifier(Protocol):
+    def classify(self, question: str) -> KindDecision: ...
+
+
+# ---------------------------------------------------------------- evidence grader
+EvidenceVerdict = Literal["sufficient", "short"]
+
+
+@dataclass(frozen=True)
+class EvidenceGrade:
+    """The verdict on a set of documents; ``supporting`` are 0-based indexes of those that hold the answer."""
+
+    verdict: EvidenceVerdict
+    supporting: tuple[int, ...] = ()
+    score: float = 0.0
+    note: str = ""
+    fallback: bool = False
+
+    @property
+    def sufficient(self) -> bool:
+        return self.verdict == "sufficient"
+
+
+@runtime_checkable
+class EvidenceGrader(Protocol):
+    def grade(self, question: str, documents: Sequence[Document]) -> EvidenceGrade: ...
 
 
 # ---------------------------------------------------------------- checking and picking roles
@@ -383,5 +440,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ["NOT_ENOUGH_INFORMATION", "Answer", "AnswerGrader", "DocumentGrader", "FunctionRole", "Grade", "GradeEach",
-           "Groundedness", "HallucinationGrader", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "Judge", "Judgement", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QueryTransform", "QueryTransformer", "QuestionRewriter", "RouteDecision", "RouteSpec", "Router", "SmallTalk", "ToolPlanner", "Usefulness", "Verdict", "Writer", "arguments", "as_role", "check_routes", "choose", "declines", "fail_soft", "is_refusal", "methods_of", "new_queries", "signature", "takes"]
+__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'EvidenceGrade', 'EvidenceGrader', 'EvidenceVerdict', 'fail_soft', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'Judge', 'Judgement', 'KindDecision', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionClassifier', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Verdict', 'Writer']

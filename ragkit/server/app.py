@@ -56,6 +56,7 @@ from langgraph.types import Command
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 
+from ragkit import __version__
 from ragkit.core.search import with_score
 from ragkit.server.checkpoints import open_checkpointer
 from ragkit.server.database import StateDatabase
@@ -284,7 +285,7 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
         finally:
             runtime.stack.close()
 
-    app = FastAPI(title="ragkit", version="0.1.0", lifespan=lifespan, description=__doc__.split("\n\n")[0])
+    app = FastAPI(title="ragkit", version=__version__, lifespan=lifespan, description=__doc__.split("\n\n")[0])
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
 
     @app.exception_handler(ApiError)

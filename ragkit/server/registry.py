@@ -101,6 +101,7 @@ def advanced_bandit(database: Any = None, state_dir: Path | None = None) -> Any:
 def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[str, GraphSpec]:
     """Every ragkit graph the server offers, by name (``database``: where the advanced pipeline's bandit
     keeps its counts, None keeps them in memory; ``state_dir``: where an older bandit file may be)."""
+    from ragkit.domains.shop.orders import load_order_store
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.advanced_rag import build_advanced_rag_graph
     from ragkit.graphs.crag import build_crag_graph
@@ -108,7 +109,6 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     from ragkit.graphs.statute_qa import build_statute_qa_graph
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.graphs.tool_agent import build_tool_agent_graph
-    from ragkit.domains.shop.orders import load_order_store
     from ragkit.sandbox import python_runner
 
     store = load_order_store()

@@ -1,8 +1,9 @@
-"""The JSON teaching data: the menu and the wine list (one Document per dish or wine), and the routing set.
+"""The JSON teaching data: the menu and the wine list, one Document per dish or wine, and their searches.
 
 Each dish and wine becomes a readable paragraph holding every fact of its record (so both retrieval and
 sentence extraction can find a price or an allergen), with the record's fields kept as metadata for
-filtering. The routing set is the labelled ``{"question", "route"}`` list used to tune and measure routers.
+filtering. The routes of the Adaptive RAG graph and the labelled routing set are in
+:mod:`ragkit.domains.menu.routes`.
 
 Simplifications: prices are euros, printed with two decimals; optional wine fields are only ``vintage``
 and ``price_glass`` (a wine without ``price_glass`` is not sold by the glass).
@@ -124,22 +125,6 @@ def load_wines(path: str | Path | None = None) -> list[Document]:
     return unique_ids(path, docs)
 
 
-# ---------------------------------------------------------------- the labelled routing set
-
-ROUTES = ("search_menu", "search_wine", "search_web", "llm_fallback")
-
-
-def load_routing_questions(path: str | Path | None = None) -> list[dict[str, str]]:
-    """The labelled routing set: a list of ``{"question": ..., "route": ...}`` with route in ``ROUTES``."""
-    path = locate(path, "routing_questions.json", "a JSON list of {'question': ..., 'route': ...}")
-    items = records(path, read_json(path), "questions")
-    for i, item in enumerate(items):
-        require(path, item, i, {"question": str, "route": str})
-        if item["route"] not in ROUTES:
-            raise DataError(f"{path}: entry {i} has route {item['route']!r}; use one of {ROUTES}")
-    return [{"question": item["question"].strip(), "route": item["route"]} for item in items]
-
-
 def menu_search(k: int = GRAPHS.k) -> LazySearch:
     """The default retriever over the menu (hybrid BM25 + dense), built on its first search."""
     return LazySearch(lambda: default_retriever(load_menu(), k=k), k, name="menu")
@@ -155,5 +140,5 @@ def menu_and_wines() -> list[Document]:
     return load_menu() + load_wines()
 
 
-__all__ = ["COURSES", "ROUTES", "load_menu", "load_routing_questions", "load_wines", "menu_and_wines", "menu_search",
+__all__ = ["COURSES", "load_menu", "load_wines", "menu_and_wines", "menu_search",
            "menu_text", "wine_search", "wine_text"]

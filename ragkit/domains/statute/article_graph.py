@@ -4,7 +4,7 @@ Nodes are articles (the Documents of :func:`ragkit.domains.statute.corpus.load_s
 directed edge, from the article that needs the other to the article it needs:
 
 - ``"reference"``: the article cites another ("under Article 9", "Article 30(1)"), as parsed by
-  :func:`ragkit.domains.statute.corpus.article_references` (``metadata["references"]`` when present);
+  :func:`ragkit.domains.statute.citations.cited_articles` (``metadata["references"]`` when present);
 - ``"defined_term"``: the article uses a term that another article defines. Terms are read from the
   text: every quoted phrase followed by "means" (``"Vessel" means any craft ...``), wherever it stands,
   so a new statute works unchanged. An article "uses" a term when the phrase appears in it, in any case,
@@ -19,7 +19,8 @@ definitions article, which nearly every article links to (see ``STATUTE_GRAPH_DE
 to articles the statute does not have are listed in ``graph.graph["unresolved_references"]``.
 
 :class:`GraphRetriever` (from :mod:`ragkit.core.graph_retriever`) ranks articles by personalized
-PageRank over this graph; :func:`statute_graph_retriever` wires the two together.
+PageRank over this graph; :func:`statute_graph_retriever` wires the two together. Pictures and a k-hop
+walk of the graph are in :mod:`ragkit.domains.statute.plots`.
 
 Simplifications: a term matches by its surface form, so "master" in "master plan" counts as a use and an
 irregular plural ("fishermen") does not; when a term is defined twice, the first definition wins; a
@@ -43,15 +44,13 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.graph_retriever import GraphRetriever, document_graph
 from ragkit.core.search import doc_key
 from ragkit.defaults import STATUTE_QA
-from ragkit.domains.statute.corpus import article_references
+from ragkit.domains.statute.citations import cited_articles
 
 # Bounded term length and no nested quantifiers: one attempt reads at most ~90 characters.
 _DEFINITION = re.compile(r"[\"“](?P<term>[^\"“”\n]{1,80})[\"”][ \t]{0,3}means\b")
 EDGE_KINDS = ("reference", "defined_term")
-# Chosen on the DEV split of data/eval/statute_qa.json (benchmarks/statute/statute_qa.py; grid and rule in
-# benchmarks/results/statute_qa_tuning.json) and kept in ragkit.defaults.STATUTE_QA. The MuSiQue-tuned
-# GraphRetriever defaults (forward, damping 0.95, pure PageRank) walk every query into Article 3, which
-# nearly every article links to; a walk mixed with the seed scores keeps the seeds on top.
+# The walk over the article graph (ragkit.defaults.STATUTE_QA, chosen on the statute QA dev split), not the
+# MuSiQue-tuned GraphRetriever defaults, which walk every query into the definitions article.
 STATUTE_GRAPH_DEFAULTS: dict[str, Any] = {"direction": STATUTE_QA.graph_direction, "damping": STATUTE_QA.graph_damping,
                                           "mix": STATUTE_QA.graph_mix, "seed_k": STATUTE_QA.graph_seed_k}
 KIND_WEIGHTS = {"reference": 1.0, "defined_term": STATUTE_QA.graph_defined_term_weight}
@@ -140,7 +139,7 @@ def build_article_graph(docs: Sequence[Document], kind_weights: Mapping[str, flo
         source, number = doc_key(doc), _article_number(doc)
         refs = doc.metadata.get("references")
         if refs is None:
-            refs = article_references(doc.page_content, exclude=number)
+            refs = cited_articles(doc.page_content, exclude=number)
         for ref in refs:
             if ref in by_number and by_number[ref] != source:
                 add(source, by_number[ref], "reference")
@@ -160,75 +159,6 @@ def build_article_graph(docs: Sequence[Document], kind_weights: Mapping[str, flo
     return graph
 
 
-def graph_elements(graph: nx.DiGraph) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Plain node and edge lists (JSON-ready) for a table, a widget or a custom drawing.
-
-    >>> g = build_article_graph([Document("Article 1. A\\n\\nSee Article 2.", metadata={"id": "art-1", "article": 1}),
-    ...                          Document("Article 2. B\\n\\nText.", metadata={"id": "art-2", "article": 2})])
-    >>> graph_elements(g)[1]
-    [{'source': 'art-1', 'target': 'art-2', 'kinds': ['reference'], 'terms': [], 'weight': 1.0}]
-    """
-    nodes = [{"id": n, "article": d.get("article"), "title": d.get("title", ""), "part": d.get("part")} for n, d in graph.nodes(data=True)]
-    edges = [{"source": u, "target": v, "kinds": list(d.get("kinds", ())), "terms": list(d.get("terms", ())), "weight": d.get("weight", 1.0)}
-             for u, v, d in graph.edges(data=True)]
-    return nodes, edges
-
-
-def graph_layout(graph: nx.DiGraph, seed: int = 0) -> dict[str, tuple[float, float]]:
-    """Node positions from networkx's spring layout with a fixed ``seed`` (same seed, same picture)."""
-    pos = nx.spring_layout(graph, seed=seed, k=1.2 / max(graph.number_of_nodes(), 1) ** 0.5)
-    return {node: (float(x), float(y)) for node, (x, y) in pos.items()}
-
-
-def draw_article_graph(graph: nx.DiGraph, seed: int = 0, highlight: Sequence[str] = (), kinds: Sequence[str] = EDGE_KINDS,
-                       figsize: tuple[float, float] = (10.0, 8.0)) -> Any:
-    """A matplotlib Figure of the graph (:func:`graph_layout`): references solid grey, term uses dashed green.
-
-    ``highlight`` lists node ids to draw in orange (say, what a retriever returned). Nothing is shown,
-    saved or fetched; in a notebook the returned figure displays itself.
-    """
-    from matplotlib.figure import Figure
-    from matplotlib.lines import Line2D
-
-    fig = Figure(figsize=figsize)
-    ax = fig.add_subplot()
-    pos = graph_layout(graph, seed)
-    marked = set(highlight)
-    nx.draw_networkx_nodes(graph, pos, ax=ax, node_color=["tab:orange" if n in marked else "tab:blue" for n in graph.nodes],
-                           node_size=260, alpha=0.9)
-    labels = {n: str(d.get("article", n)) for n, d in graph.nodes(data=True)}
-    nx.draw_networkx_labels(graph, pos, labels=labels, ax=ax, font_size=7, font_color="white")
-    handles = []
-    for kind, style, color in (("reference", "solid", "tab:gray"), ("defined_term", "dashed", "tab:green")):
-        if kind in kinds:
-            edgelist = [(u, v) for u, v, d in graph.edges(data=True) if kind in d.get("kinds", ())]
-            nx.draw_networkx_edges(graph, pos, edgelist=edgelist, ax=ax, style=style, alpha=0.4, arrowsize=8, edge_color=color)
-            handles.append(Line2D([], [], linestyle=style, color=color, label=kind))
-    ax.legend(handles=handles, loc="lower left", fontsize=8)
-    ax.set_axis_off()
-    return fig
-
-
-def articles_within(graph: nx.DiGraph, start: str, hops: int) -> dict[str, int]:
-    """Every article ``start`` reaches in at most ``hops`` steps along the edges (what it needs, what those
-    need, ...), with its distance in steps; ``start`` itself is at 0.
-
-    The crude cousin of personalized PageRank: a k-hop neighbourhood treats every reachable article alike,
-    so with the definitions article one step from nearly everything, two hops reach most of the statute.
-
-    >>> g = nx.DiGraph([("art-1", "art-2"), ("art-2", "art-3"), ("art-4", "art-1")])
-    >>> articles_within(g, "art-1", 1)
-    {'art-1': 0, 'art-2': 1}
-    >>> articles_within(g, "art-1", 5)
-    {'art-1': 0, 'art-2': 1, 'art-3': 2}
-    """
-    if start not in graph:
-        raise KeyError(f"{start!r} is not an article of the graph")
-    if isinstance(hops, bool) or not isinstance(hops, int) or hops < 0:
-        raise ValueError(f"hops must be a non-negative integer, got {hops!r}")
-    return dict(sorted(nx.single_source_shortest_path_length(graph, start, cutoff=hops).items(), key=lambda kv: (kv[1], kv[0])))
-
-
 def statute_graph_retriever(docs: Sequence[Document] | None = None, base: Any = None, embeddings: Embeddings | None = None,
                             kind_weights: Mapping[str, float] = KIND_WEIGHTS, **kwargs: Any) -> GraphRetriever:
     """A :class:`GraphRetriever` over the article graph (default: ``load_statute()``, hybrid seeds,
@@ -241,6 +171,5 @@ def statute_graph_retriever(docs: Sequence[Document] | None = None, base: Any = 
     return GraphRetriever.from_graph(graph, base=base, embeddings=embeddings, **{**STATUTE_GRAPH_DEFAULTS, **kwargs})
 
 
-__all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "GraphRetriever", "articles_within", "build_article_graph",
-           "defined_terms", "draw_article_graph",
-           "graph_elements", "graph_layout", "statute_graph_retriever", "term_pattern", "term_specificity", "terms_used"]
+__all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "build_article_graph", "defined_terms",
+           "statute_graph_retriever", "term_pattern", "term_specificity", "terms_used"]

@@ -31,7 +31,7 @@ citations; Korean branch articles (제12조의2) and named Korean acts are not r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -154,13 +154,26 @@ def _from_match(m: re.Match[str], text: str, start: int) -> Citation:
     return Citation(int(m.group("num")), int(para) if para else None, m.group("point"), start, m.end(), text[start : m.end()])
 
 
-def cited_articles(text: str) -> list[int]:
-    """The distinct article numbers cited in ``text``, sorted.
+def cited_articles(text: str, exclude: int | None = None) -> list[int]:
+    """The distinct article numbers cited in ``text``, sorted (``exclude``: an article's own number).
 
     >>> cited_articles("Do Arts. 6 to 8 apply, or only § 6 and 제13조?")
     [6, 7, 8, 13]
+    >>> cited_articles("See Article 12(3), Articles 4 and 6, and Articles 8 to 10 of this Act.", exclude=9)
+    [4, 6, 8, 10, 12]
     """
-    return sorted({c.article for c in parse_citations(text)})
+    return sorted({c.article for c in parse_citations(text)} - {exclude})
+
+
+def without_citations(text: str) -> str:
+    """``text`` with its citations cut out (what is left for reading names, say).
+
+    >>> without_citations("Does Article 15 apply in Norway?")
+    'Does  apply in Norway?'
+    """
+    for citation in reversed(parse_citations(text)):
+        text = text[: citation.start] + text[citation.end:]
+    return text
 
 
 class CitationCheck(NamedTuple):
@@ -199,4 +212,41 @@ def check_citations(citations: Iterable[Citation], docs: Iterable[Document]) -> 
     return checks
 
 
-__all__ = ["MAX_CITATION_CHARS", "Citation", "CitationCheck", "check_citations", "cited_articles", "parse_citations"]
+def pinned_articles(question: str, numbers: Iterable[int]) -> tuple[list[int], list[str]]:
+    """The cited articles the statute has (in the question's order) and the problems with the others.
+
+    >>> pinned_articles("Compare Art. 12(3) with Article 99 and 제12조.", range(1, 41))
+    ([12], ['there is no Article 99 in this statute (it has Articles 1-40)'])
+    """
+    have = {int(n) for n in numbers}
+    docs = [Document("", metadata={"article": n, "paragraphs": 0}) for n in have]
+    pinned, problems = [], []
+    for check in check_citations(parse_citations(question), docs):
+        if check.citation.article in have:
+            if check.citation.article not in pinned:
+                pinned.append(check.citation.article)
+        elif check.problem not in problems:
+            problems.append(check.problem)
+    return pinned, problems
+
+
+def with_titles(question: str, titles: Mapping[int, str]) -> str:
+    """The question with each cited article's title written after the citation, for the local roles.
+
+    "What is Article 16 about?" shares no word with the article's paragraphs; "What is Article 16 (Closed
+    areas and seasons) about?" shares three.
+
+    >>> with_titles("what is article 16 about", {16: "Closed areas and seasons"})
+    'what is article 16 (Closed areas and seasons) about'
+    """
+    out, last = [], 0
+    for citation in parse_citations(question):
+        title = titles.get(citation.article)
+        if title:
+            out.extend([question[last:citation.end], f" ({title})"])
+            last = citation.end
+    return "".join(out) + question[last:]
+
+
+__all__ = ["MAX_CITATION_CHARS", "Citation", "CitationCheck", "check_citations", "cited_articles", "parse_citations",
+           "pinned_articles", "with_titles", "without_citations"]

@@ -1,4 +1,4 @@
-"""Articles cut into paragraph Documents, and answers that cite them as "[Article 12(3)]".
+"""Articles cut into paragraph Documents, answers that cite them as "[Article 12(3)]", and checking those citations.
 
 A statute answer should say *which paragraph* supports each sentence, in the statute's own form. The
 writers of :mod:`ragkit.offline.writing` cite the documents they were given as ``[n]``; give them one
@@ -21,26 +21,19 @@ several articles ("[Articles 35 and 36]") yields one citation per article.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from langchain_core.documents import Document
 
 from ragkit.core.nlp import cited_numbers, split_sentences
 from ragkit.core.search import doc_key
 from ragkit.domains.statute.citations import Citation, parse_citations
+from ragkit.roles.protocols import HallucinationGrader
 
 _PARAGRAPH = re.compile(r"^\((\d{1,4})\)[ \t]*", re.MULTILINE)
 _BRACKET = re.compile(r"\s*\[([^\[\]\n]{1,120})\]")
 _NUMBER_MARKER = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
-
-
-def paragraph_label(article: int, paragraph: int | None) -> str:
-    """The statute's own name for a paragraph.
-
-    >>> paragraph_label(12, 3), paragraph_label(3, None)
-    ('Article 12(3)', 'Article 3')
-    """
-    return f"Article {article}" + (f"({paragraph})" if paragraph is not None else "")
 
 
 def split_paragraphs(article: Document) -> list[Document]:
@@ -63,7 +56,7 @@ def split_paragraphs(article: Document) -> list[Document]:
         pieces.append((int(mark.group(1)), body[mark.end():end].strip()))
     out = []
     for paragraph, text in pieces:
-        label = paragraph_label(number, paragraph)
+        label = Citation(number, paragraph).label()
         key = f"art-{number}" + (f"({paragraph})" if paragraph is not None else "")
         out.append(Document(text, metadata={"id": key, "article": number, "paragraph": paragraph, "title": label,
                                             "article_title": article.metadata.get("title", ""), "article_id": doc_key(article)}))
@@ -136,5 +129,70 @@ def remove_citations(text: str, labels: set[str]) -> str:
     return _BRACKET.sub(keep, text)
 
 
-__all__ = ["answer_citations", "bracket_citations", "cite_paragraphs", "paragraph_label", "paragraphs_of", "remove_citations",
-           "split_paragraphs", "strip_brackets"]
+# ---------------------------------------------------------------- checking an answer's citations
+@dataclass(frozen=True)
+class CitationReport:
+    """What verify found: the kept citations, the dropped ones (label and why), and the unsupported sentences."""
+
+    valid: tuple[str, ...] = ()
+    invalid: tuple[tuple[str, str], ...] = ()
+    unsupported: tuple[str, ...] = ()
+    blamed: tuple[str, ...] = ()  # ids of paragraphs that were cited but did not support their sentence
+    supported: tuple[str, ...] = ()  # ids of paragraphs that were cited and supported their sentence
+
+    @property
+    def verified(self) -> bool:
+        """Every sentence kept at least one citation that supports it."""
+        return bool(self.valid) and not self.unsupported
+
+
+def cited_paragraphs(citation: Citation, articles: Mapping[int, Document]) -> list[Document]:
+    """The paragraph Documents a citation names (every paragraph for a citation of a whole article)."""
+    paragraphs = split_paragraphs(articles[citation.article])
+    if citation.paragraph is None:
+        return paragraphs
+    return [p for p in paragraphs if p.metadata["paragraph"] == citation.paragraph]
+
+
+def check_answer_citations(answer: str, retrieved: Mapping[int, Document], verifier: HallucinationGrader) -> CitationReport:
+    """Check each bracketed citation of ``answer``: its article must be among ``retrieved`` (article number ->
+    article), its paragraph must exist, and the hallucination grader must find that paragraph supports the
+    sentence. A sentence left without a supporting citation is unsupported.
+
+    >>> class Yes:
+    ...     def check(self, documents, answer):
+    ...         from ragkit.roles.protocols import Groundedness
+    ...         return Groundedness(True)
+    >>> art = {12: Document("Article 12. Revocation\\n\\n(1) A.\\n\\n(3) Notice of 14 days.", metadata={"article": 12, "id": "art-12"})}
+    >>> r = check_answer_citations("Notice of 14 days [Article 12(3)] [Article 40(1)]. Also B [Article 12(7)].", art, Yes())
+    >>> r.valid, r.invalid, r.unsupported
+    (('Article 12(3)',), (('Article 40(1)', 'Article 40 was not retrieved'), ('Article 12(7)', 'Article 12 has no paragraph (7)')), ('Also B.',))
+    """
+    valid, invalid, unsupported, blamed, supported = [], [], [], [], []
+    for sentence, citations in answer_citations(answer):
+        kept = False
+        for citation in citations:
+            label = citation.label()
+            if citation.article not in retrieved:
+                invalid.append((label, f"Article {citation.article} was not retrieved"))
+                continue
+            paragraphs = cited_paragraphs(citation, retrieved)
+            if not paragraphs:
+                invalid.append((label, f"Article {citation.article} has no paragraph ({citation.paragraph})"))
+                continue
+            if verifier.check(paragraphs, sentence).grounded:
+                kept = True
+                supported.extend(doc_key(p) for p in paragraphs)
+                if label not in valid:
+                    valid.append(label)
+            else:
+                invalid.append((label, "does not support its sentence"))
+                blamed.extend(doc_key(p) for p in paragraphs)
+        if not kept:
+            unsupported.append(sentence)
+    return CitationReport(tuple(valid), tuple(invalid), tuple(unsupported), tuple(dict.fromkeys(blamed)),
+                          tuple(dict.fromkeys(supported)))
+
+
+__all__ = ["CitationReport", "answer_citations", "bracket_citations", "check_answer_citations", "cite_paragraphs",
+           "cited_paragraphs", "paragraphs_of", "remove_citations", "split_paragraphs", "strip_brackets"]

@@ -1,5 +1,8 @@
-"""Pictures of the statute QA measurements, read from ``benchmarks/results/statute_qa.json``.
+"""Pictures of the statute: its article graph, and the statute QA measurements read from
+``benchmarks/results/statute_qa.json``.
 
+- :func:`draw_article_graph` (positions from :func:`graph_layout`), :func:`graph_elements` (plain node and
+  edge lists for a widget) and :func:`articles_within` (a k-hop walk, the crude cousin of PageRank);
 - :func:`plot_strategy_table`: the per-strategy, per-type table (hit@1 or recall@5) as heat maps, one
   per split, the best strategy of each type outlined;
 - :func:`plot_routing_comparison`: routing hit@1 with oracle types vs classifier types, for the starting
@@ -15,14 +18,87 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import networkx as nx
 import numpy as np
 
-from ragkit.plots import _pyplot
+from ragkit.domains.statute.article_graph import EDGE_KINDS
+from ragkit.domains.statute.questions import ROUTED_KINDS
+from ragkit.domains.statute.strategies import STRATEGIES
 
 STRATEGY_TABLE_SIZE = (10.0, 3.4)
 ROUTING_SIZE = (9.0, 3.6)
-TYPES = ("single", "definition", "multihop", "citation", "all_answerable")
-STRATEGIES = ("vector", "hybrid", "graph")
+TYPES = (*ROUTED_KINDS, "all_answerable")
+
+
+def graph_elements(graph: nx.DiGraph) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Plain node and edge lists (JSON-ready) for a table, a widget or a custom drawing.
+
+    >>> from langchain_core.documents import Document
+    >>> from ragkit.domains.statute.article_graph import build_article_graph
+    >>> g = build_article_graph([Document("Article 1. A\\n\\nSee Article 2.", metadata={"id": "art-1", "article": 1}),
+    ...                          Document("Article 2. B\\n\\nText.", metadata={"id": "art-2", "article": 2})])
+    >>> graph_elements(g)[1]
+    [{'source': 'art-1', 'target': 'art-2', 'kinds': ['reference'], 'terms': [], 'weight': 1.0}]
+    """
+    nodes = [{"id": n, "article": d.get("article"), "title": d.get("title", ""), "part": d.get("part")} for n, d in graph.nodes(data=True)]
+    edges = [{"source": u, "target": v, "kinds": list(d.get("kinds", ())), "terms": list(d.get("terms", ())), "weight": d.get("weight", 1.0)}
+             for u, v, d in graph.edges(data=True)]
+    return nodes, edges
+
+
+def graph_layout(graph: nx.DiGraph, seed: int = 0) -> dict[str, tuple[float, float]]:
+    """Node positions from networkx's spring layout with a fixed ``seed`` (same seed, same picture)."""
+    pos = nx.spring_layout(graph, seed=seed, k=1.2 / max(graph.number_of_nodes(), 1) ** 0.5)
+    return {node: (float(x), float(y)) for node, (x, y) in pos.items()}
+
+
+def draw_article_graph(graph: nx.DiGraph, seed: int = 0, highlight: Sequence[str] = (), kinds: Sequence[str] = EDGE_KINDS,
+                       figsize: tuple[float, float] = (10.0, 8.0)) -> Any:
+    """A matplotlib Figure of the graph (:func:`graph_layout`): references solid grey, term uses dashed green.
+
+    ``highlight`` lists node ids to draw in orange (say, what a retriever returned). Nothing is shown,
+    saved or fetched; in a notebook the returned figure displays itself.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+
+    fig = Figure(figsize=figsize)
+    ax = fig.add_subplot()
+    pos = graph_layout(graph, seed)
+    marked = set(highlight)
+    nx.draw_networkx_nodes(graph, pos, ax=ax, node_color=["tab:orange" if n in marked else "tab:blue" for n in graph.nodes],
+                           node_size=260, alpha=0.9)
+    labels = {n: str(d.get("article", n)) for n, d in graph.nodes(data=True)}
+    nx.draw_networkx_labels(graph, pos, labels=labels, ax=ax, font_size=7, font_color="white")
+    handles = []
+    for kind, style, color in (("reference", "solid", "tab:gray"), ("defined_term", "dashed", "tab:green")):
+        if kind in kinds:
+            edgelist = [(u, v) for u, v, d in graph.edges(data=True) if kind in d.get("kinds", ())]
+            nx.draw_networkx_edges(graph, pos, edgelist=edgelist, ax=ax, style=style, alpha=0.4, arrowsize=8, edge_color=color)
+            handles.append(Line2D([], [], linestyle=style, color=color, label=kind))
+    ax.legend(handles=handles, loc="lower left", fontsize=8)
+    ax.set_axis_off()
+    return fig
+
+
+def articles_within(graph: nx.DiGraph, start: str, hops: int) -> dict[str, int]:
+    """Every article ``start`` reaches in at most ``hops`` steps along the edges (what it needs, what those
+    need, ...), with its distance in steps; ``start`` itself is at 0.
+
+    The crude cousin of personalized PageRank: a k-hop neighbourhood treats every reachable article alike,
+    so with the definitions article one step from nearly everything, two hops reach most of the statute.
+
+    >>> g = nx.DiGraph([("art-1", "art-2"), ("art-2", "art-3"), ("art-4", "art-1")])
+    >>> articles_within(g, "art-1", 1)
+    {'art-1': 0, 'art-2': 1}
+    >>> articles_within(g, "art-1", 5)
+    {'art-1': 0, 'art-2': 1, 'art-3': 2}
+    """
+    if start not in graph:
+        raise KeyError(f"{start!r} is not an article of the graph")
+    if isinstance(hops, bool) or not isinstance(hops, int) or hops < 0:
+        raise ValueError(f"hops must be a non-negative integer, got {hops!r}")
+    return dict(sorted(nx.single_source_shortest_path_length(graph, start, cutoff=hops).items(), key=lambda kv: (kv[1], kv[0])))
 
 
 def strategy_matrix(results: Mapping[str, Any], split: str, metric: str = "hit@1",
@@ -43,7 +119,8 @@ def plot_strategy_table(results: Mapping[str, Any], metric: str = "hit@1", split
 
     The citation column is plain retrieval (no pin): with the pin every strategy reaches hit@1 1.0.
     """
-    plt = _pyplot()
+    import matplotlib.pyplot as plt
+
     fig, axes = plt.subplots(1, len(splits), figsize=STRATEGY_TABLE_SIZE, squeeze=False)
     for ax, split in zip(axes[0], splits):
         values = strategy_matrix(results, split, metric, types)
@@ -76,7 +153,8 @@ def routing_rows(results: Mapping[str, Any], splits: Sequence[str] = ("dev", "te
 def plot_routing_comparison(results: Mapping[str, Any], splits: Sequence[str] = ("dev", "test")) -> Any:
     """Bars: routing hit@1 with the true (oracle) types and with the classifier's, per split and table,
     and the original system's two figures (``results["original_system"]``) on the left."""
-    plt = _pyplot()
+    import matplotlib.pyplot as plt
+
     original = results["original_system"]
     labels = ["original\nsystem"] + [f"{split}\n{table.replace('_table', '').replace('_', ' ')}" for split, table, _, _ in
                                      routing_rows(results, splits)]
@@ -96,4 +174,5 @@ def plot_routing_comparison(results: Mapping[str, Any], splits: Sequence[str] = 
     return fig
 
 
-__all__ = ["ROUTING_SIZE", "STRATEGY_TABLE_SIZE", "plot_routing_comparison", "plot_strategy_table", "routing_rows", "strategy_matrix"]
+__all__ = ["ROUTING_SIZE", "STRATEGY_TABLE_SIZE", "articles_within", "draw_article_graph", "graph_elements", "graph_layout",
+           "plot_routing_comparison", "plot_strategy_table", "routing_rows", "strategy_matrix"]
