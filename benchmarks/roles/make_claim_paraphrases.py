@@ -55,6 +55,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT  # noqa: E402
 from make_claim_cases import (  # noqa: E402
     OUT_PATH as CLAIM_CASES_PATH,
+)
+from make_claim_cases import (
     _bundled,
     _contains,
     _scifact,

@@ -124,33 +124,60 @@ def _has_verb(piece: str) -> bool:
         bool(tokens) and tokens[0] in _SUBJECTS)
 
 
+# Where a sentence always divides: a semicolon, a comma before a conjunction or a relative pronoun,
+# "but"/"whereas", and "and" before a pronoun ("..., and it is ..."). Inside the parts, the finer cuts of
+# split_clauses count only where both sides have a verb.
+_BOUNDARY = re.compile(r"\s*;\s*|,\s+(?:and|but|while|whilst|whereas|although|though|yet|so)\s+|\s+[\u2013\u2014]\s+"
+                       r"|,\s+(?=(?:which|who|where)\s)"
+                       r"|\s+(?:but|whereas|whilst)\s+|\s+and\s+(?=(?:it|they|he|she|we|its|their|this|these|there)\b)",
+                       re.IGNORECASE)
+
+
+def _pieces(sentence: str) -> list[list[int]]:
+    """(start, end, words) of each clause of ``sentence``: the hard boundaries, then split_clauses' cuts;
+    ``words`` is the length of the part a piece opens after a hard boundary (0 for the others)."""
+    hard, start = [], 0
+    for m in _BOUNDARY.finditer(sentence):
+        hard.append((start, m.start()))
+        start = m.end()
+    hard.append((start, len(sentence)))
+    pieces = []
+    for a, b in hard:
+        part, cursor, first = sentence[a:b], 0, True
+        for clause in split_clauses(part):
+            at = part.find(clause.raw, cursor)
+            at = cursor if at < 0 else at
+            cursor = at + len(clause.raw)
+            begin = at + clause.raw.find(clause.text) if clause.text in clause.raw else at
+            pieces.append([a + begin, a + cursor, len(part.split()) if first else 0])
+            first = False
+    return pieces
+
+
 def split_claims(sentence: str) -> list[Claim]:
-    """One sentence cut into claims: :func:`ragkit.core.nlp.split_clauses`, with every piece that has no
-    verb (or fewer than ``MIN_CLAIM_WORDS`` words) kept with the claim before it (or, first, after it).
+    """One sentence cut into claims (:data:`_BOUNDARY`, then :func:`ragkit.core.nlp.split_clauses`); a
+    piece without a verb, or under ``MIN_CLAIM_WORDS`` words, stays with the claim before it.
 
     >>> [c.own for c in split_claims("The soup is vegan, and it costs 7 euros.")]
-    ['The soup is vegan', 'it costs 7 euros']
+    ['The soup is vegan', 'it costs 7 euros.']
     >>> [c.text for c in split_claims("The broccoli is charred; served with chilli and garlic.")]
-    ['The broccoli is charred', 'The broccoli served with chilli and garlic']
+    ['The broccoli is charred', 'The broccoli served with chilli and garlic.']
     >>> [c.own for c in split_claims("Clams, mussels and prawns in garlic, chilli and parsley.")]
-    ['Clams, mussels and prawns in garlic, chilli and parsley']
+    ['Clams, mussels and prawns in garlic, chilli and parsley.']
     """
     sentence = sentence.strip()
-    pieces, cursor = [], 0  # (start, end, text without its joining word) in the sentence
-    for clause in split_clauses(sentence):
-        start = sentence.find(clause.raw, cursor)
-        start = cursor if start < 0 else start
-        cursor = start + len(clause.raw)
-        pieces.append([start + clause.raw.find(clause.text) if clause.text in clause.raw else start, cursor])
     merged: list[list[int]] = []
-    for piece in pieces:
-        text = sentence[piece[0]:piece[1]]
-        alone = len(text.split()) >= MIN_CLAIM_WORDS and _has_verb(text) and words(text)[0] not in _AUXILIARIES
-        if merged and (not alone or not _has_verb(sentence[merged[-1][0]:merged[-1][1]])):
-            merged[-1][1] = piece[1]
+    for start, end, hard in _pieces(sentence):
+        text = sentence[start:end]
+        if hard:
+            alone = hard >= MIN_CLAIM_WORDS
         else:
-            merged.append(list(piece))
-    owns = [sentence[a:b].strip(" ,;:.!?") for a, b in merged]
+            alone = len(text.split()) >= MIN_CLAIM_WORDS and _has_verb(text) and words(text)[0] not in _AUXILIARIES
+        if merged and (not alone or not (hard or _has_verb(sentence[merged[-1][0]:merged[-1][1]]))):
+            merged[-1][1] = end
+        else:
+            merged.append([start, end])
+    owns = [sentence[a:b].strip(" ,;:") for a, b in merged]
     owns = [o for o in owns if o]
     if not owns:
         return []
@@ -168,21 +195,24 @@ def split_claims(sentence: str) -> list[Claim]:
 
 
 def _spans(documents: Sequence[Document]) -> list[_Span]:
-    """Every source sentence, its clauses of three words or more, and every pair of neighbouring sentences."""
+    """Every source sentence, its clauses of three words or more (cut as :func:`split_clauses` cuts, and as
+    :func:`split_claims` cuts an answer), and every pair of neighbouring sentences."""
     source = source_sentences(documents)
     spans = []
     for s in source:
         spans.append(_Span(s.doc, s.text, "sentence"))
-        spans += [_Span(s.doc, c.text, "clause") for c in split_clauses(s.text)
-                  if len(c.text.split()) >= MIN_CLAIM_WORDS and c.text != s.text.rstrip(".")]
+        pieces = [c.text for c in split_clauses(s.text)] + [c.own.rstrip(".") for c in split_claims(s.text)]
+        spans += [_Span(s.doc, c, "clause") for c in dict.fromkeys(pieces)
+                  if len(c.split()) >= MIN_CLAIM_WORDS and c != s.text.rstrip(".")]
     spans += [_Span(a.doc, f"{a.text} {b.text}", "pair") for a, b in zip(source, source[1:]) if a.doc == b.doc]
     return spans
 
 
 # ---------------------------------------------------------------- words
 def _spelling(word: str) -> str:
-    """British and American spellings made one ("criticised", "criticized"; "colour", "color")."""
+    """British and American spellings made one ("criticised", "criticized"; "colour", "color"; "centre", "center")."""
     word = re.sub(r"is(e|es|ed|ing|ation|ations)$", r"iz\1", word)
+    word = re.sub(r"(?<=\w[bt])re(s|d)?$", r"er\1", word)  # "centre", "metres"
     return re.sub(r"our(s|ed|ing)?$", r"or\1", word) if len(word) > 5 else word
 
 
@@ -261,8 +291,8 @@ def negation_count(text: str, scope: set[str] | None = None, lexicon: Collection
     """Negations in a text: the words and phrases of ``STATEMENT_NEGATIONS``, "n't", negating prefixes, "-free".
 
     With ``scope`` (the keys of a claim's words) only negations of something the claim talks about count:
-    one of the ``SCOPE_WORDS`` content words after it is the claim's (before it when it ends a clause, "...
-    is still lacking"; for "-free" the word before it).
+    one of the ``SCOPE_WORDS`` content words after it is the claim's (either side when it ends a clause: "if
+    not, the graph regenerates", "... is still lacking"; for "-free" the word before it).
     "not ... until" is "only" ("not until 1864"), not a negation.
 
     >>> negation_count("It is not vegan."), negation_count("They were unable to stop it."), negation_count("Under it")
@@ -289,8 +319,8 @@ def negation_count(text: str, scope: set[str] | None = None, lexicon: Collection
         after = [t for t in tokens[i + 1:] if _is_content(t)][:SCOPE_WORDS]
         if w == "free_":  # "dairy-free" negates the word before it
             nearby = before[-1:]
-        elif w in STATEMENT_NEGATIONS or "_" in w:  # what follows, or what precedes at the clause's end
-            nearby = before if w in ends or not after else after
+        elif w in STATEMENT_NEGATIONS or "_" in w:  # what follows; at a clause's end ("if not, ...") both sides
+            nearby = before + after if w in ends else after or before
         else:  # "unable", "independent": the word, its rest and what follows
             nearby = [w, *(w[len(p):] for p in NEGATING_PREFIXES if w.startswith(p)), *after]
         return any(keys(t) & scope for t in nearby)
@@ -420,6 +450,39 @@ def _capital_words(text: str) -> set[str]:
     return out
 
 
+_NAME_RUN = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+(?:(?:of|the|de|di|del|da|von|van)\s+)*[A-Z][\w'\u2019-]*)+")
+
+
+def name_phrases(text: str) -> list[str]:
+    """Multiword capitalised names ("House of Savoy"), a leading "The" or other stopword left out.
+
+    >>> name_phrases("The National Museum lends paintings to the House of Savoy.")
+    ['National Museum', 'House of Savoy']
+    """
+    found = []
+    for m in _NAME_RUN.finditer(text):
+        run = m.group(0).split()
+        while run and run[0].lower() in QUESTION_STOPWORDS | FUNCTION_WORDS:
+            run.pop(0)
+        if len(run) >= 2:
+            found.append(" ".join(run))
+    return found
+
+
+def _name_key(text: str) -> list[str]:
+    return [stem(w) for w in words(re.sub(r"['\u2019]s\b", "", text)) if w not in QUESTION_STOPWORDS and w != "s"]
+
+
+def phrase_in(phrase: str, text: str) -> bool:
+    """A name phrase occurs in the text as a run of the same stems (case, "of the" and "'s" ignored).
+
+    >>> phrase_in("Museum of Modern Art", "The Museum of Modern Art's gallery"), phrase_in("National Museum", "National Gallery")
+    (True, False)
+    """
+    key, seq = _name_key(phrase), _name_key(text)
+    return bool(key) and any(seq[i:i + len(key)] == key for i in range(len(seq) - len(key) + 1))
+
+
 def _acronym_in(token: str, text: str) -> bool:
     """An all-capitals token spelling the initials of consecutive capitalised words of the text ("EU").
 
@@ -505,7 +568,7 @@ class LocalHallucinationGrader:
                 continue
             # negations and quantifiers are also read against the best clause and the best whole sentence
             finer = [max((j for j, sp in enumerate(spans) if sp.kind in kinds), key=lambda j: score[j])
-                     for kinds in (("clause", "sentence"), ("sentence", "pair"))]
+                     for kinds in (("clause", "sentence"), ("sentence", "pair")) if any(sp.kind in kinds for sp in spans)]
             check, reason = self._checks(claim, spans[best], [spans[j] for j in finer], float(row[best]),
                                          float(row.max()), documents)
             out.append(ClaimCheck(claim.own, sentence, not check, check, reason, spans[best].text))
@@ -526,13 +589,18 @@ class LocalHallucinationGrader:
                              and not _acronym_in(n.upper(), doc))
             if missing:
                 return "name", f"the name {missing[0]!r} is not in the source"
+            phrases = [p for p in name_phrases(claim.own) if not phrase_in(p, doc) and not _acronym_in(p, doc)]
+            if phrases:
+                return "name", f"the name {phrases[0]!r} is not in the source"
         if not self.check_claims:
             if best_cosine < self.support_bar:
                 return "similarity", f"no source passage is similar enough ({best_cosine:.2f} < {self.support_bar})"
             return "", "supported"
         status = self._word_status(claim.text, span, doc)
+        verbs = {w for w, _, verb, _ in _slots(claim.text) if verb}  # paraphrases change verbs freely
+        counted = [s for w, s in status if w not in verbs] or [s for _, s in status]
         if "appended" in self.checks and status and cosine < self.support_bar:
-            covered = sum(s != "new" for _, s in status) / len(status)
+            covered = sum(s != "new" for s in counted) / len(counted)
             if covered < self.coverage_bar:
                 return "appended", (f"no source span supports it (best similarity {cosine:.2f}, "
                                     f"{covered:.0%} of its words in the source)")
@@ -547,7 +615,7 @@ class LocalHallucinationGrader:
             if all(stronger):
                 return "quantifier", stronger[0]
         if "attribute" in self.checks:
-            swaps = self._swaps(claim.text, span, doc, lone=sum(s == "new" for _, s in status) <= 1)
+            swaps = self._swaps(claim.text, span, doc, lone=sum(s == "new" for w, s in status) <= 1)
             if swaps:
                 new, old = swaps[0]
                 return "attribute", f"{new!r} where the source says {old!r}, and the document never says {new!r}"
@@ -615,9 +683,16 @@ MAX_GAP = 2  # function words allowed between a word and its neighbour in a slot
 
 
 def _same_kind(a: str, b: str) -> bool:
-    """Two words can fill one slot: both can be adjectives or both nouns, or neither is in the lexicon (names)."""
-    ca, cb = word_classes(a) & {"ADJ", "NOUN"}, word_classes(b) & {"ADJ", "NOUN"}
+    """Two words can fill one slot: both can be adjectives (a participle counts: "grilled") or both nouns,
+    or neither is in the lexicon (names)."""
+    ca, cb = _noun_adj(a), _noun_adj(b)
     return bool(ca & cb) or (not word_classes(a) and not word_classes(b))
+
+
+def _noun_adj(word: str) -> set[str]:
+    classes = word_classes(word)
+    participle = "VERB" in classes and word.endswith(("ed", "en", "ing"))
+    return (classes & {"ADJ", "NOUN"}) | ({"ADJ"} if participle else set())
 
 
 def _has(word_keys: frozenset[str], vocabulary: set[str]) -> bool:
