@@ -284,7 +284,7 @@ def _negated_word(w: str, lexicon: Collection[str] = ()) -> bool:
     return False
 
 
-SCOPE_WORDS = 2  # a source negation counts for a claim when one of the two content words it negates is the claim's
+SCOPE_WORDS = 3  # a source negation counts for a claim when one of the two content words it negates is the claim's
 
 
 def negation_count(text: str, scope: set[str] | None = None, lexicon: Collection[str] = ()) -> int:
@@ -378,8 +378,8 @@ def quantifier_levels(text: str, source: bool = True) -> dict[str, list[tuple[in
                 level, label = 2, f"{prev} {w}"
             if (w == "both" and "and" in tokens[i + 2:]) or (w == "any" and not source):
                 continue  # "both A and B" joins; a claim's "any" is often existential ("the first time any ...")
-            if prev in _NEGATORS or tokens[i + 1:i + 2] == ["not"]:
-                continue  # "not always", "may not": a negated quantifier is read by the negation check
+            if prev in _NEGATORS or tokens[i + 1:i + 2] in (["not"], ["never"]):
+                continue  # "not always", "may not", "must never": a negated quantifier is read by the negation check
             found.setdefault(group, []).append((level, label))
         if w == "part" and prev == "in":  # "in part" = partly
             found.setdefault("degree", []).append((1, "in part"))
@@ -615,7 +615,8 @@ class LocalHallucinationGrader:
             if all(stronger):
                 return "quantifier", stronger[0]
         if "attribute" in self.checks:
-            swaps = self._swaps(claim.text, span, doc, lone=sum(s == "new" for w, s in status) <= 1)
+            close = {w for w, s in status if s == "synonym"}  # near a word of the span: a rewording, not a swap
+            swaps = self._swaps(claim.text, span, doc, lone=sum(s == "new" for _, s in status) <= 1, skip=close)
             if swaps:
                 new, old = swaps[0]
                 return "attribute", f"{new!r} where the source says {old!r}, and the document never says {new!r}"
@@ -636,7 +637,7 @@ class LocalHallucinationGrader:
             close = {w for w, x in zip(unknown, sims) if x >= self.synonym_bar}
         return [(w, s if s != "?" else ("synonym" if w in close else "new")) for w, s in items]
 
-    def _swaps(self, text: str, span: _Span, doc: str, lone: bool) -> list[tuple[str, str]]:
+    def _swaps(self, text: str, span: _Span, doc: str, lone: bool, skip: Collection[str] = ()) -> list[tuple[str, str]]:
         """(claim word, source word) pairs where a claim word stands in the place of a span word the claim
         lacks: right next to a word both share (at most ``MAX_GAP`` function words between), on the same
         side ("western coast" for "eastern coast"). A name counts when the span lacks it and the other word
@@ -648,6 +649,8 @@ class LocalHallucinationGrader:
         in_claim = set().union(*(c[1] for c in claim)) if claim else set()
         pairs = []
         for i, (w, k, verb, pos) in enumerate(claim):
+            if w in skip:
+                continue
             name = w in claim_names
             if name and _acronym_in(w.upper(), span.text):
                 continue
@@ -689,9 +692,12 @@ def _same_kind(a: str, b: str) -> bool:
     return bool(ca & cb) or (not word_classes(a) and not word_classes(b))
 
 
+PARTICIPLES_AS_ADJECTIVES = False
+
+
 def _noun_adj(word: str) -> set[str]:
     classes = word_classes(word)
-    participle = "VERB" in classes and word.endswith(("ed", "en", "ing"))
+    participle = PARTICIPLES_AS_ADJECTIVES and "VERB" in classes and word.endswith(("ed", "en", "ing"))
     return (classes & {"ADJ", "NOUN"}) | ({"ADJ"} if participle else set())
 
 
