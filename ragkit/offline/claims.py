@@ -284,7 +284,7 @@ def _negated_word(w: str, lexicon: Collection[str] = ()) -> bool:
     return False
 
 
-SCOPE_WORDS = 3  # a source negation counts for a claim when one of the two content words it negates is the claim's
+SCOPE_WORDS = 3  # a source negation counts for a claim when one of the content words it negates is the claim's
 
 
 def negation_count(text: str, scope: set[str] | None = None, lexicon: Collection[str] = ()) -> int:
@@ -686,19 +686,9 @@ MAX_GAP = 2  # function words allowed between a word and its neighbour in a slot
 
 
 def _same_kind(a: str, b: str) -> bool:
-    """Two words can fill one slot: both can be adjectives (a participle counts: "grilled") or both nouns,
-    or neither is in the lexicon (names)."""
-    ca, cb = _noun_adj(a), _noun_adj(b)
+    """Two words can fill one slot: both can be adjectives or both nouns, or neither is in the lexicon (names)."""
+    ca, cb = word_classes(a) & {"ADJ", "NOUN"}, word_classes(b) & {"ADJ", "NOUN"}
     return bool(ca & cb) or (not word_classes(a) and not word_classes(b))
-
-
-PARTICIPLES_AS_ADJECTIVES = False
-
-
-def _noun_adj(word: str) -> set[str]:
-    classes = word_classes(word)
-    participle = PARTICIPLES_AS_ADJECTIVES and "VERB" in classes and word.endswith(("ed", "en", "ing"))
-    return (classes & {"ADJ", "NOUN"}) | ({"ADJ"} if participle else set())
 
 
 def _has(word_keys: frozenset[str], vocabulary: set[str]) -> bool:
