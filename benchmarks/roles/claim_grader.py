@@ -47,6 +47,7 @@ FAITHFUL = ("copied_faithful", "paraphrased_faithful")
 SETS = {"cases": ("data/eval/claim_cases.json", load_claim_cases, claim_cases_sha256),
         "paraphrases": ("data/eval/claim_paraphrases.json", load_claim_paraphrases, claim_paraphrases_sha256)}
 OLD_GRADER_REV = "08dd4206ceab4a8bd11ba848d77f416ce369890e"  # main before the alignment grader
+OLD_GRADER_BARS = {"claim_bar": 0.65, "coverage_bar": 0.7}  # ragkit.defaults.VERIFIER at OLD_GRADER_REV
 SELECTION_RULE = ("choices made on the TUNE halves of both sets only: admissible when paraphrase false alarms <= 0.10 "
                   "on each tune half and no copied answer is flagged; best = highest mean recall over the six error "
                   "types averaged over the two tune halves (within 0.01: the simpler setting, then fewer false "
@@ -56,7 +57,17 @@ SELECTION_RULE = ("choices made on the TUNE halves of both sets only: admissible
 def make_grader(kind: str, params: dict):
     """The grader to measure: ``claims`` (default), ``sentence`` (check_claims=False) or ``old`` (from git)."""
     if kind == "old":
-        old = module_from_git(OLD_GRADER_REV, "ragkit/offline/claims.py", "ragkit_claims_old")
+        import dataclasses
+        import types
+
+        import ragkit.defaults as defaults
+
+        current = defaults.VERIFIER  # the old grader read its own bars from the defaults of its day
+        defaults.VERIFIER = types.SimpleNamespace(**{**dataclasses.asdict(current), **OLD_GRADER_BARS})
+        try:
+            old = module_from_git(OLD_GRADER_REV, "ragkit/offline/claims.py", "ragkit_claims_old")
+        finally:
+            defaults.VERIFIER = current
         return old.LocalHallucinationGrader(**params)
     from ragkit.offline.claims import LocalHallucinationGrader
 
