@@ -493,10 +493,9 @@ APOSTROPHE = "['\u2019]"  # straight or curly
 # Negation in statements (the hallucination grader counts them in a claim and in its source): words and
 # phrases that negate what they are part of, and prefixes that negate the word they open ("unable",
 # "non-profit", "impossible", "indirect", "dishonest", "asymptomatic") when the rest is a word.
-STATEMENT_NEGATIONS = ("not", "no", "never", "none", "nor", "neither", "nobody", "nothing", "nowhere", "without",
-                       "cannot", "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed", "failing",
-                       "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores", "ignored",
-                       "refuse", "refuses", "refused", "rather than", "instead of")
+STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed",
+                       "failing", "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores",
+                       "ignored", "refuse", "refuses", "refused", "rather than", "instead of")
 NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
 
 
