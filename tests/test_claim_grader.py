@@ -43,7 +43,7 @@ def grader() -> LocalHallucinationGrader:
 
 # (document, an answer with one error, the check that must fire, a faithful rewording that must pass)
 CASES = {
-    "appended": (WINE, "Chablis 2021 is a dry white wine from Burgundy, and it is aged for ten years in new oak barrels.",
+    "appended": (WINE, "Chablis 2021 is a dry white wine from Burgundy, and it is aged in new oak barrels by hand.",
                  "Chablis 2021, a dry white wine from Burgundy, goes well with oysters and grilled fish."),
     "negation": (TERRACE, "The terrace does not open in May.", "The terrace opens in May."),
     "negation (un-)": (COMMITTEE, "After a long debate the committee was unable to reach a decision.",
@@ -52,7 +52,7 @@ CASES = {
     "quantifier (modal)": (TERRACE, "Dogs must sit on the terrace.", "On the terrace, dogs may sit."),
     "attribute": (WINE, "Chablis 2021 is a sweet white wine from Burgundy.",
                   "Chablis 2021 is a dry white wine that comes from Burgundy."),
-    "attribute (dish)": (OCTOPUS, "The octopus is served on a warm lentil purée with smoked paprika oil.",
+    "attribute (dish)": (OCTOPUS, "Tender octopus, charred over the grill, on a warm lentil purée with smoked paprika oil.",
                          "The octopus is served on a warm chickpea purée with smoked paprika oil."),
     "name": (WINE, "Chablis 2021 is a dry white wine from Alsace.", "Chablis 2021 is a dry white from Burgundy."),
     "name (multiword)": (MUSEUM, "The National Museum lends paintings to the Modern Art Gallery every spring.",
@@ -82,11 +82,34 @@ def test_each_check_passes_a_faithful_rewording(grader: LocalHallucinationGrader
     assert result.score == 1.0 and result.unsupported == ()
 
 
+# One faithful paraphrase per rewording move of the paraphrase set (written here, not taken from it).
+PARAPHRASES = {
+    "synonym": (TERRACE, "Bookings are usually confirmed by email."),
+    "synonym (two clauses)": (WINE, "Chablis 2021 is a dry white wine from Burgundy, and it goes nicely with oysters "
+                                    "and grilled fish."),
+    "voice": (MUSEUM, "Paintings are lent to the National Gallery by the Museum of Modern Art every spring."),
+    "reorder": (TERRACE, "From May to the end of September the terrace is open."),
+    "merge": (WINE, "Chablis 2021, a dry white wine from Burgundy, costs 38 euros a bottle."),
+    "nominal": (TERRACE, "The opening of the terrace is in May."),
+    "drop": (COMMITTEE, "After a long debate the committee reached a decision."),
+    "pronoun": pytest.param(WINE, "Chablis 2021 is a dry white wine from Burgundy. It goes well with oysters.",
+                            marks=pytest.mark.xfail(strict=True, reason="a verb after a pronoun ('It goes') is read "
+                                                                        "as a noun, so the attribute check takes "
+                                                                        "'goes' for a swap of 'pairs'")),
+}
+
+
+@pytest.mark.parametrize(("doc", "answer"), list(PARAPHRASES.values()), ids=list(PARAPHRASES))
+def test_a_faithful_paraphrase_passes(grader: LocalHallucinationGrader, doc: Document, answer: str) -> None:
+    result = grader.check([doc], answer)
+    assert result.grounded, result.note
+
+
 def test_only_the_appended_clause_is_unsupported(grader: LocalHallucinationGrader) -> None:
     answer = "The terrace opens in May [1], and it is heated by gas lamps from a local foundry."
     result = grader.check([TERRACE], answer)
     assert result.unsupported == ("it is heated by gas lamps from a local foundry.",)
-    assert result.score == 0.5 and "no source sentence supports it" in result.note
+    assert result.score == 0.5 and "no source span supports it" in result.note
     assert [r.check for r in grader.explain([TERRACE], answer)] == ["", "appended"]
     # the sentence-level grader (the old behaviour) passes the sentence: it is close to the source as a whole
     assert LocalHallucinationGrader(check_claims=False).check([TERRACE], "The terrace opens in May and closes "

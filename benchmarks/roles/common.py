@@ -46,3 +46,19 @@ def write_result(name: str, payload: dict[str, Any]) -> Path:
     path = RESULTS / f"{name}.json"
     path.write_text(json.dumps(payload, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return path
+
+
+def module_from_git(rev: str, path: str, name: str):
+    """Import ``path`` as it was at commit ``rev`` of this repository (for a baseline that the current
+    code replaced: ``module_from_git(OLD, "ragkit/offline/claims.py", "claims_old")``)."""
+    import subprocess
+    import sys
+    import types
+
+    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:{path}"], check=True, capture_output=True,
+                            text=True).stdout
+    module = types.ModuleType(name)
+    module.__file__ = f"{rev[:7]}:{path}"
+    sys.modules[name] = module  # dataclasses look their module up while the class is built
+    exec(compile(source, module.__file__, "exec"), module.__dict__)
+    return module

@@ -25,6 +25,9 @@ cases, so the two can be compared. (These planted errors are whole sentences and
 claim checks are not needed to catch them, and the question here is whether they cost anything.)
 
 Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/hallucination_set.py
+      HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/hallucination_set.py --held-out-only
+      (no tune sweep: the default grader and its sentence-level mode on held out, at the default bar;
+      written to ``roles_hallucination_held_out.json``)
 """
 
 from __future__ import annotations
@@ -159,6 +162,22 @@ def rates(cases: list[dict], flags: list[bool]) -> dict:
     return out
 
 
+def held_out_only(held: list[dict]) -> None:
+    """The default grader and its sentence-level mode on the held-out half, at the default bar (no sweep)."""
+    grader = LocalHallucinationGrader()
+    sentence = LocalHallucinationGrader(embedder=grader.embedder, check_claims=False)
+    flags = [not grader.check(c["docs"], c["answer"]).grounded for c in held]
+    sentence_flags = [not sentence.check(c["docs"], c["answer"]).grounded for c in held]
+    payload = {
+        "command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/hallucination_set.py --held-out-only",
+        "cases": {"held_out": len(held)}, "support_bar": grader.support_bar,
+        "grader": "LocalHallucinationGrader() (claims aligned with source spans)",
+        "held_out": rates(held, flags), "held_out_sentence_level": rates(held, sentence_flags),
+    }
+    print(json.dumps(payload["held_out"], indent=1), json.dumps(payload["held_out_sentence_level"], indent=1))
+    print("written", write_result("roles_hallucination_held_out", payload))
+
+
 def main() -> None:
     rng = random.Random(0)
     sci, squad = scifact_items(rng, 200), squad_items(rng, 10)
@@ -166,6 +185,9 @@ def main() -> None:
     tune = [c for c in cases if c["split"] == "tune"]
     held = [c for c in cases if c["split"] == "held_out"]
     print(f"{len(cases)} cases: tune {len(tune)}, held out {len(held)}")
+    if "--held-out-only" in sys.argv[1:]:
+        held_out_only(held)
+        return
 
     sweep = []
     flags_by_bar = {}

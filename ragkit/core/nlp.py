@@ -594,6 +594,14 @@ CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
 NEGATION_SUFFIXES = frozenset({"free"})
 APOSTROPHE = "['\u2019]"  # straight or curly
 
+# Negation in statements (the hallucination grader counts them in a claim and in its source): words and
+# phrases that negate what they are part of, and prefixes that negate the word they open ("unable",
+# "non-profit", "impossible", "indirect", "dishonest", "asymptomatic") when the rest is a word.
+STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed",
+                       "failing", "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores",
+                       "ignored", "refuse", "refuses", "refused", "rather than", "instead of")
+NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
+
 
 def phrase_pattern(phrases: Sequence[str]) -> str:
     """A regular expression (source, no flags) for any of ``phrases``, longest first: words apart by any white
@@ -1017,4 +1025,4 @@ def supporting_sentence(question: str, text: str) -> str:
     return max(sentences, key=lambda s: term_coverage(question, s))
 
 
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'asked_part', 'CONDITION_OPENERS', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_asks', 'question_form', 'script_of', 'TYPED_ANSWERS', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity', 'STYLE_REQUEST', 'asked_thing_names', 'names_symbol', 'symbols']
+__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'asked_part', 'CONDITION_OPENERS', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_asks', 'question_form', 'script_of', 'TYPED_ANSWERS', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity', 'STYLE_REQUEST', 'asked_thing_names', 'names_symbol', 'symbols', 'NEGATING_PREFIXES', 'STATEMENT_NEGATIONS']

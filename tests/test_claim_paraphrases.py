@@ -1,0 +1,92 @@
+"""The frozen paraphrase set (data/eval/claim_paraphrases.json) and its builder script.
+
+Checks: the file matches its manifest hash; the schema and counts the brief asks for (>= 150 paraphrases,
+>= 150 unsupported, >= 25 of each error type); the halves are split by passage (no passage in both);
+every source sentence occurs in the passage ``load_claim_paraphrases`` attaches, and no answer is a copy;
+and rebuilding from ``benchmarks/roles/make_claim_paraphrases.py`` reproduces the frozen bytes exactly.
+The source-dependent tests skip when ../shared/datasets is missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ragkit.goldsets import check_frozen, read_manifest, sha256_file
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "benchmarks" / "roles"
+SET = ROOT / "data" / "eval" / "claim_paraphrases.json"
+DATASETS = ROOT.parent / "shared" / "datasets"
+needs_sources = pytest.mark.skipif(
+    not (DATASETS / "squad2").is_dir() or not (DATASETS / "scifact").is_dir(),
+    reason=f"SQuAD 2.0 / SciFact not found under {DATASETS}",
+)
+TYPES = ("paraphrased_faithful", "appended_clause", "negation_flip", "quantifier_change", "attribute_swap",
+         "entity_swap", "changed_number")
+
+
+@pytest.fixture(scope="module")
+def script():
+    sys.path.insert(0, str(FOLDER))
+    try:
+        spec = importlib.util.spec_from_file_location("make_claim_paraphrases", FOLDER / "make_claim_paraphrases.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(FOLDER))
+    return module
+
+
+@pytest.fixture(scope="module")
+def data() -> dict:
+    return json.loads(SET.read_text(encoding="utf-8"))
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_hash_matches_manifest():
+    entry = read_manifest()["claim_paraphrases.json"]
+    assert sha256_file(SET) == entry["sha256"] == check_frozen(SET)
+    assert "written blind" in entry["note"]
+
+
+def test_schema_counts_and_split_by_passage(data):
+    assert list(data["types"]) == list(TYPES)
+    counts = Counter(case["type"] for case in data["cases"])
+    assert counts["paraphrased_faithful"] >= 150 and sum(counts[t] for t in TYPES[1:]) >= 150
+    assert all(counts[t] >= 25 for t in TYPES[1:])
+    halves: dict[str, set[str]] = {}
+    for case in data["cases"]:
+        assert set(case) == {"id", "type", "source", "source_sentence", "answer", "label", "moves", "changed", "split"}
+        assert re.fullmatch(r"cp-\d{4}", case["id"]) and case["split"] in ("tune", "report")
+        faithful = case["type"] == "paraphrased_faithful"
+        assert case["label"] == ("supported" if faithful else "unsupported")
+        assert bool(case["moves"]) is faithful and bool(case["changed"]) is not faithful
+        halves.setdefault(json.dumps(case["source"], sort_keys=True), set()).add(case["split"])
+    assert all(len(splits) == 1 for splits in halves.values())  # no passage in both halves
+    assert Counter(next(iter(s)) for s in halves.values()) == Counter(data["passages_per_split"])
+
+
+@needs_sources
+def test_source_sentences_in_passages_and_no_copies(script):
+    for case in script.load_claim_paraphrases():
+        text = norm(case["document"].page_content)
+        assert all(norm(part) in text for part in case["source_sentence"].split(" ... ")), case["id"]
+        assert norm(case["answer"]).rstrip(".") not in text, case["id"]
+    with pytest.raises(ValueError, match="split must be"):
+        script.load_claim_paraphrases("test")
+
+
+@needs_sources
+def test_build_reproduces_the_frozen_file(script):
+    assert script.render(script.build()) == SET.read_text(encoding="utf-8")
+    assert list(script.CASES) == script.draw_passages()
