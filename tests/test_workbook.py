@@ -83,11 +83,12 @@ def test_learner_copies_drop_solutions_and_their_recheck_and_clear_exercise_outp
     original = nbformat.read(ROOT / "notebooks" / "04_self_rag.ipynb", as_version=4)
     learner = learner_notebook(original)
     count = lambda nb, tag: sum(tag in tags(c) for c in nb.cells)  # noqa: E731
-    assert count(original, "solution") == 3 and count(learner, "solution") == 0
-    assert count(learner, "exercise") == 3 and count(learner, "checker") == 3  # one checker per exercise, not two
+    exercises = count(original, "exercise")
+    assert exercises >= 3 and count(original, "solution") == exercises and count(learner, "solution") == 0
+    assert count(learner, "exercise") == exercises and count(learner, "checker") == exercises  # one checker each, not two
     assert all(not c.outputs for c in learner.cells if {"exercise", "checker"} & set(tags(c)))
     assert "Learner copy" in learner.cells[0].source and learner.cells[0].source.startswith(original.cells[0].source.strip())
-    assert count(original, "solution") == 3  # the input is left as it was
+    assert count(original, "solution") == exercises  # the input is left as it was
     solutions = {c.source for c in original.cells if "solution" in tags(c)}
     assert not solutions & {c.source for c in learner.cells}
 
