@@ -201,3 +201,19 @@ def test_claim_benchmark_refuses_to_show_report_errors(capsys) -> None:
         sys.path.remove(str(folder))
     assert stop.value.code == 2
     assert "tune split only" in capsys.readouterr().err
+
+
+# A made-up price list: a claim that compares two records is read against both records it names.
+KETTLE = Document(page_content="Copper kettle (kitchen, 42.00 EUR). A hand-hammered kettle for gas and induction.",
+                  metadata={"title": "Copper kettle"})
+TEAPOT = Document(page_content="Stoneware teapot (kitchen, 29.50 EUR). A glazed teapot that holds four cups.",
+                  metadata={"title": "Stoneware teapot"})
+
+
+def test_a_comparison_of_two_named_records_is_supported_by_the_two_together(grader) -> None:
+    claim = "Yes: Copper kettle (kitchen, 42.00 EUR) has a higher price than Stoneware teapot (kitchen, 29.50 EUR)."
+    assert grader.check([KETTLE, TEAPOT], claim).grounded
+    wrong = "Yes: Copper kettle (kitchen, 42.00 EUR) has a higher price than Stoneware teapot (kitchen, 24.50 EUR)."
+    assert not grader.check([KETTLE, TEAPOT], wrong).grounded  # a changed number is still caught
+    unnamed = "The Copper kettle (kitchen, 42.00 EUR) costs more than a 29.50 EUR item."
+    assert not grader.check([KETTLE, TEAPOT], unnamed).grounded  # only the records a claim names are read with it

@@ -141,15 +141,15 @@ def run_one(system: str, graph, question: str, thread_id: str) -> dict:
             for node, change in update.items():
                 final.update({k: v for k, v in change.items() if k not in ("path", "timings")})
                 final.setdefault("timings", []).extend(change.get("timings", []))
-                if node == "grade_generation" and final["answer"].answered and not change["grounded"]:
+                if node == "grade_generation" and final["draft"].answered and not change["grounded"]:
                     ungrounded = True
-        answered = bool(final["answer"].answered)
+        answered = bool(final.get("draft") and final["draft"].answered)  # the writer answered (checked or not)
         return {"answered": answered, "verified": answered and not final.get("gave_up", True),
                 "text": final["generation"] if answered else "", "hallucination_retry": ungrounded,
                 "timings": final["timings"]}
     out = graph.invoke({"question": question})
-    answered = bool(out["answer"].answered)
-    return {"answered": answered, "verified": bool(out["verified"]), "text": out["generation"] if answered else "",
+    answered = bool(out.get("draft") and out["draft"].answered)  # the writer answered (checked or not)
+    return {"answered": answered, "verified": bool(out.get("verified")), "text": out["generation"] if answered else "",
             "hallucination_retry": out.get("generation_retries", 0) > 0, "timings": out["timings"],
             "retrieval_retry": out.get("retrieval_retries", 0) > 0, "chitchat": out.get("route") == "chitchat",
             "arms": out.get("arms_used", []), "reranker": out.get("metadata", {}).get("reranker")}

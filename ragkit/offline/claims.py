@@ -64,6 +64,7 @@ from ragkit.core.nlp import (
     NEGATING_PREFIXES,
     QUESTION_STOPWORDS,
     STATEMENT_NEGATIONS,
+    document_subject,
     names,
     numbers,
     source_sentences,
@@ -585,8 +586,14 @@ class LocalHallucinationGrader:
 
     def _checks(self, claim: Claim, span: _Span, finer: list[_Span], cosine: float, best_cosine: float,
                 documents: list[Document]) -> tuple[str, str]:
-        """The checks in order; ("", "supported") when the claim passes, (check, reason) when one fires."""
-        doc = documents[span.doc].page_content
+        """The checks in order; ("", "supported") when the claim passes, (check, reason) when one fires.
+
+        The claim is read against its aligned span's document and every other document whose subject (its
+        title, :func:`ragkit.core.nlp.document_subject`) the claim names: a claim about two items ("A costs
+        more than B") is supported by the two records together."""
+        doc = "\n".join([documents[span.doc].page_content] + [
+            d.page_content for i, d in enumerate(documents)
+            if i != span.doc and (subject := document_subject(d)) and phrase_in(subject, claim.own)])
         doc_words = {w.lower() for w in re.findall(r"[\w'-]+", doc)} | set(words(doc))
         if "number" in self.checks:
             missing = sorted(number_values(claim.own) - number_values(doc))
