@@ -123,3 +123,18 @@ def test_each_ask_is_answered_when_the_evidence_answers_only_one_per_sentence(wr
     answer = LocalWriter(writer.embedder, max_sentences=2).write(
         "If my licence is refused, how long do I have to object and who hears objections?", docs).text
     assert "14 days" in answer and "Okafor" in answer, answer
+
+
+def test_a_citation_after_a_two_sentence_quote_covers_both_sentences() -> None:
+    from ragkit.domains.statute.paragraphs import check_answer_citations
+    from ragkit.offline.claims import LocalHallucinationGrader
+
+    article = Document("Article 5. Berths\n\n(1) A berth is let for one season.\n\n(2) The Harbourmaster assigns "
+                       "berths in March. He may move a boat to another berth in a storm.",
+                       metadata={"article": 5, "id": "art-5"})
+    quoted = "The Harbourmaster assigns berths in March. He may move a boat to another berth in a storm [Article 5(2)]."
+    report = check_answer_citations(quoted, {5: article}, LocalHallucinationGrader())
+    assert report.valid == ("Article 5(2)",) and report.unsupported == ()
+    trailing = "A berth is let for one season [Article 5(1)]. Berths are free of charge."
+    report = check_answer_citations(trailing, {5: article}, LocalHallucinationGrader())
+    assert report.unsupported == ("Berths are free of charge.",)  # a sentence after the last citation stays uncited

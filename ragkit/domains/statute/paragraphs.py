@@ -127,12 +127,25 @@ def strip_brackets(sentence: str) -> str:
 
 
 def answer_citations(text: str) -> list[tuple[str, list[Citation]]]:
-    """Each sentence of an answer (brackets removed) with the citations it carries.
+    """Each cited passage of an answer (brackets removed) with the citations it carries.
+
+    A citation after several sentences covers all of them (a quote of two sentences is cited once, at its
+    end), so sentences without a citation of their own join the next cited one; sentences after the last
+    citation stay uncited.
 
     >>> [(s, [c.label() for c in cs]) for s, cs in answer_citations("A holds [Article 1(1)]. B holds.")]
     [('A holds.', ['Article 1(1)']), ('B holds.', [])]
+    >>> [(s, [c.label() for c in cs]) for s, cs in answer_citations("B holds. It lasts [Article 2(1)].")]
+    [('B holds. It lasts.', ['Article 2(1)'])]
     """
-    return [(strip_brackets(s), bracket_citations(s)) for s in split_sentences(text)]
+    passages, pending = [], []
+    for sentence in split_sentences(text):
+        pending.append(strip_brackets(sentence))
+        citations = bracket_citations(sentence)
+        if citations:
+            passages.append((" ".join(pending), citations))
+            pending = []
+    return passages + [(sentence, []) for sentence in pending]
 
 
 def remove_citations(text: str, labels: set[str]) -> str:
