@@ -18,6 +18,7 @@ not open to anonymous callers even for an open graph (only the server's own assi
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 from functools import lru_cache
 from typing import Any
@@ -104,7 +105,8 @@ async def search_threads(ctx: Auth.types.AuthContext, value: Any) -> dict | bool
 @auth.on.threads.create_run
 async def create_run(ctx: Auth.types.AuthContext, value: dict) -> dict | bool:
     """A run goes on a thread of its access level: the tool loop's on ``token`` threads, anonymous ones on ``public``."""
-    open_ids, writing_ids = served()
+    # the registry reads the workbook's files (blocking calls), so the first look-up runs in a thread
+    open_ids, writing_ids = await asyncio.to_thread(served)
     assistant = str(value.get("assistant_id"))
     if is_operator(ctx):
         if assistant in writing_ids:
