@@ -563,6 +563,7 @@ class LocalHallucinationGrader:
         if not documents:
             return [ClaimCheck(c.own, s, False, "similarity", "no documents to support the answer") for s, c in claims]
         spans = _spans(documents)
+        subjects = [document_subject(d) for d in documents]  # read once, not once per claim
         vectors = embed(self.embedder, [c.text for _, c in claims] + [sp.text for sp in spans])
         cosines = vectors[:len(claims)] @ vectors[len(claims):].T
         span_keys = [_key_set(sp.text) for sp in spans]
@@ -580,20 +581,20 @@ class LocalHallucinationGrader:
             finer = [max((j for j, sp in enumerate(spans) if sp.kind in kinds), key=lambda j: score[j])
                      for kinds in (("clause", "sentence"), ("sentence", "pair")) if any(sp.kind in kinds for sp in spans)]
             check, reason = self._checks(claim, spans[best], [spans[j] for j in finer], float(row[best]),
-                                         float(row.max()), documents)
+                                         float(row.max()), documents, subjects)
             out.append(ClaimCheck(claim.own, sentence, not check, check, reason, spans[best].text))
         return out
 
     def _checks(self, claim: Claim, span: _Span, finer: list[_Span], cosine: float, best_cosine: float,
-                documents: list[Document]) -> tuple[str, str]:
+                documents: list[Document], subjects: list[str | None]) -> tuple[str, str]:
         """The checks in order; ("", "supported") when the claim passes, (check, reason) when one fires.
 
         The claim is read against its aligned span's document and every other document whose subject (its
         title, :func:`ragkit.core.nlp.document_subject`) the claim names: a claim about two items ("A costs
         more than B") is supported by the two records together."""
         doc = "\n".join([documents[span.doc].page_content] + [
-            d.page_content for i, d in enumerate(documents)
-            if i != span.doc and (subject := document_subject(d)) and phrase_in(subject, claim.own)])
+            d.page_content for i, (d, subject) in enumerate(zip(documents, subjects))
+            if i != span.doc and subject and phrase_in(subject, claim.own)])
         doc_words = {w.lower() for w in re.findall(r"[\w'-]+", doc)} | set(words(doc))
         if "number" in self.checks:
             missing = sorted(number_values(claim.own) - number_values(doc))
