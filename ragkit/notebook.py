@@ -211,6 +211,29 @@ def saved_results(name: str, command: str) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+REFUSAL_COMMAND = ("HF_HUB_OFFLINE=1 python benchmarks/refusal/risk_coverage.py --split tune, "
+                   "then --split report")
+
+
+def saved_curve(graph: str) -> tuple[str, dict, str]:
+    """One graph's saved risk-coverage curve (``refusal_risk_coverage.json``, the report split first, else the
+    tune split): ``(split, curve, command that made it)``. A missing file or curve is a ``DataNotFound`` naming
+    the command that makes it.
+
+    >>> split, curve, command = saved_curve("crag")
+    >>> split, "points" in curve, "risk_coverage.py" in command
+    ('report', True, True)
+    """
+    splits = saved_results("refusal_risk_coverage.json", REFUSAL_COMMAND).get("splits", {})
+    for split in ("report", "tune"):
+        saved = splits.get(split, {})
+        if graph in saved.get("curves", {}):
+            command = saved.get("commands", {}).get(graph, saved.get("command", REFUSAL_COMMAND))
+            return split, saved["curves"][graph], command
+    raise DataNotFound(f"no risk-coverage curve for {graph} in refusal_risk_coverage.json: make it with "
+                       f"`{REFUSAL_COMMAND} --graphs {graph}` from the project folder")
+
+
 # ---------------------------------------------------------------- mermaid
 Echo = bool | Literal["details"]
 
