@@ -20,15 +20,11 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 
-from ragkit.exercises.core import CheckResult, Variant, check_wiring, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.supervisor import (
-    SupervisorState,
     route_after_agent,
-    route_after_check_question,
-    route_after_next_hop,
-    route_after_supervisor,
     supervisor_graph,
 )
 from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, normalise_sequence
@@ -349,29 +345,22 @@ AGENT_NODES = ("rag_agent", "code_agent", "analysis_agent", "chitchat_agent")
 
 
 def _team(after_agents: str = "router", after_next_hop: str = "router") -> Callable[[], StateGraph]:
-    """The supervisor graph's shape with stand-in nodes: after each agent ``router`` (route_after_agent),
-    ``aggregator`` (a fixed edge) or ``none``; after next_hop ``router``, ``supervisor`` (a fixed edge back) or
-    ``none``. (A node nothing leads to is not drawn, so "agents to the aggregator" hides how next_hop is wired.)"""
+    """The builder's supervisor graph rewired: after each agent ``router`` (route_after_agent, as built),
+    ``aggregator`` (a fixed edge) or ``none``; after next_hop ``router`` (route_after_next_hop, as built),
+    ``supervisor`` (a fixed edge back) or ``none``. (A node nothing leads to is not drawn, so "agents to the
+    aggregator" hides how next_hop is wired.)"""
 
     def build() -> StateGraph:
-        graph = StateGraph(SupervisorState)
-        for name in ("check_question", "unsupported_language", "supervisor", *AGENT_NODES, "next_hop", "aggregator"):
-            graph.add_node(name, lambda state: {})
-        graph.add_edge(START, "check_question")
-        graph.add_conditional_edges("check_question", route_after_check_question)
-        graph.add_edge("unsupported_language", END)
-        graph.add_conditional_edges("supervisor", route_after_supervisor)
-        for agent in AGENT_NODES:
-            if after_agents == "router":
-                graph.add_conditional_edges(agent, route_after_agent)
-            elif after_agents == "aggregator":
-                graph.add_edge(agent, "aggregator")
-        if after_next_hop == "router":
-            graph.add_conditional_edges("next_hop", route_after_next_hop)
-        elif after_next_hop == "supervisor":
-            graph.add_edge("next_hop", "supervisor")
-        graph.add_edge("aggregator", END)
-        return graph
+        routers, fixed = [], []
+        if after_agents != "router":
+            routers.extend(AGENT_NODES)
+            if after_agents == "aggregator":
+                fixed.extend((agent, "aggregator") for agent in AGENT_NODES)
+        if after_next_hop != "router":
+            routers.append("next_hop")
+            if after_next_hop == "supervisor":
+                fixed.append(("next_hop", "supervisor"))
+        return rewired(supervisor_graph(), routers=routers, add=fixed)
 
     return build
 

@@ -18,15 +18,10 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 import numpy as np
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import StateGraph
 
-from ragkit.exercises.core import CheckResult, Variant, check_wiring, run_checker, short
+from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.self_rag import (
-    SelfRAGState,
-    route_after_check_question,
-    route_after_grade_documents,
-    route_after_grade_generation,
-    route_after_transform_query,
     self_rag_graph,
 )
 from ragkit.server.client import read_ndjson
@@ -173,32 +168,18 @@ def check_percentile(fn: Callable[[Sequence[float], float], float], seed: int = 
 
 # ---------------------------------------------------------------- wiring the served graph (Self-RAG)
 def _self_rag(after_transform: str = "router", after_answer_check: str = "router") -> Callable[[], StateGraph]:
-    """Self-RAG's shape with stand-in nodes: after transform_query ``router`` (route_after_transform_query),
-    ``retrieve`` (a fixed edge) or ``none``; after grade_generation ``router`` (route_after_grade_generation),
-    ``finish`` (a fixed edge) or ``none``."""
+    """The builder's Self-RAG graph rewired: after transform_query ``router`` (route_after_transform_query, as
+    built), ``retrieve`` (a fixed edge) or ``none``; after grade_generation ``router``
+    (route_after_grade_generation, as built), ``finish`` (a fixed edge) or ``none``."""
 
     def build() -> StateGraph:
-        graph = StateGraph(SelfRAGState)
-        for name in ("check_question", "unsupported_language", "retrieve", "grade_documents", "transform_query",
-                     "generate", "grade_generation", "finish", "give_up"):
-            graph.add_node(name, lambda state: {})
-        graph.add_edge(START, "check_question")
-        graph.add_conditional_edges("check_question", route_after_check_question)
-        graph.add_edge("unsupported_language", END)
-        graph.add_edge("retrieve", "grade_documents")
-        graph.add_conditional_edges("grade_documents", route_after_grade_documents)
-        if after_transform == "router":
-            graph.add_conditional_edges("transform_query", route_after_transform_query)
-        elif after_transform == "retrieve":
-            graph.add_edge("transform_query", "retrieve")
-        graph.add_edge("generate", "grade_generation")
-        if after_answer_check == "router":
-            graph.add_conditional_edges("grade_generation", route_after_grade_generation)
-        elif after_answer_check == "finish":
-            graph.add_edge("grade_generation", "finish")
-        graph.add_edge("finish", END)
-        graph.add_edge("give_up", END)
-        return graph
+        routers, fixed = [], []
+        for node, choice in (("transform_query", after_transform), ("grade_generation", after_answer_check)):
+            if choice != "router":
+                routers.append(node)
+                if choice != "none":
+                    fixed.append((node, choice))
+        return rewired(self_rag_graph(), routers=routers, add=fixed)
 
     return build
 
