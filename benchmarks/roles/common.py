@@ -62,3 +62,22 @@ def module_from_git(rev: str, path: str, name: str):
     sys.modules[name] = module  # dataclasses look their module up while the class is built
     exec(compile(source, module.__file__, "exec"), module.__dict__)
     return module
+
+
+def write_frozen_set(text: str, path: Path, check: bool) -> int:
+    """Write a built evaluation set to ``path``, or with ``check`` only compare it with the file; never overwrite
+    a set frozen in ``data/eval/MANIFEST.json`` with other content. The exit status of the builder scripts."""
+    import sys
+
+    from ragkit.goldsets import read_manifest
+
+    same = path.is_file() and path.read_text(encoding="utf-8") == text
+    if check:
+        print("matches" if same else "DIFFERS from", path)
+        return 0 if same else 1
+    if path.is_file() and not same and path.name in read_manifest():
+        print(f"refusing to overwrite the frozen {path.name}; write a new file name instead", file=sys.stderr)
+        return 1
+    path.write_text(text, encoding="utf-8")
+    print("wrote", path)
+    return 0

@@ -64,13 +64,13 @@ from typing import Any
 from langchain_core.documents import Document
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import DATASETS, ROOT  # noqa: E402
+from common import DATASETS, ROOT, write_frozen_set  # noqa: E402
 
 from ragkit.core.nlp import split_sentences
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.goldsets import check_frozen, load_goldset, read_manifest  # noqa: E402
+from ragkit.goldsets import check_frozen, load_goldset  # noqa: E402
 
 OUT_PATH = ROOT / "data" / "eval" / "claim_cases.json"
 SQUAD_PATH = DATASETS / "squad2" / "dev-v2.0_cs224n_half.json"
@@ -1474,16 +1474,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind, split in data["counts"].items():
         print(f"{kind:22s} tune {split['tune']:3d}  report {split['report']:3d}")
     print(f"{len(data['cases'])} cases from {data['passages']} passages")
-    if args.check:
-        same = OUT_PATH.is_file() and OUT_PATH.read_text(encoding="utf-8") == text
-        print("matches" if same else "DIFFERS from", OUT_PATH)
-        return 0 if same else 1
-    if OUT_PATH.is_file() and OUT_PATH.read_text(encoding="utf-8") != text and OUT_PATH.name in read_manifest():
-        print(f"refusing to overwrite the frozen {OUT_PATH.name}; write a new file name instead", file=sys.stderr)
-        return 1
-    OUT_PATH.write_text(text, encoding="utf-8")
-    print("wrote", OUT_PATH)
-    return 0
+    return write_frozen_set(text, OUT_PATH, args.check)
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT  # noqa: E402
+from common import ROOT, write_frozen_set  # noqa: E402
 from make_claim_cases import (  # noqa: E402
     OUT_PATH as CLAIM_CASES_PATH,
 )
@@ -68,7 +68,7 @@ from make_claim_cases import (
 )
 
 from ragkit.core.nlp import split_sentences
-from ragkit.goldsets import check_frozen, load_goldset, read_manifest
+from ragkit.goldsets import check_frozen, load_goldset
 
 OUT_PATH = ROOT / "data" / "eval" / "claim_paraphrases.json"
 N_PASSAGES = 56
@@ -1733,16 +1733,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind, split in data["counts"].items():
         print(f"{kind:22s} tune {split['tune']:3d}  report {split['report']:3d}")
     print(f"{len(data['cases'])} cases from {data['passages']} passages {data['passages_per_split']}")
-    if args.check:
-        same = OUT_PATH.is_file() and OUT_PATH.read_text(encoding="utf-8") == text
-        print("matches" if same else "DIFFERS from", OUT_PATH)
-        return 0 if same else 1
-    if OUT_PATH.is_file() and OUT_PATH.read_text(encoding="utf-8") != text and OUT_PATH.name in read_manifest():
-        print(f"refusing to overwrite the frozen {OUT_PATH.name}; write a new file name instead", file=sys.stderr)
-        return 1
-    OUT_PATH.write_text(text, encoding="utf-8")
-    print("wrote", OUT_PATH)
-    return 0
+    return write_frozen_set(text, OUT_PATH, args.check)
 
 
 if __name__ == "__main__":
