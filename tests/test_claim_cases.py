@@ -10,25 +10,16 @@ The source-dependent tests skip when ../shared/datasets is missing.
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from langchain_core.documents import Document
 
 from ragkit.goldsets import check_frozen, read_manifest, sha256_file
+from tests.frozen_sets import ROOT, load_builder, load_set, needs_sources, norm
 
-ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "roles" / "make_claim_cases.py"
 SET = ROOT / "data" / "eval" / "claim_cases.json"
-DATASETS = ROOT.parent / "shared" / "datasets"
-needs_sources = pytest.mark.skipif(
-    not (DATASETS / "squad2").is_dir() or not (DATASETS / "scifact").is_dir(),
-    reason=f"SQuAD 2.0 / SciFact not found under {DATASETS}",
-)
 
 TYPES = ("copied_faithful", "paraphrased_faithful", "appended_clause", "negation_flip", "quantifier_change",
          "attribute_swap", "entity_swap", "changed_number")
@@ -38,19 +29,12 @@ MINIMUM = {"copied_faithful": 15, "paraphrased_faithful": 60, **{t: 30 for t in 
 
 @pytest.fixture(scope="module")
 def script():
-    spec = importlib.util.spec_from_file_location("make_claim_cases", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_builder("make_claim_cases")
 
 
 @pytest.fixture(scope="module")
 def data() -> dict:
-    return json.loads(SET.read_text(encoding="utf-8"))
-
-
-def norm(text: str) -> str:
-    return " ".join(text.split())
+    return load_set(SET)
 
 
 def test_hash_matches_manifest():
@@ -106,7 +90,7 @@ def test_counts_per_type_and_split(data):
 @needs_sources
 def test_every_source_sentence_is_in_its_passage(script):
     cases = script.load_claim_cases()
-    assert len(cases) == len(json.loads(SET.read_text(encoding="utf-8"))["cases"])
+    assert len(cases) == len(load_set(SET)["cases"])
     for case in cases:
         doc = case["document"]
         assert isinstance(doc, Document) and doc.metadata["id"]

@@ -9,48 +9,28 @@ The source-dependent tests skip when ../shared/datasets is missing.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from ragkit.goldsets import check_frozen, read_manifest, sha256_file
+from tests.frozen_sets import ROOT, load_builder, load_set, needs_sources, norm
 
-ROOT = Path(__file__).resolve().parents[1]
-FOLDER = ROOT / "benchmarks" / "roles"
 SET = ROOT / "data" / "eval" / "claim_paraphrases.json"
-DATASETS = ROOT.parent / "shared" / "datasets"
-needs_sources = pytest.mark.skipif(
-    not (DATASETS / "squad2").is_dir() or not (DATASETS / "scifact").is_dir(),
-    reason=f"SQuAD 2.0 / SciFact not found under {DATASETS}",
-)
 TYPES = ("paraphrased_faithful", "appended_clause", "negation_flip", "quantifier_change", "attribute_swap",
          "entity_swap", "changed_number")
 
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(FOLDER))
-    try:
-        spec = importlib.util.spec_from_file_location("make_claim_paraphrases", FOLDER / "make_claim_paraphrases.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(FOLDER))
-    return module
+    return load_builder("make_claim_paraphrases")
 
 
 @pytest.fixture(scope="module")
 def data() -> dict:
-    return json.loads(SET.read_text(encoding="utf-8"))
-
-
-def norm(text: str) -> str:
-    return " ".join(text.split())
+    return load_set(SET)
 
 
 def test_hash_matches_manifest():
