@@ -150,7 +150,7 @@ def split_sentences(text: str, *, chat: bool = False) -> list[str]:
 
 
 def same_query(a: str, b: str) -> bool:
-    """Queries that differ only in case, spacing or punctuation are the same.
+    """Queries that differ only in case, spacing or punctuation count as the same.
 
     >>> same_query("Who built it?", "who  built it"), same_query("who built it", "who built the abbey")
     (True, False)
