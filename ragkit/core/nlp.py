@@ -18,7 +18,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, Sequence
+from typing import Literal, Sequence, get_args
 
 import Stemmer
 from langchain_core.documents import Document
@@ -253,7 +253,7 @@ def offline_language_note(question: str, chat_model_set: bool = False) -> str | 
 
 # ---------------------------------------------------------------- question form and answer type
 AnswerType = Literal["person", "time", "quantity", "yes/no", "other"]
-ANSWER_TYPES: tuple[str, ...] = ("person", "time", "quantity", "yes/no", "other")
+ANSWER_TYPES: tuple[str, ...] = get_args(AnswerType)
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "time": re.compile(r"\b(when|what (year|date|time|century|decade|month|day)|which (year|century|decade|month|day|date)|"
                        r"how long ago|since when|until when)\b"),

@@ -115,7 +115,8 @@ def rank_scores(docs: Sequence[Document]) -> Scored:
 
 
 class VectorStoreSearch(ScoredRetriever):
-    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better).
+    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better; the
+    raw ``similarity_search_with_score`` of FAISS gives L2 distances, which would turn fusion upside down).
 
     ``search_type="mmr"`` uses ``max_marginal_relevance_search`` (which returns no scores: rank scores);
     ``"similarity_score_threshold"`` keeps results whose relevance reaches ``search_kwargs["score_threshold"]``.
@@ -216,7 +217,6 @@ def as_scored_search(source: Any, k: int = 4) -> ScoredSearch:
 class LazySearch:
     """A search built on first use, so building the graph loads no corpus and no embedder.
 
-    >>> from langchain_core.documents import Document
     >>> calls = []
     >>> lazy = LazySearch(lambda: calls.append(1) or (lambda q: [Document(q)]))
     >>> calls  # nothing built yet
@@ -263,7 +263,7 @@ def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -
         hits = source.search_with_scores(query, k)
     except SETUP_ERRORS:
         raise
-    except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
+    except Exception as err:  # noqa: BLE001 - contract policy 2: reported, never raised
         return SearchOutcome([], f"{what} failed ({type(err).__name__}: {err})", failed=True)
     docs = [with_score(doc, score) for doc, score in hits]
     if not docs:
