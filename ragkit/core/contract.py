@@ -1,34 +1,19 @@
-"""The contract every ragkit graph keeps: input checked first, failures as outcomes, every run traced, and
-every RAG graph ending with the same result fields.
+"""The contract every ragkit graph keeps; whoever consumes a graph relies on these and nothing else.
 
-1. **Input is checked before any work.** A question must be a non-empty string of at most
-   ``max_question_chars`` characters (default :data:`ragkit.defaults.GRAPHS`.max_question_chars). Each
-   graph's entry node (:func:`check_question_node`) raises a ``ValueError`` (``TypeError`` for a
-   non-string) before any search, model or embedder is touched; the message names the builder argument
-   that raises the limit (up to the hard cap :data:`ragkit.core.nlp.MAX_QUERY_CHARS`).
-2. **A search that fails at run time is an outcome, not a crash** (:func:`run_search`): no documents and a
-   note saying what failed, and the graph's "found nothing" path says so. A **setup error** is different:
-   a missing data folder or index (``FileNotFoundError``), a broken data file (``DataError``) or a missing
-   package (``ImportError``) is raised with its fix, never turned into "I don't have enough information".
-3. **A role that fails takes its documented safe default** (``fallback=True``); programming errors in
-   ragkit itself are not hidden.
+1. **Input is checked first.** The entry node (:func:`check_question_node`) raises a ``ValueError``
+   (``TypeError`` for a non-string) for an empty question or one over ``max_question_chars``, naming the
+   builder argument that raises the limit, before any search, model or embedder is touched.
+2. **A search that fails at run time is an outcome** (:func:`ragkit.core.search.run_search`), not a crash;
+   a setup error (missing data or index, broken data file, missing package) is raised with its fix.
+3. **A role that fails takes its documented safe default** (``fallback=True``).
 4. **Every loop has a cap in the state**, and a test proves the run ends within it.
-5. **A question the models cannot read is told so.** With local roles, a question in a language they do
-   not read gets :func:`unsupported_language`'s plain message instead of a route or a refusal.
-6. **One result.** Every RAG graph's final state has the :class:`RAGResult` fields: ``answer`` (text),
-   ``sources`` (the Documents it was written from), ``outcome`` (``answered`` / ``refused`` /
-   ``asked_back``), ``citations`` (1-based numbers into ``sources``) and ``reason``. Whoever consumes a
-   graph (the supervisor, the server, ``ragkit eval``, the notebooks) reads only these.
-7. **Every node is traced** (:func:`traced`): its name goes to ``path`` and its time to ``timings``, two
-   state keys with reducers, so loops and parallel branches add up. Timings vary from run to run, so
-   notebooks print ``path`` and only plot timings.
-8. **Refusing is one dial.** Every RAG builder takes ``refuse_below`` (default in
-   :data:`ragkit.defaults.REFUSAL`); a run that reached an answer keeps it only when its ``confidence``
-   reaches the bar (:func:`answers_at`), and ``confidence`` is in its result either way, so a
-   risk-coverage curve can be drawn from one run per question (:mod:`ragkit.evaluation.risk_coverage`).
+5. **A question the models cannot read is told so** (:func:`unsupported_language`).
+6. **One result**: every RAG graph ends with the :class:`RAGResult` fields.
+7. **Every node is traced** (:func:`traced`): ``path`` and ``timings``, two state keys with reducers.
+   Timings vary from run to run, so notebooks print ``path`` and only plot timings.
+8. **Refusing is one dial**: a run keeps its answer only when its ``confidence`` reaches the builder's
+   ``refuse_below`` (:func:`answers_at`), and reports ``confidence`` either way.
 
->>> check_question("  Is the soup vegan? ", 2000, "build_self_rag_graph")
-'Is the soup vegan?'
 >>> check_question("x" * 30, 10, "build_self_rag_graph")
 Traceback (most recent call last):
 ...
@@ -40,7 +25,6 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypedDict, TypeVar
 
 from langchain_core.documents import Document
@@ -48,13 +32,10 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph.state import CompiledStateGraph
 
-from ragkit.core.files import DataError
 from ragkit.core.nlp import MAX_QUERY_CHARS, clean_query, offline_language_note
-from ragkit.core.search import ScoredSearch, with_score
 
 F = TypeVar("F", bound=Callable[..., Any])
 Outcome = Literal["answered", "refused", "asked_back"]
-SETUP_ERRORS = (FileNotFoundError, DataError, ImportError)  # raised with their fix, never an "outcome"
 
 
 # ---------------------------------------------------------------- tracing
@@ -115,11 +96,9 @@ class RAGResult(TypedDict, total=False):
     outcome: Outcome
     citations: list[int]  # 1-based numbers into ``sources`` that the answer cites
     reason: str  # why this outcome: the checks passed, the refusal's cause, what was asked back
-    # The score the refusal dial compares with the builder's ``refuse_below`` (see :func:`answers_at`): the
-    # document grader's best relevance score among the documents the answer is written from (0.0: none). It
-    # ranks the runs of one graph with the same roles; it is NOT the probability that the answer is right,
-    # and means nothing across graders. None: no evidence was scored (a refusal before any grading, a
-    # question the models cannot read, a role that gives no score).
+    # What the refusal dial compares with ``refuse_below``: the grader's best score among the documents the
+    # answer is written from (None: nothing was scored). It ranks runs of one graph with the same roles; it is
+    # not the probability that the answer is right, and means nothing across graders.
     confidence: float | None
     language_note: str | None  # set by the entry node when the local roles cannot read the question
     path: Annotated[list[str], add_path]
@@ -219,11 +198,6 @@ def check_question(question: object, max_chars: int, builder: str, what: str = "
     return clean_query(question, max_chars=max_chars, what=what, hint=hint)
 
 
-def language_note(question: str, chat_model_set: bool) -> str | None:
-    """Policy 5: None when the graph's roles can read the question, else the message to answer with."""
-    return offline_language_note(question, chat_model_set)
-
-
 Start = Callable[[dict, RunnableConfig, str], dict]
 
 
@@ -255,7 +229,7 @@ def check_question_node(builder: str, max_chars: int, chat_model_set: bool, star
         """
         given = last_user_message(state.get("messages")) if field == "messages" else state.get("question")
         question = check_question(given, max_chars, builder, what=what, arg=arg)
-        update = {"language_note": language_note(question, chat_model_set)}
+        update = {"language_note": offline_language_note(question, chat_model_set)}
         if field == "question":
             update["question"] = question
         if start is not None:
@@ -272,36 +246,6 @@ def unsupported_language(state: dict) -> RAGResult:
     Reads: language_note. Writes: the result fields (refused, reason "language").
     """
     return result(state["language_note"], "refused", "language")
-
-
-# ---------------------------------------------------------------- searching
-@dataclass(frozen=True)
-class SearchOutcome:
-    """What one search gave: documents (copies with ``metadata["score"]``), a note, and whether it failed."""
-
-    documents: list[Document]
-    note: str
-    failed: bool = False
-
-
-def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -> SearchOutcome:
-    """Search ``source`` for ``query``; a run-time error becomes a failed outcome, a setup error is raised.
-
-    >>> class Broken:
-    ...     def search_with_scores(self, query, k=None): raise ConnectionError("index offline")
-    >>> run_search(Broken(), "q", 4, "menu search")
-    SearchOutcome(documents=[], note='menu search failed (ConnectionError: index offline)', failed=True)
-    """
-    try:
-        hits = source.search_with_scores(query, k)
-    except SETUP_ERRORS:
-        raise
-    except Exception as err:  # noqa: BLE001 - policy 2: a failing search is reported, never raised
-        return SearchOutcome([], f"{what} failed ({type(err).__name__}: {err})", failed=True)
-    docs = [with_score(doc, score) for doc, score in hits]
-    if not docs:
-        return SearchOutcome([], f"{what} found nothing for this question")
-    return SearchOutcome(docs, f"{what} returned {len(docs)} documents")
 
 
 # ---------------------------------------------------------------- threads
@@ -368,11 +312,3 @@ def check_answer(answer: object, max_chars: int = MAX_ANSWER_CHARS) -> str:
     if len(answer) > max_chars:
         raise ValueError(f"answer is {len(answer):,} characters long; the limit is {max_chars:,}")
     return answer.strip()
-
-
-__all__ = ["MAX_ANSWER_CHARS", "MAX_DOCUMENTS", "MAX_DOCUMENT_CHARS", "Outcome", "RAGResult", "SETUP_ERRORS",
-           "SearchOutcome", "ThreadedGraph", "add_path", "answers_at", "best_score", "check_answer", "check_cap", "check_documents", "check_limit",
-           "check_positive", "check_question", "check_question_node", "check_threshold", "language_note", "last_user_message",
-           "low_confidence_note", "result",
-           "run_search", "thread", "timings_by_node", "traced", "unsupported_language",
-           "with_threads"]

@@ -1,28 +1,14 @@
-"""The one text module of ragkit: tokens, stems, sentences, languages, question forms, numbers and names.
+"""The one text module of ragkit: every retriever and local role cuts text with these functions.
 
-Every retriever and local role reads text through these functions, so they all cut it the same way:
+Tokens (:func:`tokenize`, :func:`key_terms`), sentences (:func:`split_sentences`, :func:`prose_sentences`),
+the language of a question (:func:`detect_language`), its form and the answer it asks for
+(:func:`question_form`, :func:`answer_type`, :func:`has_answer`), two router signals
+(:func:`time_sensitivity`, :func:`general_question`), one negation lexicon, facts in a sentence
+(:func:`numbers`, :func:`names`, ``[n]`` citations) and the clauses of a request (:func:`split_clauses`).
 
-- **tokens**: the classic IR analyzer (:func:`tokenize`): lower-case, strip accents, split on word
-  characters, drop Lucene's 33 English stopwords, Porter-stem (Snowball's C implementation, PyStemmer);
-  :func:`key_terms` keeps a question's content words;
-- **sentences**: a regular expression (:func:`split_sentences`, for prose or typed chat) that knows
-  decimals and abbreviations; :func:`prose_sentences` keeps the ones worth quoting (no headings, code);
-- **language**: by Unicode script, plus function words for French, Spanish and German
-  (:func:`detect_language`), so the offline roles can say they read English only;
-- **question form and answer type**: :func:`question_form` (what / how / why / yes-no ...) and
-  :func:`answer_type` (person / time / quantity / yes-no / other), with :func:`has_answer`;
-- **time-bound and general questions**: :func:`time_sensitivity` (does it ask for fresh information: now,
-  today, latest, news, rates?) and :func:`general_question` (does it ask about things in general, not
-  about a particular item?), two English lexicons a router reads as signals;
-- **negation**: one English lexicon in groups (negators, negated auxiliaries, withdrawals, retractions,
-  statement negations, a question's exclusion cues), matched with :func:`phrase_pattern`;
-- **facts in a sentence**: :func:`numbers`, :func:`names` (capitalised words), ``[n]`` citations;
-- **clauses**: :func:`split_clauses` cuts a request into the steps it asks for, in the order their work
-  must happen (:func:`reorder`).
-
-What it cannot do: it is English only (French, Spanish and German are recognised, not read); the
-sentence splitter and the "name" finder are regular expressions, not trained models, so unusual text
-is sometimes split or joined wrongly, a name that opens a sentence is missed, and "twelve" is not "12".
+What it cannot do: it reads English only (French, Spanish and German are recognised, not read); the
+splitters and the name finder are regular expressions, not trained models, so unusual text is sometimes
+cut wrongly, a name that opens a sentence is missed, and "twelve" is not "12".
 """
 
 from __future__ import annotations
@@ -32,27 +18,22 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, Sequence
+from typing import Literal, Sequence, get_args
 
 import Stemmer
 from langchain_core.documents import Document
 
-# Lucene's EnglishAnalyzer default stop set (33 words).
-LUCENE_STOPWORDS = frozenset(
+LUCENE_STOPWORDS = frozenset(  # Lucene's EnglishAnalyzer stop set
     "a an and are as at be but by for if in into is it no not of on or such that the their then there "
     "these they this to was will with".split()
 )
-
-# A wider list for picking "key terms" out of questions (never used for BM25 scoring).
-QUESTION_STOPWORDS = LUCENE_STOPWORDS | frozenset(
+QUESTION_STOPWORDS = LUCENE_STOPWORDS | frozenset(  # for a question's key terms, never for BM25
     "what which who whom whose when where why how do does did can could should would may might must "
     "i me my we our you your he she him her his its them about from have has had been being were am "
     "any some all more most other than too very just also so up down out over under again only own same "
     "tell give show list please know want like get got one ones s t much many".split()
 )
-
-# The hard cap on one query or question handed to a retriever or a role (a safety limit on the library
-# API). The graphs enforce their own, lower, user-facing limit (ragkit.core.contract), adjustable up to this.
+# The hard cap on one query handed to a retriever or a role; graphs set a lower limit (ragkit.core.contract).
 MAX_QUERY_CHARS = 20_000
 
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -61,7 +42,7 @@ _stemmer = Stemmer.Stemmer("porter")
 
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """Porter-stem one lower-case word.
+    """Porter-stem one lower-case word (Snowball's C stemmer).
 
     >>> stem("running"), stem("studies")
     ('run', 'studi')
@@ -70,7 +51,7 @@ def stem(word: str) -> str:
 
 
 def strip_accents(text: str) -> str:
-    """Drop accents, keep everything else (case included).
+    """Drop accents, keep everything else.
 
     >>> strip_accents("Café rosé, Xarel·lo")
     'Cafe rose, Xarel·lo'
@@ -81,7 +62,7 @@ def strip_accents(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """Lower-case and strip accents, so "Café" and "cafe" match.
+    """Lower-case and strip accents.
 
     >>> fold("Crème Brûlée")
     'creme brulee'
@@ -90,7 +71,7 @@ def fold(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased word tokens, nothing removed.
+    """Folded word tokens, nothing removed.
 
     >>> words("Hello, World-2!")
     ['hello', 'world', '2']
@@ -99,83 +80,70 @@ def words(text: str) -> list[str]:
 
 
 def tokenize(text: str, stopwords: frozenset[str] = LUCENE_STOPWORDS) -> list[str]:
-    """The BM25 analyzer: lower-case, split, drop stopwords, Porter-stem.
+    """The BM25 analyzer: fold, split, drop stopwords, Porter-stem.
 
     >>> tokenize("The wines are pairing well with oysters")
     ['wine', 'pair', 'well', 'oyster']
     """
-    return [stem(w) for w in _WORD.findall(fold(text)) if w not in stopwords]
+    return [stem(w) for w in words(text) if w not in stopwords]
 
 
-# How to answer, not what about: "in plain words", "briefly". They are no key terms of a question.
+# How to answer, not what about: no key terms.
 STYLE_REQUEST = re.compile(r"\b(?:in (?:plain|simple|layman'?s?|everyday|a few|one|two) (?:words?|terms|english|language|sentences?)"
                            r"|in a nutshell|briefly|in short|for (?:a )?beginners?|like i'?m five)\b", re.IGNORECASE)
 
 
 def key_terms(text: str) -> list[str]:
-    """Stemmed content words of a question, in order, without repeats; a one-letter word counts only as a
-    symbol the question names (:func:`symbols`: "the b knob"), and a request about style ("in plain words",
-    :data:`STYLE_REQUEST`) is not content.
+    """A question's stemmed content words, in order, once each; a one-letter word only when it is a
+    :func:`symbols` name, and a style request (:data:`STYLE_REQUEST`) is no content.
 
     >>> key_terms("Which wine goes with the grilled fish?"), key_terms("What does the b knob do, in plain words?")
     (['wine', 'goe', 'grill', 'fish'], ['b', 'knob'])
     """
     named = set(symbols(text))
-    seen: dict[str, None] = {}
-    for w in _WORD.findall(fold(STYLE_REQUEST.sub(" ", text))):
-        if w not in QUESTION_STOPWORDS and (len(w) > 1 or w in named):
-            seen.setdefault(stem(w), None)
-    return list(seen)
+    return list(dict.fromkeys(stem(w) for w in words(STYLE_REQUEST.sub(" ", text))
+                              if w not in QUESTION_STOPWORDS and (len(w) > 1 or w in named)))
 
 
-# Abbreviations whose full stop ends no sentence: titles, scholarly references and address words ("12 High St.").
+# ---------------------------------------------------------------- sentences and queries
+# Abbreviations whose full stop ends no sentence ("12 High St.").
 ABBREVIATIONS = frozenset("e.g i.e etc vs mr mrs ms dr st no art sec fig al approx rd ave nr apt co ltd inc bldg".split())
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9]|`)")  # `k1` may open one
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9]|`)")
 _TYPED_END = re.compile(r"[.!?]+(?=\s|$)|;|\n")
 
 
 def _abbreviated(text: str) -> bool:
-    """Does ``text`` end with one of the ``ABBREVIATIONS`` (its full stops aside)? "... 12 High St." does."""
     last = text.rstrip(".").split()[-1:]
     return bool(last) and last[0].lower() in ABBREVIATIONS
 
 
 def split_sentences(text: str, *, chat: bool = False) -> list[str]:
-    """Split text into sentences with a regular expression (keeps decimals and common abbreviations).
+    """Sentences, cut by a regular expression that keeps decimals and :data:`ABBREVIATIONS` whole.
 
-    Prose (the default): a sentence ends at ``.``, ``!`` or ``?`` before a capital or a digit, and at a
-    blank line or a list line; white space is tidied. ``chat=True`` reads a message as people type it: a
-    sentence also ends before a lower-case word, at ``;`` and at every line break, and each sentence is
-    the text as written up to its end mark (spacing kept, the mark left out), for a reader that cuts it
-    further. In both, a full stop after an abbreviation ("St.", "e.g.") ends no sentence.
+    Prose: a sentence ends at ``.``, ``!`` or ``?`` before a capital or a digit, at a blank line and before
+    a list line; spacing is tidied. ``chat=True`` (typed messages): also before a lower-case word, at ``;``
+    and at every line break; each piece is kept as written, its end mark left out.
 
     >>> split_sentences("It costs 12.50 euros. See Art. 4 for details! Is it ok? Yes.")
     ['It costs 12.50 euros.', 'See Art. 4 for details!', 'Is it ok?', 'Yes.']
     >>> split_sentences("cancel A1001. send A1002 to 1 High St. York; thanks", chat=True)
     ['cancel A1001', ' send A1002 to 1 High St. York', ' thanks']
     """
+    sentences, start = [], 0
     if chat:
-        sentences, start = [], 0
         for m in _TYPED_END.finditer(text):
-            if m.group().startswith(".") and _abbreviated(text[start : m.start()]):
-                continue
-            sentences.append(text[start : m.start()])
-            start = m.end()
+            if not (m.group().startswith(".") and _abbreviated(text[start : m.start()])):
+                sentences.append(text[start : m.start()])
+                start = m.end()
         sentences.append(text[start:])
         return [s for s in sentences if s.strip()]
-    sentences = []
     for block in re.split(r"\n\s*\n|\n(?=\s*[-*#|]|\s*\d+\.\s)", text):
-        block = " ".join(block.split())
-        if not block:
-            continue
         pieces: list[str] = []
-        for piece in _SENTENCE_END.split(block):
+        for piece in _SENTENCE_END.split(" ".join(block.split())):
             piece = piece.strip()
-            if not piece:
-                continue
-            if pieces and _abbreviated(pieces[-1]):
+            if piece and pieces and _abbreviated(pieces[-1]):
                 pieces[-1] = f"{pieces[-1]} {piece}"
-            else:
+            elif piece:
                 pieces.append(piece)
         sentences.extend(pieces)
     return sentences
@@ -194,9 +162,7 @@ def same_query(a: str, b: str) -> bool:
 
 
 def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "query", hint: str = "Shorten it.") -> str:
-    """Check a user query and return it stripped; reject empty or oversized input with a clear message.
-
-    ``hint`` ends the message for oversized input (a graph says which argument raises its limit).
+    """The query stripped; a clear error for a non-string, an empty one, or one over ``max_chars`` (then ``hint``).
 
     >>> clean_query("  red wine  ")
     'red wine'
@@ -216,7 +182,7 @@ def clean_query(query: object, max_chars: int = MAX_QUERY_CHARS, what: str = "qu
 
 
 def tidy(question: str) -> str:
-    """Normalise white space and strip wrapping quotes; reject an empty question with a clear error.
+    """A question with its white space normalised and wrapping quotes stripped (:func:`clean_query`'s errors).
 
     >>> tidy('  "When was   the  abbey founded?" ')
     'When was the abbey founded?'
@@ -226,7 +192,6 @@ def tidy(question: str) -> str:
 
 
 # ---------------------------------------------------------------- language
-
 # Unicode character-name prefixes -> script. Kana before Han: Japanese text mixes both.
 _SCRIPTS = (("HANGUL", "hangul"), ("HIRAGANA", "kana"), ("KATAKANA", "kana"), ("CJK", "han"), ("CYRILLIC", "cyrillic"),
             ("ARABIC", "arabic"), ("GREEK", "greek"), ("HEBREW", "hebrew"), ("DEVANAGARI", "devanagari"),
@@ -236,7 +201,7 @@ SCRIPT_LANGUAGE = {"hangul": "ko", "kana": "ja", "han": "zh", "cyrillic": "ru", 
 LANGUAGE_NAMES = {"en": "English", "ko": "Korean", "ja": "Japanese", "zh": "Chinese", "ru": "Russian", "ar": "Arabic",
                   "el": "Greek", "he": "Hebrew", "hi": "Hindi", "th": "Thai", "fr": "French", "es": "Spanish",
                   "de": "German"}
-# Function words of the Latin-script languages told apart from English (none is also an English word).
+# Function words of the Latin-script languages told apart from English (none is an English word).
 FUNCTION_WORDS = {
     "fr": frozenset("le les des du une est sont pas ne avec sans pour qui que quel quels quelle quelles où combien "
                     "vous nous je il elle ce cette ces mon ma mes votre vos leur au aux".split()),
@@ -250,46 +215,25 @@ ENGLISH_FUNCTION_WORDS = frozenset("the is are a an of to in for with without wh
 OFFLINE_LANGUAGES = frozenset({"en"})  # what the packaged MiniLM and the local roles read
 
 
-def script_of(char: str) -> str | None:
-    """The script of one letter, or None for a digit, a mark or punctuation.
-
-    >>> script_of("a"), script_of("한"), script_of("7")
-    ('latin', 'hangul', None)
-    """
-    if not char.isalpha():
-        return None
-    name = unicodedata.name(char, "")
-    return next((script for prefix, script in _SCRIPTS if name.startswith(prefix)), "other")
-
-
 def detect_language(text: str) -> str:
-    """A language code for the script most of the text's letters are written in ("en" for Latin script).
+    """The language code of the script most letters are in; Latin script is "fr", "es" or "de" when the text
+    has at least two of that language's :data:`FUNCTION_WORDS` and more than English ones, else "en".
 
-    >>> detect_language("Какие десерты без орехов?"), detect_language("デザートは何ですか")
-    ('ru', 'ja')
+    >>> detect_language("Какие десерты без орехов?"), detect_language("デザートは何ですか"), detect_language("¿Cuál es el vino?")
+    ('ru', 'ja', 'es')
     """
-    scripts = Counter(s for s in map(script_of, text) if s)
+    scripts = Counter(next((s for prefix, s in _SCRIPTS if unicodedata.name(c, "").startswith(prefix)), "other")
+                      for c in text if c.isalpha())
     if not scripts:
-        return "en"  # digits and punctuation only: nothing to detect
+        return "en"
     if scripts["kana"] and scripts["han"]:
         scripts["kana"] += scripts.pop("han")
     script = scripts.most_common(1)[0][0]
-    if script == "latin":
-        return latin_language(text)
-    return SCRIPT_LANGUAGE.get(script, "und")
-
-
-def latin_language(text: str) -> str:
-    """"fr", "es" or "de" when the text has at least two of that language's function words and more of them
-    than English ones; else "en".
-
-    >>> latin_language("¿Cuál es el vino más caro?"), latin_language("Gibt es ein veganes Dessert?"), latin_language("Hello!")
-    ('es', 'de', 'en')
-    """
+    if script != "latin":
+        return SCRIPT_LANGUAGE.get(script, "und")
     tokens = re.findall(r"[^\W\d_]+", text.lower())
     english = sum(t in ENGLISH_FUNCTION_WORDS for t in tokens)
-    counts = {lang: sum(t in words for t in tokens) for lang, words in FUNCTION_WORDS.items()}
-    lang, n = max(counts.items(), key=lambda kv: kv[1])
+    lang, n = max(((lang, sum(t in ws for t in tokens)) for lang, ws in FUNCTION_WORDS.items()), key=lambda kv: kv[1])
     return lang if n >= 2 and n > english else "en"
 
 
@@ -298,12 +242,8 @@ def offline_language_note(question: str, chat_model_set: bool = False) -> str | 
 
     >>> print(offline_language_note("디저트 중에 견과류가 없는 것은?"))
     This question is in Korean, but the offline models read English only. Set GOOGLE_API_KEY (or pass chat_model=) to ask in Korean, or ask in English.
-    >>> offline_language_note("디저트 중에 견과류가 없는 것은?", chat_model_set=True) is None
-    True
     """
-    if chat_model_set:
-        return None
-    language = detect_language(question)
+    language = "en" if chat_model_set else detect_language(question)
     if language in OFFLINE_LANGUAGES:
         return None
     name = LANGUAGE_NAMES.get(language, "a language other than English")
@@ -312,10 +252,8 @@ def offline_language_note(question: str, chat_model_set: bool = False) -> str | 
 
 
 # ---------------------------------------------------------------- question form and answer type
-
 AnswerType = Literal["person", "time", "quantity", "yes/no", "other"]
-ANSWER_TYPES: tuple[str, ...] = ("person", "time", "quantity", "yes/no", "other")
-
+ANSWER_TYPES: tuple[str, ...] = get_args(AnswerType)
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "time": re.compile(r"\b(when|what (year|date|time|century|decade|month|day)|which (year|century|decade|month|day|date)|"
                        r"how long ago|since when|until when)\b"),
@@ -323,11 +261,9 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
                            r"what (is the )?(price|cost|percentage|percent|number|amount|proportion|population))\b"),
     "person": re.compile(r"^(who|whom|whose)\b|\b(who|whom|whose) (is|was|were|did|does|had|has)\b"),
 }
-# English auxiliaries that open a yes/no question ("Does X cause Y?").
 POLAR_OPENERS = frozenset("is are was were am do does did can could should would will shall may might must has have had".split())
 QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
                   **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
-QUESTION_FORMS = ("what", "how", "why", "wh_other", "yes_no")
 NUMBER_VALUES = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), start=1)}
 NUMBER_WORDS = frozenset(NUMBER_VALUES) | frozenset("zero eleven twelve twenty thirty forty fifty hundred hundreds "
                                                     "thousand thousands million millions billion dozen half several".split())
@@ -341,26 +277,21 @@ _NOT_A_NAME = frozenset({"the", "a", "an", "in", "on", "at", "after", "before", 
 
 
 def answer_type(question: str) -> AnswerType:
-    """The kind of answer a question asks for; the earliest wh-phrase decides.
+    """The kind of answer a question asks for (the earliest wh-phrase decides; an auxiliary first: yes/no).
 
     >>> [answer_type(q) for q in ["Who founded it?", "When does it open?", "How many rooms?", "Is it vegan?", "Why?"]]
     ['person', 'time', 'quantity', 'yes/no', 'other']
-    >>> answer_type("How much did the ticket cost when the terrace opened?")
-    'quantity'
     """
     text = " ".join(words(question))
     found = [(m.start(), kind) for kind, pattern in _PATTERNS.items() if (m := pattern.search(text))]
     if found:
         return min(found)[1]  # type: ignore[return-value]
-    first = text.split(" ", 1)[0]
-    return "yes/no" if first in POLAR_OPENERS else "other"
+    return "yes/no" if text.split(" ", 1)[0] in POLAR_OPENERS else "other"
 
 
 def question_form(question: str) -> str | None:
-    """The question's form from its first word (or any wh-word of a question), or None for a statement.
-
-    Forms: "what", "how", "why", "wh_other" (who, which, where, when ...) and "yes_no" (an auxiliary verb
-    first and a question mark). A contextual bandit uses it as a feature known before retrieval.
+    """The question's form: "what", "how", "why", "wh_other" (who, which, where, when ...) from its first word
+    (or any wh-word of a question), "yes_no" (an auxiliary first and a "?"), None for a statement.
 
     >>> question_form("Why do cells divide?"), question_form("Does aspirin thin blood?"), question_form("Aspirin thins blood.")
     ('why', 'yes_no', None)
@@ -377,16 +308,12 @@ def question_form(question: str) -> str | None:
 
 
 def has_answer(kind: str, text: str, question: str = "") -> bool:
-    """Whether ``text`` holds an answer of this kind that ``question`` does not already contain.
+    """Whether ``text`` holds an answer of this kind (a number, a time word, a name) that ``question`` lacks.
 
     >>> has_answer("time", "The abbey was founded in 1066.", "When was the abbey founded?")
     True
     >>> has_answer("time", "It was rebuilt after 1066.", "When was it rebuilt after 1066?")  # only the question's year
     False
-    >>> has_answer("quantity", "Six oysters cost 14 euros.", "How much are the oysters?")
-    True
-    >>> has_answer("person", "Marie Curie discovered it.", "Who discovered radium?")
-    True
     """
     if kind not in ANSWER_TYPES:
         raise ValueError(f"unknown answer type {kind!r}; one of {ANSWER_TYPES}")
@@ -396,34 +323,23 @@ def has_answer(kind: str, text: str, question: str = "") -> bool:
         return new_number or bool((NUMBER_WORDS & said) - asked)
     if kind == "time":
         return new_number or bool((TIME_WORDS & said) - asked)
-    if kind == "person":
-        # "Hotel Scogliera" names the hotel asked about, not who built it; "March" is a month, not a person
+    if kind == "person":  # "Hotel Scogliera" names the hotel asked about; "March" is a month
         own = asked_thing_names(text, question) | TIME_WORDS
-        return any(n not in asked and n not in own for n in names(text)) or _opens_with_name(text, asked | own)
+        first = text.split()[0].strip("\"'(.,;:!?") if text.split() else ""
+        opens_with_name = first[:1].isupper() and first.lower() not in asked | own | QUESTION_STOPWORDS | _NOT_A_NAME
+        return any(n not in asked and n not in own for n in names(text)) or opens_with_name
     return True
 
 
-def _opens_with_name(text: str, asked: set[str]) -> bool:
-    first = text.split()[0].strip("\"'(.,;:!?") if text.split() else ""
-    lower = first.lower()
-    return first[:1].isupper() and lower not in asked and lower not in QUESTION_STOPWORDS and lower not in _NOT_A_NAME
-
-
-# A condition sets the case a question is about; the rest is what it asks. Grammar words, not a corpus's.
 CONDITION_OPENERS = ("if", "unless", "in case", "suppose", "supposing", "assuming", "provided that")
 TYPED_ANSWERS: tuple[AnswerType, ...] = ("person", "time", "quantity")
 
 
 def asked_part(question: str) -> str:
-    """The question without its condition clauses ("If my permit is revoked, ..."): what a sentence must answer.
-
-    Only a condition cut off by punctuation is dropped (the pieces of :func:`split_clauses`); a question that is
-    all condition stays whole.
+    """The question without the condition clauses cut off by punctuation (all condition: kept whole).
 
     >>> asked_part("If my permit is revoked, how long do I have to appeal and who decides?")
     'how long do I have to appeal and who decides?'
-    >>> asked_part("How long do I have to appeal if my permit is revoked?")
-    'How long do I have to appeal if my permit is revoked?'
     """
     pattern = re.compile(rf"(?:{'|'.join(CONDITION_OPENERS)})\b", re.IGNORECASE)
     kept = [piece for piece in _clause_pieces(question) if not pattern.match(piece)]
@@ -431,13 +347,11 @@ def asked_part(question: str) -> str:
 
 
 def question_asks(question: str) -> list[tuple[str, list[str]]]:
-    """The parts of a question that each ask for a typed answer (a person, a time, a quantity: :func:`answer_type`),
-    in order, with the key terms (stemmed) of each part outside its wh-phrase.
+    """The clauses of the :func:`asked_part` that ask for a person, a time or a quantity, with the key terms
+    of each outside its wh-phrase.
 
     >>> question_asks("If my permit is revoked, how long do I have to appeal and who decides?")
     [('quantity', ['appeal']), ('person', ['decid'])]
-    >>> question_asks("What is a vessel?")
-    []
     """
     asks = []
     for clause in split_clauses(asked_part(question)):
@@ -445,8 +359,7 @@ def question_asks(question: str) -> list[tuple[str, list[str]]]:
         if kind in TYPED_ANSWERS:
             text = " ".join(words(clause.text))
             wh = _PATTERNS[kind].search(text)
-            rest = text[: wh.start()] + text[wh.end():] if wh else text
-            asks.append((kind, key_terms(rest)))
+            asks.append((kind, key_terms(text[: wh.start()] + text[wh.end():] if wh else text)))
     return asks
 
 
@@ -454,18 +367,13 @@ _CAPITALISED_RUN = re.compile(r"[A-Z\u00C0-\u00DE][\w'\u00C0-\u024F-]*(?:\s+[A-Z
 
 
 def asked_thing_names(text: str, question: str) -> set[str]:
-    """The words of every capitalised name in ``text`` that contains a common noun the question uses (written
-    in lower case there): that name is the thing asked about ("Hotel Scogliera" is "the hotel"), so none of
-    its words can be the person a "who" question asks for. A name that is only *described* as the thing
-    ("Villa Aurora, a guest house, ...") is not caught: that needs a parser.
+    """The words of every capitalised name in ``text`` holding a common noun of the question: "Hotel
+    Scogliera" is "the hotel", not who built it. A name only *described* as the thing is missed.
 
     >>> sorted(asked_thing_names("Hotel Scogliera opened in May. Lina Bo Bardi designed it.", "Who designed the hotel?"))
     ['hotel', 'scogliera']
-    >>> asked_thing_names("Gustave Eiffel built the Eiffel Tower.", "Who built the Eiffel Tower?")  # names, not nouns
-    set()
     """
-    common = {stem(w) for w in re.findall(r"\b[a-z][\w'-]*", question)
-              if w not in QUESTION_STOPWORDS and w not in LUCENE_STOPWORDS}
+    common = {stem(w) for w in re.findall(r"\b[a-z][\w'-]*", question) if w not in QUESTION_STOPWORDS}
     found: set[str] = set()
     for run in _CAPITALISED_RUN.findall(strip_citations(text)):
         parts = [p.lower() for p in run.split()]
@@ -474,15 +382,13 @@ def asked_thing_names(text: str, question: str) -> set[str]:
     return found
 
 
-# A single letter (not "a" or "I"), alone or with one digit, that a question names: "the b knob", "k1", "vitamin C".
+# A single letter (not "a" or "I"), alone or with one digit: "the b knob", "k1", "vitamin C".
 _SYMBOL = re.compile(r"(?<![\w.'`-])`?([b-hj-zB-HJ-Z]\d?)`?(?![\w'-]|\.\w)")
+_ONE_LETTER = re.compile(r"(?<![\w'-])[A-Za-z]\d?(?![\w'-])")
 
 
 def symbols(question: str) -> list[str]:
-    """The one-letter names a question asks about (a parameter, a variable, a vitamin), lower-cased, in order.
-
-    A question about ``b`` is answered by a sentence that names ``b``: the words around a symbol ("knob",
-    "parameter") fit every symbol of its kind.
+    """The one-letter names a question asks about (a parameter, a vitamin), lower-cased, in order.
 
     >>> symbols("What does the b knob do?"), symbols("What do k1 and `b` control?"), symbols("Do I need a U.S. visa?")
     (['b'], ['k1', 'b'], [])
@@ -490,11 +396,8 @@ def symbols(question: str) -> list[str]:
     return list(dict.fromkeys(m.lower() for m in _SYMBOL.findall(question)))
 
 
-_ONE_LETTER = re.compile(r"(?<![\w'-])[A-Za-z]\d?(?![\w'-])")
-
-
 def names_symbol(text: str, symbol_list: Sequence[str]) -> bool:
-    """Whether ``text`` names any of the symbols (as a word of its own: ``b = 0.75`` does, "bm25" does not).
+    """Whether ``text`` names one of the symbols as a word of its own.
 
     >>> names_symbol("With `b = 0` length is ignored.", ["b"]), names_symbol("BM25 has two knobs.", ["b"])
     (True, False)
@@ -504,30 +407,23 @@ def names_symbol(text: str, symbol_list: Sequence[str]) -> bool:
 
 
 # ---------------------------------------------------------------- time-bound and general questions
-# Words that tie a question to the present moment: its answer changes with time, so it needs a fresh source.
 NOW_WORDS = frozenset("now today tonight tomorrow yesterday currently current latest recent recently nowadays "
                       "upcoming live ongoing yet".split())
 NOW_PHRASES = ("at the moment", "at present", "these days", "so far", "up to date", "as of", "last night",
                *(f"{when} {span}" for when in ("this", "last", "next")
                  for span in ("week", "weekend", "month", "year", "season", "spring", "summer", "autumn", "winter")),
                *(f"this {part}" for part in ("morning", "afternoon", "evening")))
-# Things whose value changes from day to day: asking for one asks for its latest value.
 CHANGING_WORDS = frozenset("news headline headlines forecast weather score scores result results standings rate rates "
-                           "traffic delay delays strike strikes".split())
-
-
-# A question put to "you" about "your" offer asks a service about itself, not about the world; asking the
-# assistant for help ("can you tell me", "do you know") or thanking it does not count.
+                           "traffic delay delays strike strikes".split())  # their value changes day to day
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b")
 _ASKS_FOR_HELP = re.compile(r"\b(?:can|could|would|will) you (?:tell|help|explain|give|find|check|look)\b|\bdo you know\b"
                             r"|\bthank you\b")
 
 
 def time_sensitivity(question: str) -> float:
-    """How strongly a question asks for fresh, time-bound information: 1.0 when it is tied to the present
-    (now, today, latest, this week ...), 0.5 when it only names something that changes from day to day
-    (news, the weather, scores, rates), else 0.0. A question to "you" about your own offer ("Do you have
-    oysters tonight?") asks a service about itself, not for news of the world: 0.0.
+    """1.0 for a question tied to the present (now, today, latest, this week ...), 0.5 for one that names
+    something changing (news, weather, scores, rates), else 0.0; 0.0 too for one that asks "you" (a
+    service) about itself, asking for help aside.
 
     >>> [time_sensitivity(q) for q in ("What's the weather like today?", "Any news from the port?", "Who wrote Hamlet?")]
     [1.0, 0.5, 0.0]
@@ -543,29 +439,21 @@ def time_sensitivity(question: str) -> float:
     return 0.5 if found & CHANGING_WORDS else 0.0
 
 
-# A question about things in general opens with one of these forms (on lower-cased words, "what's" read as
-# "what s"): what a kind of thing is or does, why or how something happens, how one does something, where a
-# thing comes from, who invented it, whether it is good for you.
+# The forms of a question about things in general (on folded words, "what's" read as "what s").
 _GENERAL_FORMS = re.compile(
     r"^(?:what (?:s|is|are|was|were) (?:an? )?(?!the |there )|what (?:s|is|are) the (?:difference|origin|history|meaning|best way) "
     r"|what (?:does|do|did) (?!you |i |we |the |your |our )|what (?:causes|makes|happens) |why "
     r"|how (?:do|does|did|is|are|can|should|would) |how (?:long|often) (?:should|do|does|can) "
     r"|how (?:many|much) \w+ (?:is|are) in an? |where (?:does|do|did) .*come from|who (?:invented|discovered|created) "
     r"|(?:is|are) (?:it )?.*(?:good|bad|healthy|unhealthy|safe) (?:for|to) |(?:is|are|does|do) an? )")
-# ... unless it points at a particular item, place or offer: "the lamb", "your wines", "is there", "here".
 _PARTICULAR = re.compile(r"\b(?:the|your|yours|our|ours|here|this|these|those|tonight)\b|^(?:is|are) there\b")
 _GENERIC_PHRASES = re.compile(r"\bthe (?:difference|origin|history|meaning|best way)\b|\b(?:good|bad) for your?\b|\bin the world\b")
 
 
 def general_question(question: str) -> bool:
-    """Whether a question asks about things in general (what a kind of thing is, why or how something
-    happens, how one does something), not about a particular item, place or offer.
-
-    It reads the question's form and its determiners only: "What is burrata made from?" is general, "Is the
-    burrata from a local dairy?" and "How do you cook the octopus?" point at one item. A question tied to
-    the present ("What were last night's results?", :func:`time_sensitivity` 1.0) is not general knowledge:
-    its answer changes. A general question that mentions "the" ("Why do cooks salt the pasta water?") is
-    missed: precision over recall.
+    """Whether a question asks about things in general (what a kind of thing is, why or how something happens),
+    read from its form and determiners, not about a particular item ("the", "your", "here") or the present.
+    A general question that says "the" ("Why do cooks salt the pasta water?") is missed.
 
     >>> [general_question(q) for q in ("Why do oysters make pearls?", "How do I poach an egg?", "Where does your lamb come from?")]
     [True, True, False]
@@ -576,27 +464,22 @@ def general_question(question: str) -> bool:
 
 
 # ---------------------------------------------------------------- negation
-# One English negation lexicon, in groups by what the words negate; a reader takes the groups it needs and
-# matches them with phrase_pattern(). The tool planner reads the first four as they are: its figures depend on them.
-NEGATORS = ("not", "without")  # negate the action or value after them: "not A1004", "without tracking it"
-NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")  # a negated action: "don't cancel", "won't need"
+# One English negation lexicon in groups; a reader takes the groups it needs (matched with phrase_pattern).
+NEGATORS = ("not", "without")  # negate the action or value after them
+NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")
 WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
                "forget about", "hold off", "hold off on", "skip", "scratch")  # set an action aside
 RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
                "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
                "didn't do that")  # a whole reply that takes back what was just asked
-NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())  # negate a statement
-# A question's exclusions (the query analyser): a list cue runs on across "and" ("without nuts and dairy"), a
-# clause cue stops there ("not vegetarian and cheap"), a suffix excludes the word before it ("nut-free"). A
-# domain adds its own phrasing ("allergic to") where it reads its questions (ragkit.domains.menu.vocabulary).
+NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())
+# A question's exclusions: a list cue runs on across "and" ("without nuts and dairy"), a clause cue stops
+# there ("not vegetarian and cheap"), a suffix excludes the word before it ("nut-free").
 LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
 CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
 NEGATION_SUFFIXES = frozenset({"free"})
 APOSTROPHE = "['\u2019]"  # straight or curly
-
-# Negation in statements (the hallucination grader counts them in a claim and in its source): words and
-# phrases that negate what they are part of, and prefixes that negate the word they open ("unable",
-# "non-profit", "impossible", "indirect", "dishonest", "asymptomatic") when the rest is a word.
+# Negation in statements, and prefixes that negate the word they open ("unable", "non-profit", "dishonest").
 STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed",
                        "failing", "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores",
                        "ignored", "refuse", "refuses", "refused", "rather than", "instead of")
@@ -604,27 +487,21 @@ NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
 
 
 def phrase_pattern(phrases: Sequence[str]) -> str:
-    """A regular expression (source, no flags) for any of ``phrases``, longest first: words apart by any white
-    space, a contraction in "n't" also written out, run together or with a curly apostrophe.
+    """A regular expression (no flags) for any of ``phrases``, longest first, words apart by any white space;
+    a contraction in "n't" also matches written out, run together or with a curly apostrophe.
 
     >>> pattern = re.compile(rf"\\b(?:{phrase_pattern(NEGATED_AUXILIARIES)})\\b", re.IGNORECASE)
     >>> [bool(pattern.fullmatch(t)) for t in ("don't", "do not", "dont", "Don\u2019t", "do")]
     [True, True, True, True, False]
     """
     def one(phrase: str) -> str:
-        parts = []
-        for word in phrase.split():
-            if word.endswith("n't"):
-                parts.append(rf"{re.escape(word[:-3])}\s*n(?:o|{APOSTROPHE})?t")
-            else:
-                parts.append(re.escape(word))
-        return r"\s+".join(parts)
+        return r"\s+".join(rf"{re.escape(w[:-3])}\s*n(?:o|{APOSTROPHE})?t" if w.endswith("n't") else re.escape(w)
+                           for w in phrase.split())
 
     return "|".join(one(p) for p in sorted(dict.fromkeys(phrases), key=len, reverse=True))
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences
-
 _CITATION = re.compile(r"\s*\[(\d+(?:\s*[,;-]\s*\d+)*)\]")
 _TOKEN = re.compile(r"[A-Za-z\u00C0-\u024F][\w'\u00C0-\u024F-]*|\d[\d,.:/-]*\d|\d")
 
@@ -639,7 +516,7 @@ def strip_citations(text: str) -> str:
 
 
 def cited_numbers(text: str) -> list[int]:
-    """The document numbers cited with ``[n]`` markers, in order of first appearance.
+    """The numbers cited with ``[n]`` markers, in order of first appearance (a range: at most 51 numbers).
 
     >>> cited_numbers("A [2]. B [1, 2]. C [3-4].")
     [2, 1, 3, 4]
@@ -647,18 +524,14 @@ def cited_numbers(text: str) -> list[int]:
     found: dict[int, None] = {}
     for group in _CITATION.findall(text):
         for part in re.split(r"\s*[,;]\s*", group):
-            if "-" in part:
-                lo, hi = (int(x) for x in part.split("-", 1))
-                for n in range(lo, min(hi, lo + 50) + 1):
-                    found.setdefault(n, None)
-            else:
-                found.setdefault(int(part), None)
+            lo, _, hi = part.partition("-")
+            found.update(dict.fromkeys(range(int(lo), min(int(hi), int(lo) + 50) + 1) if hi else [int(lo)]))
     return list(found)
 
 
 @dataclass(frozen=True)
 class SourceSentence:
-    """One sentence of one document: ``doc`` is the 0-based index of the document it came from."""
+    """One sentence of one document: ``doc`` is the document's 0-based index, ``position`` the sentence's."""
 
     doc: int
     position: int
@@ -666,12 +539,8 @@ class SourceSentence:
 
 
 def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
-    """Every sentence of every document, tagged with its document index and position."""
-    out: list[SourceSentence] = []
-    for d, doc in enumerate(documents):
-        for p, sentence in enumerate(split_sentences(doc.page_content)):
-            out.append(SourceSentence(d, p, sentence))
-    return out
+    """Every sentence of every document (:func:`prose_sentences` keeps the quotable ones)."""
+    return [SourceSentence(d, p, s) for d, doc in enumerate(documents) for p, s in enumerate(split_sentences(doc.page_content))]
 
 
 _TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
@@ -689,20 +558,16 @@ def code_blocks(text: str) -> list[str]:
     return [block.strip() for block in _FENCED_PYTHON.findall(text) if block.strip()]
 
 
-MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label, not a sentence
+MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label
 
 
 def is_fragment(sentence: str, title: str | None = None) -> bool:
-    """True for a piece of text that is not a sentence to quote: a heading, a table row, code, a short label.
-
-    The rules: it starts with a Markdown heading or table mark (``#``, ``|``) or holds a code fence; or it
-    repeats the document's ``title``; or it is at most ``MAX_FRAGMENT_WORDS`` words long and does not end
-    like a sentence (``.``, ``!``, ``?``; an ellipsis does not count).
+    """True for text that is no sentence to quote: it opens with ``#`` or ``|``, holds a code fence, repeats
+    the ``title``, or is at most :data:`MAX_FRAGMENT_WORDS` words without a final ``.``/``!``/``?`` (an ellipsis
+    is none).
 
     >>> is_fragment("Thompson sampling bandits"), is_fragment("## Setup"), is_fragment("It costs 12 euros.")
     (True, True, False)
-    >>> is_fragment("Harbour fish soup (starter, 11.50 EUR)."), is_fragment("See Command(resume=...)")
-    (False, True)
     """
     text = " ".join(sentence.split())
     if not text or text.startswith(("#", "|")) or "```" in text or "~~~" in text:
@@ -713,43 +578,38 @@ def is_fragment(sentence: str, title: str | None = None) -> bool:
     return not ends_like_a_sentence and len(text.split()) <= MAX_FRAGMENT_WORDS
 
 
+def _title(doc: Document) -> str | None:
+    title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
+    return title if isinstance(title, str) else None
+
+
 def prose_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
-    """The sentences of every document that are worth quoting: code blocks removed, fragments dropped.
+    """The sentences worth quoting: code blocks removed, fragments (:func:`is_fragment`) dropped;
+    ``position`` counts kept sentences.
 
-    ``position`` is the sentence's place among its document's kept sentences.
-
-    >>> doc = Document(page_content="Oysters\\n\\nSix oysters cost 14 euros.\\n\\n```\\nprint(14)\\n```",
-    ...                metadata={"title": "Oysters"})
+    >>> doc = Document(page_content="Oysters\\n\\nSix oysters cost 14 euros.\\n\\n```\\nprint(14)\\n```")
     >>> [s.text for s in prose_sentences([doc])]
     ['Six oysters cost 14 euros.']
     """
     out: list[SourceSentence] = []
     for d, doc in enumerate(documents):
-        title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
-        text = _FENCE.sub("\n\n", doc.page_content)
-        kept = [s for s in split_sentences(text) if not is_fragment(s, title if isinstance(title, str) else None)]
+        kept = [s for s in split_sentences(_FENCE.sub("\n\n", doc.page_content)) if not is_fragment(s, _title(doc))]
         out.extend(SourceSentence(d, p, s) for p, s in enumerate(kept))
     return out
 
 
-MAX_SUBJECT_WORDS = 12  # a longer "title" is a sentence, not a name to put in front of a quote
+MAX_SUBJECT_WORDS = 12  # a longer "title" is a sentence, not a name
 
 
 def document_subject(doc: Document) -> str | None:
-    """The document's title (metadata ``title``) as written in its own text, or None.
+    """The document's ``title`` as spelt in its own text (case and spacing aside), or None when the text
+    does not contain it: a writer that puts it before a quote still uses only the source's words.
 
-    Only a title that occurs in ``page_content`` counts (case and spacing ignored), so a writer that
-    puts it in front of a quoted sentence still uses only words of the source. The text's own spelling
-    is returned.
-
-    >>> document_subject(Document(page_content="Panna cotta with figs (dessert). Dietary: gluten-free.",
-    ...                           metadata={"title": "panna cotta  with figs"}))
+    >>> document_subject(Document(page_content="Panna cotta with figs (dessert).", metadata={"title": "panna cotta  with figs"}))
     'Panna cotta with figs'
-    >>> document_subject(Document(page_content="A mousse.", metadata={"title": "Chocolate_mousse"})) is None
-    True
     """
-    title = doc.metadata.get("title") if isinstance(doc.metadata, dict) else None
-    if not isinstance(title, str) or not title.split() or len(title.split()) > MAX_SUBJECT_WORDS:
+    title = _title(doc)
+    if not title or not title.split() or len(title.split()) > MAX_SUBJECT_WORDS:
         return None
     pattern = r"(?<!\w)" + r"\s+".join(re.escape(w) for w in title.split()) + r"(?!\w)"
     match = re.search(pattern, doc.page_content, flags=re.IGNORECASE)
@@ -757,71 +617,50 @@ def document_subject(doc: Document) -> str | None:
 
 
 def mentions(sentence: str, subject: str) -> bool:
-    """True when the sentence contains at least half of the subject's key terms (stemmed).
+    """True when the sentence holds at least half of the subject's stemmed terms.
 
-    Half, not all: "A dark chocolate mousse ..." is clearly about "Chocolate and olive oil mousse".
-
-    >>> mentions("The gelatine means it is not vegetarian.", "Panna cotta with figs")
-    False
     >>> mentions("A dark chocolate mousse whipped with aquafaba.", "Chocolate and olive oil mousse")
     True
     """
     terms = set(tokenize(subject))
-    present = terms & set(tokenize(sentence))
-    return bool(terms) and 2 * len(present) >= len(terms)
+    return bool(terms) and 2 * len(terms & set(tokenize(sentence))) >= len(terms)
 
 
 def mentions_term(text: str, term: str) -> bool:
-    """True when a word of ``text`` starts with ``term`` (case, accents and thousands commas ignored).
+    """True when a word of ``text`` starts with ``term`` (folded, thousands commas ignored).
 
-    >>> mentions_term("Huguenots settled in North American colonies.", "america"), mentions_term("In the 1970s", "1970")
-    (True, True)
-    >>> mentions_term("The Americas", "merica")
-    False
+    >>> mentions_term("North American colonies", "america"), mentions_term("In the 1970s", "1970"), mentions_term("The Americas", "merica")
+    (True, True, False)
     """
     return re.search(r"(?<!\w)" + re.escape(term), fold(text).replace(",", "")) is not None
 
 
-def _normalise_number(token: str) -> str:
-    token = token.replace(",", "")
-    if re.fullmatch(r"\d+\.\d+", token):
-        token = token.rstrip("0").rstrip(".")
-    return token
-
-
 def numbers(text: str) -> set[str]:
-    """Digit tokens in a text, normalised.
+    """Digit tokens, normalised (no thousands commas, no trailing decimal zeros).
 
     >>> sorted(numbers("Costs 12.50 euros for 1,000 g, since 2019."))
     ['1000', '12.5', '2019']
     """
-    return {_normalise_number(t.lower()) for t in _TOKEN.findall(strip_citations(text)) if any(c.isdigit() for c in t)}
+    found = set()
+    for token in _TOKEN.findall(strip_citations(text)):
+        if any(c.isdigit() for c in token):
+            token = token.lower().replace(",", "")
+            found.add(token.rstrip("0").rstrip(".") if re.fullmatch(r"\d+\.\d+", token) else token)
+    return found
 
 
 def names(sentence: str) -> set[str]:
-    """Capitalised words that are not the sentence's first word (lower-cased), a cheap named-entity finder.
+    """Capitalised words other than the first, lower-cased: a cheap named-entity finder.
 
     >>> sorted(names("The Chablis comes from Burgundy, says Marie."))
     ['burgundy', 'chablis', 'marie']
     """
     tokens = [t for t in _TOKEN.findall(strip_citations(sentence)) if not t[0].isdigit()]
-    found = set()
-    for i, token in enumerate(tokens):
-        if i == 0 or not token[0].isupper():
-            continue
-        if token.lower() in LUCENE_STOPWORDS or token.lower() in QUESTION_STOPWORDS:
-            continue
-        found.add(token.lower())
-    return found
-
-
-def word_set(text: str) -> set[str]:
-    """Lower-cased word and number tokens of a text, for checking that a name or number occurs in it."""
-    return {_normalise_number(t.lower()) for t in _TOKEN.findall(text)}
+    return {t.lower() for t in tokens[1:] if t[0].isupper() and t.lower() not in QUESTION_STOPWORDS}
 
 
 def term_coverage(question: str, text: str) -> float:
-    """Share of the question's key terms (stemmed) that occur in the text, 0..1 (1 when the question has none).
+    """The share of the question's key terms found in the text (stemmed), 1.0 when it has none.
 
     >>> term_coverage("Which wine goes with grilled fish?", "A white wine for fish.")
     0.5
@@ -833,13 +672,20 @@ def term_coverage(question: str, text: str) -> float:
     return sum(t in present for t in terms) / len(terms)
 
 
+def supporting_sentence(question: str, text: str) -> str:
+    """The sentence of ``text`` with the highest :func:`term_coverage` (the first on ties).
+
+    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
+    'The abbey was founded in 1066.'
+    """
+    return max(split_sentences(text) or [text], key=lambda s: term_coverage(question, s))
+
+
 def uncovered_part(question: str, text: str) -> str:
-    """The question without the content words ``text`` already holds (stemmed): what is left to find.
+    """The question without the content words ``text`` holds (stemmed): what is left to find.
 
     >>> uncovered_part("What is the fine for leaving a gillnet in the water?", "No gillnet shall be left in the water.")
     'What is the fine for leaving a in the?'
-    >>> key_terms(uncovered_part("Who keeps the logbook?", "The master keeps the logbook."))
-    []
     """
     present = set(tokenize(text))
     kept = _WORD.sub(lambda m: "" if fold(m.group()) not in QUESTION_STOPWORDS and stem(fold(m.group())) in present
@@ -848,8 +694,8 @@ def uncovered_part(question: str, text: str) -> str:
 
 
 def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:
-    """The documents cited by the draft's *supported* sentences (if it cites none: all but those cited
-    only by unsupported sentences).
+    """The documents cited by the draft's supported sentences; if they cite none, all but those cited
+    only by ``unsupported`` sentences.
 
     >>> docs = [Document("a"), Document("b"), Document("c")]
     >>> [d.page_content for d in supporting_documents("A is so [1]. B is so [2].", docs, ["B is so [2]."])]
@@ -857,8 +703,8 @@ def supporting_documents(draft: str, documents: Sequence[Document], unsupported:
     """
     bad = {strip_citations(s) for s in unsupported}
     sentences = split_sentences(draft)
-    good = [s for s in sentences if strip_citations(s) not in bad]
-    cited = [n for n in cited_numbers(" ".join(good)) if 1 <= n <= len(documents)]
+    good = " ".join(s for s in sentences if strip_citations(s) not in bad)
+    cited = [n for n in cited_numbers(good) if 1 <= n <= len(documents)]
     if cited:
         return [documents[n - 1] for n in cited]
     blamed = set(cited_numbers(" ".join(s for s in sentences if strip_citations(s) in bad)))
@@ -866,14 +712,10 @@ def supporting_documents(draft: str, documents: Sequence[Document], unsupported:
 
 
 # ---------------------------------------------------------------- clauses
-# THE clause splitter of ragkit: a request cut into the steps it asks for (see :func:`split_clauses`).
-
 Order = Literal["", "first", "before_previous", "after_next"]
-
-# Words that join steps; dropped from the front of a clause.
+# Words that join steps (dropped from a clause's front), and openers of a clause naming a prerequisite.
 SEQUENCE_WORDS = ("and then", "and finally", "and also", "after that", "after which", "afterwards", "and", "then",
                   "finally", "lastly", "next", "also", "so", "but", "plus")
-# Words that open a clause naming what must be done before the clause it is attached to.
 PREREQUISITE_OPENERS = ("after", "once", "based on", "using", "given", "according to", "from")
 _CUT_BEFORE = ("and", "then", "after", "afterwards", "before", "once", "finally", "lastly")
 _CLAUSE_PUNCT = ".?!;:,"
@@ -883,9 +725,8 @@ _ARROWS = ("->", "=>", "\u2192")
 @dataclass(frozen=True)
 class Clause:
     """One step of a request: its text (connectives removed), the raw text, and its order mark:
-    ``"first"`` ("Check the docs first"), ``"before_previous"`` (a prerequisite of the clause before
-    it: "..., after reading the section", "..., using its definition"), ``"after_next"`` ("Before you code
-    it, look it up") or ``""`` (where it is written)."""
+    "first", "before_previous" (a prerequisite of the clause before it: "..., after reading it"),
+    "after_next" ("Before you code it, ...") or "" (where it is written)."""
 
     text: str
     raw: str
@@ -893,7 +734,7 @@ class Clause:
 
 
 def _clause_pieces(question: str) -> list[str]:
-    """Cut at depth-0 punctuation followed by a space (or the end), arrows, and before cut words."""
+    """Cut at depth-0 punctuation followed by a space (or the end), at arrows, and before cut words."""
     out, start, depth, quote = [], 0, 0, ""
     i, n = 0, len(question)
     while i < n:
@@ -915,11 +756,9 @@ def _clause_pieces(question: str) -> list[str]:
             if ch in _CLAUSE_PUNCT and (i + 1 == n or question[i + 1].isspace()):
                 out.append(question[start:i + 1])
                 start = i + 1
-            elif ch.isspace() and i > start:
-                rest = question[i + 1:i + 12].lower()
-                if any(re.match(rf"{w}\b", rest) for w in _CUT_BEFORE):
-                    out.append(question[start:i])
-                    start = i + 1
+            elif ch.isspace() and i > start and any(re.match(rf"{w}\b", question[i + 1:i + 12].lower()) for w in _CUT_BEFORE):
+                out.append(question[start:i])
+                start = i + 1
         i += 1
     out.append(question[start:])
     return [p.strip() for p in out if p.strip(" \t\n" + _CLAUSE_PUNCT)]
@@ -927,32 +766,25 @@ def _clause_pieces(question: str) -> list[str]:
 
 def _strip_leading(text: str, words: Sequence[str]) -> tuple[str, str]:
     """Remove leading ``words`` (longest first, repeatedly); return (rest, the first word removed)."""
-    first = ""
-    changed = True
+    first, changed = "", True
     while changed:
         changed = False
         for word in sorted(words, key=len, reverse=True):
             match = re.match(rf"{re.escape(word)}\b[\s,]*", text, flags=re.IGNORECASE)
             if match and match.end() < len(text):
-                first = first or word
-                text, changed = text[match.end():], True
+                first, text, changed = first or word, text[match.end():], True
                 break
     return text, first
 
 
 def split_clauses(question: str) -> list[Clause]:
-    """The clauses of a request ("Look up BM25, implement it, and then tell me whether ..."), as written,
-    each with its order mark (:class:`Clause`; :func:`reorder` applies the marks).
+    """The clauses of a request, as written, each with its order mark (:func:`reorder` applies them).
 
-    It cuts at punctuation (``. ? ! ; : ,`` followed by a space), at arrows (``->``) and before the
-    connectives that can open a new step (``and``, ``then``, ``after``, ``before``, ``once``, ``finally``
-    ...), never inside brackets, quotes or backticks, so ``[1, 2, 3]`` and ```f(a, b)``` stay whole; the
-    joining words (:data:`SEQUENCE_WORDS`) are dropped from the front of a clause.
-
-    What it cannot do: it has no parser, so connectives are read at the start of a clause only ("first"
-    at the end too), "after" as a preposition ("what happens after a crash?") is cut like the conjunction,
-    and a cut inside a noun phrase ("BM25 and dense retrieval") is left for the caller to merge back
-    (:func:`merge`). English only: the word lists are grammar, not the vocabulary of any corpus.
+    It cuts at ``. ? ! ; : ,`` before a space, at arrows (``->``) and before connectives that can open a
+    step (``and``, ``then``, ``after``, ``before``, ``once``, ``finally`` ...), never inside brackets, quotes
+    or backticks, and drops :data:`SEQUENCE_WORDS` from a clause's front. What it cannot do: it has no
+    parser, so "after" as a preposition ("what happens after a crash?") is cut like the conjunction, and a
+    cut inside a noun phrase ("BM25 and dense retrieval") is left for the caller to :func:`merge` back.
 
     >>> [c.text for c in split_clauses("Look up BM25, implement it, and then compare it with [1, 2].")]
     ['Look up BM25', 'implement it', 'compare it with [1, 2]']
@@ -961,9 +793,8 @@ def split_clauses(question: str) -> list[Clause]:
     """
     clauses = []
     for raw in _clause_pieces(question):
-        text = raw.strip().rstrip(_CLAUSE_PUNCT).strip()
-        text, _ = _strip_leading(text, SEQUENCE_WORDS)
-        if text.lower().strip(" ,") in SEQUENCE_WORDS:  # a bare joiner ("and", "afterwards"): order as written
+        text, _ = _strip_leading(raw.strip().rstrip(_CLAUSE_PUNCT).strip(), SEQUENCE_WORDS)
+        if text.lower().strip(" ,") in SEQUENCE_WORDS:  # a bare joiner
             continue
         order: Order = ""
         if re.match(r"first\b", text, re.IGNORECASE) or re.search(r"\bfirst$", text, re.IGNORECASE):
@@ -983,12 +814,10 @@ def split_clauses(question: str) -> list[Clause]:
 
 def reorder(clauses: Sequence[Clause]) -> list[Clause]:
     """Apply the order marks: "first" clauses to the front, a prerequisite before the clause it follows,
-    an "after_next" clause behind the one after it.
+    an "after_next" clause behind the next one.
 
     >>> [c.text for c in reorder([Clause("code it", ""), Clause("look it up", "", "before_previous")])]
     ['look it up', 'code it']
-    >>> [c.text for c in reorder([Clause("b", ""), Clause("a", "", "first")])]
-    ['a', 'b']
     """
     items = list(clauses)
     for i in range(1, len(items)):
@@ -997,8 +826,7 @@ def reorder(clauses: Sequence[Clause]) -> list[Clause]:
     for i in range(len(items) - 2, -1, -1):
         if items[i].order == "after_next":
             items[i], items[i + 1] = items[i + 1], items[i]
-    firsts = [c for c in items if c.order == "first"]
-    return [*firsts, *(c for c in items if c.order != "first")]
+    return [c for c in items if c.order == "first"] + [c for c in items if c.order != "first"]
 
 
 _ORDER_STRENGTH: tuple[Order, ...] = ("first", "before_previous", "after_next", "")
@@ -1010,19 +838,5 @@ def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
     >>> merge(Clause("a", "a"), Clause("b", "b", "first"))
     Clause(text='a b', raw='a b', order='first')
     """
-    if order is None:
-        order = min(a.order, b.order, key=_ORDER_STRENGTH.index)
+    order = min(a.order, b.order, key=_ORDER_STRENGTH.index) if order is None else order
     return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
-
-
-def supporting_sentence(question: str, text: str) -> str:
-    """The sentence of ``text`` with the largest share of the question's key terms (the first on ties).
-
-    >>> supporting_sentence("When was the abbey founded?", "It is old. The abbey was founded in 1066. It has a bell.")
-    'The abbey was founded in 1066.'
-    """
-    sentences = split_sentences(text) or [text]
-    return max(sentences, key=lambda s: term_coverage(question, s))
-
-
-__all__ = ['supporting_documents', 'same_query', 'code_blocks', 'Clause', 'Order', 'PREREQUISITE_OPENERS', 'SEQUENCE_WORDS', 'merge', 'reorder', 'split_clauses', 'ANSWER_TYPES', 'AnswerType', 'FUNCTION_WORDS', 'LANGUAGE_NAMES', 'NUMBER_WORDS', 'OFFLINE_LANGUAGES', 'POLAR_OPENERS', 'QUESTION_FORMS', 'TIME_WORDS', 'answer_type', 'asked_part', 'CONDITION_OPENERS', 'detect_language', 'has_answer', 'latin_language', 'offline_language_note', 'question_asks', 'question_form', 'script_of', 'TYPED_ANSWERS', 'tidy', 'mentions_term', 'supporting_sentence', 'NEGATIONS', 'LIST_NEGATION_CUES', 'CLAUSE_NEGATION_CUES', 'NEGATION_SUFFIXES', 'NUMBER_VALUES', 'CHANGING_WORDS', 'NOW_PHRASES', 'NOW_WORDS', 'general_question', 'time_sensitivity', 'STYLE_REQUEST', 'asked_thing_names', 'names_symbol', 'symbols', 'NEGATING_PREFIXES', 'STATEMENT_NEGATIONS']

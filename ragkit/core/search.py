@@ -1,16 +1,16 @@
-"""The one retrieval protocol of ragkit: scored search, ``search_with_scores(query, k)``, higher is better.
+"""The one retrieval protocol of ragkit: scored search, ``search_with_scores(query, k)``, best first, higher is better.
 
-LangChain's ``BaseRetriever.invoke(query)`` returns documents only. Fusion, reranking and the graphs also
-need each document's score, so everything that searches in ragkit speaks one protocol,
-:class:`ScoredSearch`: ``search_with_scores(query, k) -> list[(Document, score)]``, best first, where a
-higher score is always better. Every ragkit retriever subclasses :class:`ScoredRetriever`, which adds
-LangChain's ``invoke`` on top (``retriever.invoke(query, k=2)`` works too); the returned documents are
-copies carrying their score in ``metadata["score"]``. Anything else (a LangChain ``VectorStore``, its
-``as_retriever()``, any ``BaseRetriever``, a plain function) becomes a ``ScoredSearch`` through the one
-adapter, :func:`ragkit.core.search.as_scored_search`.
+LangChain's ``BaseRetriever.invoke`` returns documents only; fusion, reranking and the graphs also need
+scores. Every ragkit retriever subclasses :class:`ScoredRetriever` (``invoke(query, k=2)`` works too, the
+documents carrying ``metadata["score"]``), and anything else that searches (a LangChain ``VectorStore``,
+its ``as_retriever()``, any ``BaseRetriever`` or ``Runnable``, a function) becomes a :class:`ScoredSearch`
+through the one adapter, :func:`as_scored_search`. A graph searches through :func:`run_search`, which
+turns a failing search into an outcome.
 
-Simplification: documents are identified by ``metadata["id"]`` (falling back to ``Document.id`` and then
-to the text itself), so two different documents with the same id count as one in fusion and reranking.
+What it cannot do: documents are identified by ``metadata["id"]`` (then ``Document.id``, then the text),
+so two documents with the same id count as one; a source that returns no scores (a retriever, a function,
+MMR, a store without a relevance function) gets rank scores, ``1 - i / n``, so fusion sees its order, not
+its margins; a retriever that does not take ``k`` in ``invoke`` is cut to ``k`` and cannot give more.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -26,10 +27,12 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import VectorStore, VectorStoreRetriever
 from pydantic import ConfigDict, Field
 
+from ragkit.core.files import DataError
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import GRAPHS
 
 Scored = list[tuple[Document, float]]
+SETUP_ERRORS = (FileNotFoundError, DataError, ImportError)  # raised with their fix, never an "outcome"
 
 
 def doc_key(doc: Document) -> str:
@@ -101,30 +104,6 @@ class ScoredRetriever(BaseRetriever):
 
 
 # ---------------------------------------------------------------------- adapters
-# The one adapter: anything that searches becomes ragkit's scored-search protocol (higher is better).
-#
-# Graphs, fusion and reranking accept a :class:`ragkit.core.search.ScoredSearch`. :func:`as_scored_search`
-# turns whatever a user has into one:
-#
-# - an object that already has ``search_with_scores(query, k)`` (every ragkit retriever,
-#   ``OfflineWebSearch``, a ``GraphRetriever``...) is used as it is;
-# - a LangChain ``VectorStore`` becomes a :class:`VectorStoreSearch`, which calls
-#   ``similarity_search_with_relevance_scores``. That matters: LangChain's FAISS returns *L2 distances*
-#   from ``similarity_search_with_score`` (lower is better), which would turn min-max fusion upside down;
-#   relevance scores are always "higher is better";
-# - ``store.as_retriever(...)`` (a ``VectorStoreRetriever``) is unwrapped to its store, keeping its
-#   ``search_type`` ("similarity", "mmr" or "similarity_score_threshold") and ``search_kwargs``;
-# - any other LangChain ``BaseRetriever`` becomes a :class:`RetrieverSearch`;
-# - any other object with ``invoke(query) -> list[Document]`` (a LangChain ``Runnable`` chain) and a plain
-#   function ``query -> list[Document]`` become a :class:`FunctionSearch`.
-#
-# Simplifications: a retriever or function that returns documents without scores, and a vector store
-# without a relevance function (whose raw scores may be distances or similarities), get *rank scores*,
-# ``1 - i / n`` for the i-th of n results (best 1.0): fusion then sees its order, not how much better the
-# first result was than the second. A generic retriever that does not accept ``k`` in ``invoke`` returns
-# its own number of results, which are cut to ``k``; it cannot be asked for more.
-
-
 def rank_scores(docs: Sequence[Document]) -> Scored:
     """Give documents that came without scores a score from their rank: ``1 - i / n`` (best first).
 
@@ -136,7 +115,8 @@ def rank_scores(docs: Sequence[Document]) -> Scored:
 
 
 class VectorStoreSearch(ScoredRetriever):
-    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better).
+    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better; the
+    raw ``similarity_search_with_score`` of FAISS gives L2 distances, which would turn fusion upside down).
 
     ``search_type="mmr"`` uses ``max_marginal_relevance_search`` (which returns no scores: rank scores);
     ``"similarity_score_threshold"`` keeps results whose relevance reaches ``search_kwargs["score_threshold"]``.
@@ -237,7 +217,6 @@ def as_scored_search(source: Any, k: int = 4) -> ScoredSearch:
 class LazySearch:
     """A search built on first use, so building the graph loads no corpus and no embedder.
 
-    >>> from langchain_core.documents import Document
     >>> calls = []
     >>> lazy = LazySearch(lambda: calls.append(1) or (lambda q: [Document(q)]))
     >>> calls  # nothing built yet
@@ -261,4 +240,32 @@ class LazySearch:
     def __repr__(self) -> str:
         return f"LazySearch({self.name!r}, built={self._search is not None})"
 
-__all__ = ['LazySearch', 'FunctionSearch', 'RetrieverSearch', 'VectorStoreSearch', 'as_scored_search', 'rank_scores']
+
+# ---------------------------------------------------------------------- searching in a graph
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What one search gave: documents (copies with ``metadata["score"]``), a note, and whether it failed."""
+
+    documents: list[Document]
+    note: str
+    failed: bool = False
+
+
+def run_search(source: ScoredSearch, query: str, k: int, what: str = "search") -> SearchOutcome:
+    """Search ``source`` for ``query``; a run-time error becomes a failed outcome, a setup error is raised.
+
+    >>> class Broken:
+    ...     def search_with_scores(self, query, k=None): raise ConnectionError("index offline")
+    >>> run_search(Broken(), "q", 4, "menu search")
+    SearchOutcome(documents=[], note='menu search failed (ConnectionError: index offline)', failed=True)
+    """
+    try:
+        hits = source.search_with_scores(query, k)
+    except SETUP_ERRORS:
+        raise
+    except Exception as err:  # noqa: BLE001 - contract policy 2: reported, never raised
+        return SearchOutcome([], f"{what} failed ({type(err).__name__}: {err})", failed=True)
+    docs = [with_score(doc, score) for doc, score in hits]
+    if not docs:
+        return SearchOutcome([], f"{what} found nothing for this question")
+    return SearchOutcome(docs, f"{what} returned {len(docs)} documents")

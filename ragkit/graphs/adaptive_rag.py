@@ -50,17 +50,15 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from ragkit.core.contract import (
-    SETUP_ERRORS,
     RAGResult,
     check_limit,
     check_positive,
     check_question_node,
     result,
-    run_search,
     traced,
     unsupported_language,
 )
-from ragkit.core.search import ScoredSearch, as_scored_search, with_score
+from ragkit.core.search import SETUP_ERRORS, ScoredSearch, as_scored_search, run_search, with_score
 from ragkit.defaults import GRAPHS
 from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
 from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer

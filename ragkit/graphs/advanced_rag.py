@@ -62,7 +62,6 @@ from ragkit.core.contract import (
     check_threshold,
     low_confidence_note,
     result,
-    run_search,
     traced,
     unsupported_language,
 )
@@ -71,7 +70,7 @@ from ragkit.core.embeddings import load_embedder
 from ragkit.core.hybrid import bm25_retriever, fuse, fused
 from ragkit.core.nlp import supporting_documents
 from ragkit.core.rerank import CrossEncoderReranker, LocalReranker
-from ragkit.core.search import LazySearch, ScoredSearch, as_scored_search, doc_key, with_score
+from ragkit.core.search import LazySearch, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import ADVANCED, GRAPHS, REFUSAL
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.offline.claims import LocalHallucinationGrader

@@ -52,7 +52,6 @@ from ragkit.core.contract import (
     check_threshold,
     low_confidence_note,
     result,
-    run_search,
     thread,
     traced,
     with_threads,
@@ -64,7 +63,7 @@ from ragkit.core.nlp import (
     supporting_documents,
     tidy,
 )
-from ragkit.core.search import ScoredSearch, as_scored_search, with_score
+from ragkit.core.search import ScoredSearch, as_scored_search, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader

@@ -50,12 +50,11 @@ from ragkit.core.contract import (
     check_threshold,
     low_confidence_note,
     result,
-    run_search,
     traced,
     unsupported_language,
 )
 from ragkit.core.nlp import same_query
-from ragkit.core.search import ScoredSearch, as_scored_search
+from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, REFUSAL
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader

@@ -90,12 +90,11 @@ from ragkit.core.contract import (
     check_threshold,
     low_confidence_note,
     result,
-    run_search,
     traced,
 )
 from ragkit.core.nlp import key_terms, same_query, tidy, uncovered_part
 from ragkit.core.references import Hop, ReferenceIndex, next_hop
-from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, with_score
+from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
 from ragkit.domains.statute.article_graph import statute_reference_index
 from ragkit.domains.statute.citations import pinned_articles, with_titles

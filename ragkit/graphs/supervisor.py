@@ -58,11 +58,10 @@ from ragkit.core.contract import (
     check_positive,
     check_question_node,
     result,
-    run_search,
     traced,
     unsupported_language,
 )
-from ragkit.core.search import ScoredSearch, as_scored_search
+from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, SUPERVISOR
 from ragkit.domains.handbook.agents import HANDBOOK_TEAM
 from ragkit.domains.handbook.corpus import handbook_search
