@@ -44,7 +44,8 @@ def test_a_one_agent_question_with_a_spurious_second_clause_stays_one_agent() ->
     split = next(c for c in others if c.sequence == ("rag", "analysis"))
     assert not split.earned and split.score > chosen.score  # more evidence, but its hop is not earned
     assert split.why == "analysis on 'Which value does it recommend': +0.15 over rag < margin 0.30"
-    assert "not earned: rag -> analysis 1.50 (analysis on 'Which value does it recommend': +0.15" in plan.note
+    assert ("not earned: rag -> analysis 1.50 (evidence 1.50 - hop cost 0.00) [analysis on 'Which value does it "
+            "recommend': +0.15 over rag < margin 0.30]") in plan.note
     assert "one agent for the whole question: rag" in plan.note
 
 

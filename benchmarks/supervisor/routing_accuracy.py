@@ -80,12 +80,12 @@ def example_texts() -> list[str]:
     return [t for spec in SUPERVISOR_ROUTES for t in [spec.description, *spec.examples] if t.strip()]
 
 
-def check_examples(embedder: Any, dev: list[dict], test: list[dict]) -> dict[str, Any]:
+def check_examples(embedder: Any, dev: list[dict], test: list[dict], held_name: str = "test") -> dict[str, Any]:
     """Fail when a route example (nearly) copies a gold question; report the highest cosines."""
     examples = example_texts()
     ex_vecs = embed(embedder, examples)
     report: dict[str, Any] = {}
-    for name, items in (("dev", dev), ("test", test)):
+    for name, items in (("dev", dev), (held_name, test)):
         questions = [item["question"] for item in items]
         sims = ex_vecs @ embed(embedder, questions).T
         flagged = near_pairs(examples, questions, sims, BAR)
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         fresh, fresh_sha = load_goldset(FRESH)
         held, near = drop_test_near_dev(embedder, dev, fresh["fresh"])
         result.update({"fresh_set": f"data/eval/{FRESH}", "fresh_sha256": fresh_sha, "fresh_dropped_near_dev": near,
-                       "checks": {**checks, **check_examples(embedder, dev, held)}})
+                       "checks": {**checks, **check_examples(embedder, dev, held, "fresh")}})
         previous = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.is_file() else {}
         if previous.get("chosen") == setting and "test" in previous:
             result["test"] = previous["test"]  # the test run of the same setting, kept next to the fresh one

@@ -236,13 +236,13 @@ def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[
         options[(base,)] = (PlanCandidate((base,), (question,), evidence, 0.0, evidence), Plan((base,), (question,)))
     ranked = sorted(options.values(), key=lambda option: (not option[0].earned, -option[0].score, len(option[0].sequence)))
     (best, plan), others = ranked[0], [c for c, _ in ranked[1:]]
-    shown = lambda c: f"{' -> '.join(c.sequence)} {c.score:.2f} (evidence {c.evidence:.2f} - hop cost {c.cost:.2f})"  # noqa: E731
+    shown = lambda c: (f"{' -> '.join(c.sequence)} {c.score:.2f} (evidence {c.evidence:.2f} - hop cost {c.cost:.2f})"  # noqa: E731
+                       + (f" [{c.why}]" if c.why else ""))
+    outscoring = [f"; not earned: {shown(c)}" for c in others if not c.earned and c.score > best.score]
     shorter = [f"; its extra hop is earned over {shown(c)}" for c in others if len(c.sequence) < len(best.sequence)]
-    longer = [f"; not earned: {shown(c)}" for c in others if len(c.sequence) > len(best.sequence) and c.earned]
-    unearned = [f"; not earned: {' -> '.join(c.sequence)} {c.score:.2f} ({c.why})" for c in others
-                if not c.earned and c.score > best.score]
-    why = f" [{best.why}]" if best.why else (f" [one agent for the whole question: {base}]" if base else "")
-    note = f"chose {shown(best)}{why}{plan.note}{''.join(unearned[:1] + shorter[:1] + longer[:1])}"
+    longer = [f"; not earned: {shown(c)}" for c in others if len(c.sequence) > len(best.sequence)]
+    chosen = shown(best) if best.why or base is None else f"{shown(best)} [one agent for the whole question: {base}]"
+    note = f"chose {chosen}{plan.note}{''.join(dict.fromkeys(outscoring[:1] + shorter[:1] + longer[:1]))}"
     return SupervisorPlan(plan.sequence, plan.tasks, note, candidates=(best, *others))
 
 
