@@ -8,14 +8,21 @@ of its parts' scores for the agents serving them. A change of agent is a hop tha
 ``hop_cost`` unless the wording marks a new step there (a sentence end, "then", "first" ...), since a comma or
 a bare "and" also joins the pieces of one request. Small talk and scene-setting parts (``context``) go with a
 neighbour's agent and add no hop. Dynamic programming finds the best plan for every ending agent and hop count;
-the best evidence net of costs wins (a tie: the shorter), with the candidates and the reason kept. The examples
+the best evidence net of costs wins (a tie: the shorter), with the candidates and the reason kept. The first
+hypothesis is the one agent that serves the whole question (scored as one text); any other plan must be earned:
+each of its hops served by another agent needs ``earn_margin`` more evidence on its parts than that agent has
+there (``PlanCandidate.earned`` and ``why``; with ``earn_margin=0`` a hop needs only to score higher). The examples
 are passed in (``routes``, e.g. ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and
 how its settings were chosen: ``benchmarks/supervisor/README.md``.
 
 What it cannot do: it reads no meaning beyond MiniLM's similarity to its examples and their words, so an
 implicit step ("Using the manual's definition, ...") is found only when its part is close to a ``rag`` example,
 a follow-up in one sentence ("..., and which value does it recommend?") can buy a hop it does not need, and
-"what does the snippet print" (look it up) and "run the snippet" differ only by their wording.
+"what does the snippet print" (look it up) and "run the snippet" differ only by their wording. The earned-hop
+test compares summed scores, which are not calibrated: a real step that resembles its examples weakly gains as
+little over the whole question's agent as a spurious follow-up does (on the dev split they overlap, so the
+tuned margin is 0), and each (last agent, hops) pair keeps only its best labelling, so an earned labelling behind
+an unearned better one is not weighed.
 """
 
 from __future__ import annotations
@@ -42,13 +49,16 @@ Labelling = tuple[float, float, tuple[str, ...]]  # (evidence, hop costs, one la
 
 @dataclass(frozen=True)
 class PlanCandidate:
-    """One plan weighed: its agents, each hop's part, evidence (its parts' scores), hop costs, evidence - cost."""
+    """One plan weighed: its agents, each hop's part, evidence (its parts' scores), hop costs, evidence - cost,
+    and whether each hop not served by the whole question's agent was earned (``earned``, ``why``)."""
 
     sequence: tuple[AgentName, ...]
     tasks: tuple[str, ...]
     evidence: float
     cost: float
     score: float
+    earned: bool = True
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -162,22 +172,77 @@ def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[
     return Plan(tuple(sequence[:max_hops]), tuple(tasks[:max_hops]), cut)
 
 
+def whole_agent(whole: dict[str, float]) -> AgentName:
+    """The one agent that serves the whole question best: its highest score among the agents (never ``context``).
+
+    >>> whole_agent({"rag": 0.4, "analysis": 0.4, "code": 0.1, "context": 0.9})
+    'rag'
+    """
+    return max(AGENTS, key=lambda agent: (whole.get(agent, float("-inf")), -AGENTS.index(agent)))
+
+
+def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], scores: Sequence[dict[str, float]],
+              base: AgentName) -> list[tuple[str, str, float]]:
+    """For each run of parts labelled with one agent other than ``base``: (agent, its parts, how much more
+    evidence that agent has on them than ``base`` has). Chitchat and ``context`` parts are nobody's hop.
+
+    >>> parts = [Clause(t, t) for t in ("look it up", "and code it")]
+    >>> hop_gains(parts, ["rag", "code"], [{"rag": 0.9, "code": 0.1}, {"rag": 0.3, "code": 0.8}], "rag")
+    [('code', 'and code it', 0.5)]
+    """
+    runs: list[tuple[str, list[int]]] = []
+    for i, label in enumerate(labels):
+        if label not in AGENTS or label == "chitchat":
+            continue
+        if runs and runs[-1][0] == label:
+            runs[-1][1].append(i)
+        else:
+            runs.append((label, [i]))
+    return [(agent, " / ".join(clauses[i].text for i in parts),
+             round(sum(scores[i][agent] - scores[i].get(base, 0.0) for i in parts), 4))
+            for agent, parts in runs if agent != base]
+
+
 def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[str, float]], hop_cost: float,
-                max_hops: int) -> SupervisorPlan:
+                max_hops: int, whole: dict[str, float] | None = None, earn_margin: float = 0.0) -> SupervisorPlan:
     """The best plan of :func:`best_labellings` (a tie goes to fewer hops), with every distinct candidate and a
-    note naming the plan chosen and the shorter plan it beat or the longer one that did not earn its hop."""
+    note naming the plan chosen and the shorter plan it beat or the longer one that did not earn its hop.
+
+    With ``whole`` (the whole question's score per agent) the plan starts as one hypothesis: the single agent
+    that serves the whole question (:func:`whole_agent`). Any other plan is allowed only when every hop of it
+    served by another agent is *earned*: that agent's evidence on the hop's parts beats the whole question's
+    agent's by at least ``earn_margin`` (:func:`hop_gains`), i.e. the whole question's agent cannot serve
+    that part. Plans that are not earned stay in the candidates with the reason (``earned``, ``why``).
+    """
+    base = whole_agent(whole) if whole is not None else None
     options: dict[tuple[AgentName, ...], tuple[PlanCandidate, Plan]] = {}
     for evidence, cost, labels in best_labellings(scores, marked_boundaries(question, clauses), hop_cost):
         plan = plan_from_labels(question, clauses, labels, scores, max_hops)
-        candidate = PlanCandidate(plan.sequence, plan.tasks, round(evidence, 4), round(cost, 4), round(evidence - cost, 4))
-        if plan.sequence not in options or candidate.score > options[plan.sequence][0].score:
+        earned, why = True, ""
+        if base is not None and plan.sequence != (base,):
+            gains = hop_gains(clauses, labels, scores, base)
+            weakest = min(gains, key=lambda g: g[2]) if gains else None
+            earned = weakest is not None and weakest[2] >= earn_margin
+            why = f"no part is served by another agent than {base}" if weakest is None else (
+                f"{weakest[0]} on {weakest[1]!r}: {weakest[2]:+.2f} over {base} "
+                f"{'>=' if earned else '<'} margin {earn_margin:.2f}")
+        candidate = PlanCandidate(plan.sequence, plan.tasks, round(evidence, 4), round(cost, 4),
+                                  round(evidence - cost, 4), earned, why)
+        if plan.sequence not in options or (candidate.earned, candidate.score) > (
+                options[plan.sequence][0].earned, options[plan.sequence][0].score):
             options[plan.sequence] = (candidate, plan)
-    ranked = sorted(options.values(), key=lambda option: (-option[0].score, len(option[0].sequence)))
+    if base is not None and (base,) not in options:  # the one-agent hypothesis is always weighed
+        evidence = round(sum(row.get(base, 0.0) for row in scores), 4)
+        options[(base,)] = (PlanCandidate((base,), (question,), evidence, 0.0, evidence), Plan((base,), (question,)))
+    ranked = sorted(options.values(), key=lambda option: (not option[0].earned, -option[0].score, len(option[0].sequence)))
     (best, plan), others = ranked[0], [c for c, _ in ranked[1:]]
-    shown = lambda c: f"{' -> '.join(c.sequence)} {c.score:.2f} (evidence {c.evidence:.2f} - hop cost {c.cost:.2f})"  # noqa: E731
+    shown = lambda c: (f"{' -> '.join(c.sequence)} {c.score:.2f} (evidence {c.evidence:.2f} - hop cost {c.cost:.2f})"  # noqa: E731
+                       + (f" [{c.why}]" if c.why else ""))
+    outscoring = [f"; not earned: {shown(c)}" for c in others if not c.earned and c.score > best.score]
     shorter = [f"; its extra hop is earned over {shown(c)}" for c in others if len(c.sequence) < len(best.sequence)]
     longer = [f"; not earned: {shown(c)}" for c in others if len(c.sequence) > len(best.sequence)]
-    note = f"chose {shown(best)}{plan.note}{''.join(shorter[:1] + longer[:1])}"
+    chosen = shown(best) if best.why or base is None else f"{shown(best)} [one agent for the whole question: {base}]"
+    note = f"chose {chosen}{plan.note}{''.join(dict.fromkeys(outscoring[:1] + shorter[:1] + longer[:1]))}"
     return SupervisorPlan(plan.sequence, plan.tasks, note, candidates=(best, *others))
 
 
@@ -186,13 +251,15 @@ class LocalSupervisor:
 
     def __init__(self, routes: Sequence[RouteSpec], embedder: Embeddings | None = None, k: int = SUPERVISOR.k,
                  term_weight: float = SUPERVISOR.term_weight, head_weight: float = SUPERVISOR.head_weight,
-                 hop_cost: float = SUPERVISOR.hop_cost, default: AgentName = DEFAULT_AGENT):
+                 hop_cost: float = SUPERVISOR.hop_cost, earn_margin: float = SUPERVISOR.earn_margin,
+                 default: AgentName = DEFAULT_AGENT):
         names = [spec.name for spec in routes]
         if not set(AGENTS) <= set(names):
             raise ValueError(f"the supervisor's routes must include every agent {list(AGENTS)}, got {names}")
         self.router = LocalRouter(routes, fallback=default, embedder=embedder, k=k)
         self.frequencies, self.sizes, self.heads = example_vocabulary(routes)
         self.term_weight, self.head_weight, self.hop_cost = term_weight, head_weight, hop_cost
+        self.earn_margin = earn_margin
 
     def term_evidence(self, text: str) -> dict[str, float]:
         """The share of the text's idf weight each route's examples explain (unknown terms count for none)."""
@@ -212,15 +279,17 @@ class LocalSupervisor:
     def evidence(self, question: str) -> list[tuple[Clause, dict[str, float]]]:
         """Each part (clause) of the question with its score per route."""
         clauses = split_clauses(question) or [Clause(question, question)]
-        embed(self.router.embedder, [c.text for c in clauses])  # one batch: the router's calls then hit the cache
+        embed(self.router.embedder, [question, *(c.text for c in clauses)])  # one batch: later calls hit the cache
         return [(clause, self.scores(clause.text)) for clause in clauses]
 
     def plan(self, question: str, max_hops: int = SUPERVISOR.max_hops) -> SupervisorPlan:
         """The ordered agents for a question, the part each hop is for (``tasks``), and the candidates weighed."""
         question = clean_query(question, what="question")
         evidence = self.evidence(question)
-        return choose_plan(question, [c for c, _ in evidence], [s for _, s in evidence], self.hop_cost, max_hops)
+        return choose_plan(question, [c for c, _ in evidence], [s for _, s in evidence], self.hop_cost, max_hops,
+                           whole=self.scores(question), earn_margin=self.earn_margin)
 
 
 __all__ = ["LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "SupervisorPlan", "UNHEADED", "UNKNOWN_TERMS",
-           "best_labellings", "choose_plan", "example_vocabulary", "head", "marked_boundaries", "plan_from_labels"]
+           "best_labellings", "choose_plan", "example_vocabulary", "head", "hop_gains", "marked_boundaries", "plan_from_labels",
+           "whole_agent"]
