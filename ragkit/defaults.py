@@ -82,8 +82,8 @@ class RouterDefaults:
     passage_bar: float = 0.6
     term_weight: float = 0.15
     # Added to the score of a route that declares it serves a kind of question (RouteSpec.serves), times the
-    # signal's strength; chosen on routing dev (148+30 questions) with the six values above held fixed.
-    signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.4, "general": 0.4})
+    # signal's strength; chosen on routing dev (289 questions) with the six values above held fixed.
+    signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.4})
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ from ragkit.goldsets import check_frozen
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT / "data" / "eval"
 ROUTING = EVAL / "routing_blind.json"
+FRESH = EVAL / "routing_fresh.json"
+ROUTING_SETS = pytest.mark.parametrize("routing", [ROUTING, FRESH], ids=["routing_blind", "routing_fresh"])
 MENU_GOLD = EVAL / "menu_structured.json"
 ROUTES = ("search_menu", "search_wine", "search_web", "llm_fallback")
 CATEGORIES = ("superlative", "exclusion", "allergen", "comparison", "price_bound", "combined")
@@ -42,13 +44,14 @@ def _data_ids() -> dict[str, str]:
     return {**{d["id"]: "menu" for d in dishes}, **{w["id"]: "wine" for w in wines}}
 
 
-@pytest.mark.parametrize("path", [ROUTING, MENU_GOLD], ids=["routing_blind", "menu_structured"])
+@pytest.mark.parametrize("path", [ROUTING, FRESH, MENU_GOLD], ids=["routing_blind", "routing_fresh", "menu_structured"])
 def test_frozen_hash_matches_manifest(path: Path) -> None:
     assert len(check_frozen(path)) == 64
 
 
-def test_routing_blind_schema_and_counts() -> None:
-    items = _load(ROUTING)
+@ROUTING_SETS
+def test_routing_sets_schema_and_counts(routing: Path) -> None:
+    items = _load(routing)
     assert isinstance(items, list) and len(items) >= 80
     for item in items:
         assert set(item) == {"question", "route", "why"}, item
@@ -60,7 +63,8 @@ def test_routing_blind_schema_and_counts() -> None:
     assert len(set(questions)) == len(questions), "duplicate questions"
 
 
-def test_routing_blind_has_no_exact_overlap_with_other_sets() -> None:
+@ROUTING_SETS
+def test_routing_sets_have_no_exact_overlap_with_other_sets(routing: Path) -> None:
     from ragkit.domains.menu.routes import ROUTES as SPECS
 
     def norm(text: str) -> str:
@@ -69,7 +73,8 @@ def test_routing_blind_has_no_exact_overlap_with_other_sets() -> None:
     others = {norm(q["question"]) for name in ("routing_questions.json", "routing_dev.json")
               for q in _load(ROOT / "data" / name)}
     others |= {norm(q) for spec in SPECS for q in spec.examples}
-    assert not {norm(item["question"]) for item in _load(ROUTING)} & others
+    others |= {norm(q["question"]) for path in (ROUTING, FRESH) if path != routing for q in _load(path)}
+    assert not {norm(item["question"]) for item in _load(routing)} & others
 
 
 def test_menu_structured_schema_and_counts() -> None:

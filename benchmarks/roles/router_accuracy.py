@@ -8,8 +8,14 @@ Three labelled sets, same format (a JSON list of ``{"question", "route"}``):
   *test-after-error-analysis*: a dev-grade number, not a held-out one.
 - ``data/eval/routing_blind.json``: the BLIND test set, written by someone who never saw the router's
   output, frozen (sha256 in ``data/eval/MANIFEST.json``, and in the results file) before it was first run.
-  Only aggregates are written for it and for the first test set: never a question-level mistake, so
-  nobody can tune against them by reading the results file.
+- ``data/eval/routing_fresh.json``: a FRESH test set (80 questions, 20 per route), written and frozen on
+  2026-12-02 before that round's router work, run once at its end.
+  Only aggregates are written for the reporting sets (test, blind, fresh): never a question-level mistake,
+  so nobody can tune against them by reading the results file. Each runs only when asked for (``--set``).
+
+The dev set grew in two batches: the first :data:`FIRST_DEV_BATCH` questions were written while the router
+was designed (its examples and signals were fitted to them); the rest were written on 2026-12-02 and run
+before anything was changed for them, so the script also reports the defaults on that batch alone.
 
 The script checks that no route example is also a dev or test question, and that no test question nearly
 repeats a dev question or a route example (MiniLM cosine >= 0.9, not only identical strings), then:
@@ -18,13 +24,19 @@ repeats a dev question or a route example (MiniLM cosine >= 0.9, not only identi
    ``LocalRouter.route`` applies them, and the chosen setting is re-run through the real router to prove it.
 2. picks the setting with the best *neighbourhood* accuracy (the mean over the setting and its grid
    neighbours), so a broad plateau beats a lucky spike; and estimates how well this whole tuning procedure
-   generalises with 5-fold cross-validation on the dev set (10 shuffles).
+   generalises with 5-fold cross-validation on the dev set (10 shuffles), once with random folds and once
+   with *grouped* folds: dev questions on the same subject (MiniLM cosine >= :data:`GROUP_BAR`, linked
+   transitively: "Is the burrata from a local dairy?" and "What is burrata made from?") always share a
+   fold, so a question is never scored with its near-paraphrase or its contrast pair in the tuning folds.
+   And it routes every route example with that example left out of the prototypes (how the examples cover
+   each other: a proxy for questions the examples were not written for).
 3. reports dev and test accuracy, per-route accuracy and the confusion table for the original router
    (the ROUTES and the single-nearest-prototype rule before this change, kept below as ``ORIGINAL_ROUTES``)
    and for ``LocalRouter``'s defaults with ``load_route_documents()``.
 
-Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py          (about 30 s)
-      add --dev-only to tune and look at dev numbers without touching the test set.
+Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py --set test   (about 60 s)
+      --set blind / --set fresh add a frozen reporting set (run each once per router change);
+      --dev-only tunes and shows dev numbers only, nothing saved.
 """
 
 from __future__ import annotations
@@ -41,6 +53,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, write_result  # noqa: E402
 
+from ragkit.core.embeddings import embed  # noqa: E402
 from ragkit.domains.menu.routes import (  # noqa: E402
     MENU_TEMPLATES,
     ROUTES,
@@ -53,6 +66,10 @@ from ragkit.offline.router import LocalRouter  # noqa: E402
 from ragkit.roles.protocols import RouteSpec  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py"
+REPORTING_SETS = ("test", "blind", "fresh")
+FROZEN = {"blind": "routing_blind.json", "fresh": "routing_fresh.json"}
+FIRST_DEV_BATCH = 177  # dev questions written while the router was designed; the rest were added on 2026-12-02
+GROUP_BAR = 0.65  # MiniLM cosine at which two dev questions are on the same subject (grouped folds)
 FALLBACK = "llm_fallback"
 GRID = {
     "k": [1, 2, 3, 4, 5],
@@ -191,20 +208,79 @@ def tune(settings: list[dict], correct: np.ndarray, allowed: np.ndarray | None =
     return int(np.lexsort((np.arange(len(settings)), -accuracy, -smooth))[0])
 
 
+def subject_groups(vectors: np.ndarray, bar: float = GROUP_BAR) -> np.ndarray:
+    """A group id per question: questions whose unit vectors have cosine >= ``bar`` share a group, and so do
+    questions linked through a chain of such pairs (connected components).
+
+    >>> subject_groups(np.array([[1.0, 0.0], [0.96, 0.28], [0.8, 0.6], [0.0, 1.0]]), bar=0.9).tolist()  # a~b, b~c
+    [0, 0, 0, 1]
+    """
+    n = len(vectors)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    close = np.argwhere(np.triu(vectors @ vectors.T >= bar, k=1))
+    for i, j in close:
+        parent[root(int(j))] = root(int(i))
+    roots = [root(i) for i in range(n)]
+    ids = {r: k for k, r in enumerate(dict.fromkeys(roots))}
+    return np.array([ids[r] for r in roots])
+
+
+def grouped_folds(groups: np.ndarray, folds: int, rng: np.random.Generator) -> np.ndarray:
+    """A fold per question such that a group never straddles two folds; groups are shuffled, then each goes
+    (largest first) to the fold with the fewest questions so far.
+
+    >>> grouped_folds(np.array([0, 0, 0, 1, 2, 3]), 2, np.random.default_rng(0)).tolist()
+    [0, 0, 0, 1, 1, 1]
+    """
+    ids, sizes = np.unique(groups, return_counts=True)
+    order = rng.permutation(len(ids))
+    order = order[np.argsort(-sizes[order], kind="stable")]
+    filled, fold_of = np.zeros(folds), {}
+    for index in order:
+        fold = int(np.argmin(filled))
+        fold_of[ids[index]] = fold
+        filled[fold] += sizes[index]
+    return np.array([fold_of[g] for g in groups])
+
+
 def cross_validate(settings: list[dict], correct: np.ndarray, allowed: np.ndarray | None = None, folds: int = 5,
-                   repeats: int = 10, seed: int = 0) -> dict:
-    """Accuracy of the tuning procedure itself on held-out dev folds (tune on 4/5, score on 1/5)."""
+                   repeats: int = 10, seed: int = 0, groups: np.ndarray | None = None) -> dict:
+    """Accuracy of the tuning procedure itself on held-out dev folds (tune on 4/5, score on 1/5); with
+    ``groups``, a group's questions are always in the same fold (:func:`grouped_folds`)."""
     rng = np.random.default_rng(seed)
     n = correct.shape[1]
     runs = []
     for _ in range(repeats):
-        fold = rng.permutation(n) % folds
+        fold = rng.permutation(n) % folds if groups is None else grouped_folds(groups, folds, rng)
         hits = 0
         for f in range(folds):
             chosen = tune(settings, correct[:, fold != f], allowed)
             hits += int(correct[chosen, fold == f].sum())
         runs.append(hits / n)
-    return {"folds": folds, "repeats": repeats, "mean_accuracy": round(float(np.mean(runs)), 4), "std": round(float(np.std(runs)), 4)}
+    out = {"folds": folds, "repeats": repeats, "mean_accuracy": round(float(np.mean(runs)), 4), "std": round(float(np.std(runs)), 4)}
+    return out if groups is None else {**out, "grouped": f"by subject, MiniLM cosine >= {GROUP_BAR}", "groups": int(len(np.unique(groups)))}
+
+
+def examples_left_out(routes, documents, embedder, options: dict) -> dict:
+    """Accuracy on the route examples themselves, each routed by a router built without it."""
+    hits: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for spec in routes:
+        for example in spec.examples:
+            rest = tuple(dataclasses.replace(s, examples=tuple(e for e in s.examples if e != example)) if s is spec else s
+                         for s in routes)
+            router = LocalRouter(rest, fallback=FALLBACK, documents=documents, embedder=embedder, **options)
+            hits[spec.name] += router.route(example).route == spec.name
+            total[spec.name] += 1
+    return {"accuracy": round(sum(hits.values()) / sum(total.values()), 4),
+            "per_route_accuracy": {name: round(hits[name] / total[name], 4) for name in sorted(total)}}
 
 
 NEAR_DUPLICATE = 0.9  # MiniLM cosine at which two questions count as the same question reworded
@@ -213,10 +289,8 @@ NEAR_DUPLICATE = 0.9  # MiniLM cosine at which two questions count as the same q
 def check_no_leaks(sets: dict[str, list[dict]], embedder) -> dict[str, dict]:
     """Stop if a route example is also a labelled question. A test question that nearly repeats a dev
     question or a route example (MiniLM cosine >= NEAR_DUPLICATE) is dropped from its set and counted: the
-    blind set must have none (the script stops), the older test set had a few. Returns, per test set, the
+    frozen sets (blind, fresh) must have none (the script stops), the older test set had a few. Returns, per test set, the
     highest cosine and how many questions were dropped."""
-    from ragkit.core.embeddings import embed
-
     examples = [e for spec in ROUTES for e in spec.examples]
     lowered = {e.strip().lower() for e in examples}
     for name, items in sets.items():
@@ -228,8 +302,8 @@ def check_no_leaks(sets: dict[str, list[dict]], embedder) -> dict[str, dict]:
     for name in [n for n in sets if n != "dev"]:
         best = (embed(embedder, [item["question"] for item in sets[name]]) @ seen_vecs.T).max(axis=1)
         repeats = best >= NEAR_DUPLICATE
-        if name == "blind" and repeats.any():
-            raise SystemExit(f"{int(repeats.sum())} blind questions nearly repeat a dev question or route example")
+        if name in FROZEN and repeats.any():
+            raise SystemExit(f"{int(repeats.sum())} {name} questions nearly repeat a dev question or route example")
         sets[name] = [item for item, r in zip(sets[name], repeats) if not r]
         report[name] = {"highest_cosine": round(float(best.max()), 4), "dropped_near_duplicates": int(repeats.sum())}
     return report
@@ -238,14 +312,19 @@ def check_no_leaks(sets: dict[str, list[dict]], embedder) -> dict[str, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dev-only", action="store_true", help="tune and report on the dev set only (no test set, nothing saved)")
+    parser.add_argument("--set", action="append", choices=REPORTING_SETS, dest="reporting", default=None,
+                        help="a reporting set to measure (repeatable; default: test). blind and fresh are frozen: "
+                             "run each once per router change")
     args = parser.parse_args()
 
     sets = {"dev": load_routing_questions(ROOT / "data" / "routing_dev.json")}
     hashes = {}
-    if not args.dev_only:
-        sets["test"] = load_routing_questions()
-        blind, hashes["blind"] = load_goldset("routing_blind.json")
-        sets["blind"] = [{"question": item["question"], "route": item["route"]} for item in blind]
+    for name in ([] if args.dev_only else (args.reporting or ["test"])):
+        if name == "test":
+            sets["test"] = load_routing_questions()
+        else:
+            frozen, hashes[name] = load_goldset(FROZEN[name])
+            sets[name] = [{"question": item["question"], "route": item["route"]} for item in frozen]
     documents = load_route_documents()
     default = LocalRouter(ROUTES, fallback=FALLBACK, documents=documents)
     highest = check_no_leaks(sets, default.embedder)
@@ -255,6 +334,7 @@ def main() -> None:
     truth = np.array([names.index(item["route"]) for item in dev])
     settings, predictions = grid_predictions(LocalRouter(ROUTES, fallback=FALLBACK, documents=documents, embedder=default.embedder), dev, set(documents))
     correct = predictions == truth
+    groups = subject_groups(embed(default.embedder, [item["question"] for item in dev]))
     defaults = router_setting(default)
     allowed = np.array([all(setting[key] == defaults[key] for key in SHARED_KEYS) for setting in settings])
     chosen = tune(settings, correct, allowed)
@@ -290,18 +370,28 @@ def main() -> None:
             "rule": "best mean accuracy over the setting and its one-step grid neighbours, with the shared values "
                     f"{list(SHARED_KEYS)} held at ROUTER's",
             "cross_validated": cross_validate(settings, correct, allowed),
+            "grouped_cross_validated": cross_validate(settings, correct, allowed, groups=groups),
             "whole_grid_would_choose": settings[unconstrained],
             "whole_grid_dev_accuracy": round(float(correct[unconstrained].mean()), 4),
             "whole_grid_cross_validated": cross_validate(settings, correct),
+            "whole_grid_grouped_cross_validated": cross_validate(settings, correct, groups=groups),
             "defaults_match_chosen": defaults == best,
         },
         "defaults": defaults,
-        "after": {"dev": evaluate(default, dev, with_errors=True)},
+        "after": {"dev": evaluate(default, dev, with_errors=True),
+                  "dev_second_batch": evaluate(default, dev[FIRST_DEV_BATCH:], detail=False),
+                  "route_examples_left_out": examples_left_out(ROUTES, documents, default.embedder, router_options(defaults))},
         "before": {"description": "ORIGINAL_ROUTES, single nearest prototype (k=1), no documents, margin 0.02, min_similarity 0.2",
                    "dev": evaluate(original, dev)},
         "labels": {"dev": "dev (tuned on)", "test": "test-after-error-analysis (data/routing_questions.json: its "
                    "mistakes were read and the routes changed in an earlier session, so this is a dev-grade figure)",
-                   "blind": "blind (data/eval/routing_blind.json, frozen before its first run; never tuned on)"},
+                   "dev_second_batch": f"dev questions {FIRST_DEV_BATCH + 1}-{len(dev)}, written on 2026-12-02 and first "
+                   "run with the router as it then was (since tuned on, as all dev is)",
+                   "route_examples_left_out": "each route example routed by the defaults without it among the prototypes",
+                   "blind": "blind (data/eval/routing_blind.json, frozen before its first run; never tuned on; its "
+                   "third run, 2026-12-02)",
+                   "fresh": "fresh (data/eval/routing_fresh.json, written and frozen 2026-12-02 before that round's "
+                   "router work; never tuned on; run once)"},
         "hashes": hashes,
         "near_duplicate_check": {"bar": NEAR_DUPLICATE, "vs_dev_and_route_examples": highest},
         "ablation_dev": {
@@ -315,14 +405,15 @@ def main() -> None:
             "defaults with examples read from the data (MENU_TEMPLATES, WINE_TEMPLATES)": variant(with_templates),
         },
     }
-    for name in ("test", "blind"):
+    for name in REPORTING_SETS:
         if name in sets:  # aggregates only: accuracy, per-route accuracy, how often the fallback was forced
             result["after"][name] = evaluate(default, sets[name], detail=False)
             result["before"][name] = evaluate(original, sets[name], detail=False)
             result[f"majority_baseline_{name}"] = round(max(Counter(i["route"] for i in sets[name]).values()) / len(sets[name]), 4)
 
     print("chosen on dev:", best, "| dev accuracy", result["tuning"]["chosen_dev_accuracy"],
-          "| 5-fold CV of the tuning:", result["tuning"]["cross_validated"])
+          "| 5-fold CV of the tuning:", result["tuning"]["cross_validated"], "| grouped:", result["tuning"]["grouped_cross_validated"])
+    print("dev, second batch:", result["after"]["dev_second_batch"], "| route examples left out:", result["after"]["route_examples_left_out"])
     print("ablation (dev):", result["ablation_dev"])
     for when in ("before", "after"):
         for name in sets:
