@@ -143,21 +143,16 @@ _BOUNDARY = re.compile(r"\s*;\s*|,\s+(?:and|but|while|whilst|whereas|although|th
 def _pieces(sentence: str) -> list[list[int]]:
     """(start, end, words) of each clause of ``sentence``: the hard boundaries, then split_clauses' cuts;
     ``words`` is the length of the part a piece opens after a hard boundary (0 for the others)."""
-    hard, start = [], 0
-    for m in _BOUNDARY.finditer(sentence):
-        hard.append((start, m.start()))
-        start = m.end()
-    hard.append((start, len(sentence)))
+    cuts = [0, *(x for m in _BOUNDARY.finditer(sentence) for x in m.span()), len(sentence)]
     pieces = []
-    for a, b in hard:
-        part, cursor, first = sentence[a:b], 0, True
-        for clause in split_clauses(part):
+    for a, b in zip(cuts[::2], cuts[1::2]):
+        part, cursor = sentence[a:b], 0
+        for n, clause in enumerate(split_clauses(part)):
             at = part.find(clause.raw, cursor)
             at = cursor if at < 0 else at
             cursor = at + len(clause.raw)
             begin = at + clause.raw.find(clause.text) if clause.text in clause.raw else at
-            pieces.append([a + begin, a + cursor, len(part.split()) if first else 0])
-            first = False
+            pieces.append([a + begin, a + cursor, 0 if n else len(part.split())])
     return pieces
 
 

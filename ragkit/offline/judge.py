@@ -8,14 +8,9 @@ own path through the graph (``ragkit.graphs.crag``):
 - ``ambiguous``: the question cannot be answered as asked; ask the user (``clarifying_question``);
 - ``irrelevant``: the knowledge base does not cover it; refuse honestly.
 
-``LocalJudge`` combines the document grader's scores, an irrelevance threshold on the best score, an
-ambiguity signal (:func:`underspecified`, :func:`title_split`) and an answerability check on every
-document that passes (:func:`answerability_gap`), so a passage that is on topic but cannot hold the
-answer makes the verdict ``insufficient``. When the question's analysis (``query_analyzer``,
-:mod:`ragkit.roles.structured_query`) explains the whole question over fields the documents carry (a
-list, a winner, a yes/no, a comparison), the fields decide what is on topic instead of the scores ("which
-desserts have no nuts?" keeps the desserts without nuts, whatever their wording), so no relevance score
-or wording rule can refuse a question the data answers.
+``LocalJudge`` combines the document grader's scores, an irrelevance threshold, an ambiguity signal
+(:func:`underspecified`, :func:`title_split`) and an answerability check (:func:`answerability_gap`), or,
+where the question's structure explains it, the documents' fields.
 
 What it cannot do: the thresholds (:data:`ragkit.defaults.JUDGE`) are global numbers for the default
 ``LocalGrader``, not calibrated per corpus or per grader (a grader with another score scale needs its own
@@ -114,7 +109,13 @@ class LocalJudge:
 
     A document passes when the grader says ``relevant`` (or, with ``relevant_above`` set, when its score
     reaches it) and, with ``check_answerable``, when ``answerability_gap`` finds no reason it cannot hold
-    the answer. Decision order: nothing retrieved or best score below ``irrelevant_below`` with no document
+    the answer, so a passage that is on topic but cannot hold it makes the verdict ``insufficient``. When
+    the question's analysis (``query_analyzer``, :mod:`ragkit.roles.structured_query`) explains the whole
+    question over fields the documents carry (a list, a winner, a yes/no, a comparison), the fields decide
+    what is on topic instead of the scores ("which desserts have no nuts?" keeps the desserts without nuts,
+    whatever their wording), so no score or wording rule can refuse a question the data answers.
+
+    Decision order: nothing retrieved or best score below ``irrelevant_below`` with no document
     relevant -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing ->
     ``insufficient``; the best passing documents split between two titles within ``ambiguity_margin`` ->
     ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
