@@ -23,10 +23,10 @@
 
 A claim copied from a document is supported without these checks (unless the source puts "not" or
 "nearly" just before the copied words), so quoting is always safe; so is "Title: <copied sentence>". The
-answer is grounded when every claim is supported; ``note`` says which check fired for each failing claim,
-and :meth:`~LocalHallucinationGrader.explain` returns every claim with its check, reason and aligned
-span. A refusal claims nothing and is grounded. ``check_claims=False`` makes each sentence one claim
-checked for similarity, numbers and names only (the sentence-level baseline).
+answer is grounded when every claim is supported; ``score`` is the supported share, ``note`` says which
+check fired for each failing claim, and :meth:`~LocalHallucinationGrader.explain` returns every claim
+with its check, reason and aligned span. A refusal claims nothing and is grounded. ``check_claims=False``
+makes each sentence one claim checked for similarity, numbers and names only (the sentence-level baseline).
 
 What it cannot do: it compares words, not meanings, so read its reasons before trusting a rejection of a
 free-written answer (its measured false alarms and recall, and how every choice was made:
