@@ -22,10 +22,11 @@ with, so it says what it does: one RM3 expansion per first-pass document that sh
 question (so each leans towards a different document), and a "hypothetical document" that is not
 hypothetical (the first-pass sentences the writer would quote).
 
-What they cannot do: quoting cannot combine facts into a new sentence, resolve "it", or compute anything
-(a total, a comparison: :class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code); a
-same-topic paragraph that lacks the answer is still quoted (SQuAD 2.0 "impossible" questions are rarely
-refused). Feedback from an off-topic document that shares a word with the question drags the rewrite
+What they cannot do: the writer picks by similarity, so it cannot tell a sentence that answers from one
+that only shares the question's words, and a same-topic paragraph that lacks the answer is still quoted
+(SQuAD 2.0 "impossible" questions are rarely refused); quoting cannot combine facts into a new sentence,
+resolve "it", or compute anything (a total, a comparison:
+:class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code). Feedback from an off-topic document that shares a word with the question drags the rewrite
 off topic, the known failure of pseudo-relevance feedback: pass only the documents a grader kept, and cap
 the rewrite loop. The transformer cannot find vocabulary no first-pass document has, write an answer, or
 paraphrase; on a strong first stage it adds little (``benchmarks/advanced/scifact_transforms.py``).
@@ -133,10 +134,6 @@ def cite(sentence: str, number: int) -> str:
 
 class LocalWriter:
     """Extractive answers: the best source sentences (MMR), each cited [n]; a refusal when none is good enough.
-
-    What it cannot do: tell a sentence that answers from one that only shares the question's words (it picks
-    by similarity, so an off-point sentence of a relevant document can be quoted), or say anything the
-    sources do not say in one sentence (no counting, no combining).
 
     >>> docs = [Document(page_content="Oysters from Brittany. Six oysters cost 14 euros."),
     ...         Document(page_content="The terrace opens in May.")]
