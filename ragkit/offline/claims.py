@@ -2,48 +2,41 @@
 
 ``LocalHallucinationGrader.check(documents, answer)`` reads the answer claim by claim:
 
-1. **Claims.** Each answer sentence (``[n]`` citations removed) is cut where it always divides (";",
-   ", and", ", which" ...), then where :func:`ragkit.core.nlp.split_clauses` cuts and both sides have a
-   verb; a piece without a verb stays with its neighbour ("wild mushrooms, chestnuts and leeks" is one
-   claim), and a clause without a subject borrows the first clause's.
-2. **Alignment.** Each claim is aligned with the source span (a sentence, a clause of one cut the same
-   way, or two neighbouring sentences) that scores best on MiniLM cosine plus the share of the claim's
-   words it has.
-3. **Aligned content words.** A content word of the claim is supported when the aligned span or its
-   document has it, as an inflection (lemminflect) or Porter stem ("criticised" is "criticized",
-   "centre" is "center"), or when a word of the span is a close synonym (MiniLM cosine of the two words
-   >= ``synonym_bar``).
+1. **Claims** (:func:`split_claims`): each answer sentence, ``[n]`` citations removed, is cut where it
+   always divides (";", ", and", ", which" ...) and where :func:`ragkit.core.nlp.split_clauses` cuts
+   between two verbs ("wild mushrooms, chestnuts and leeks" stays one claim); a clause without a subject
+   borrows the first clause's.
+2. **Alignment.** Each claim is aligned with the source span (a sentence, a clause of one, or two
+   neighbouring sentences) that scores best on MiniLM cosine plus the share of the claim's words it has.
+3. **Words.** A content word of the claim is supported when the span or its document has it as an
+   inflection or Porter stem, spellings unified (:func:`keys`: "criticised" is "criticized"), or when a
+   span word is a close synonym (MiniLM cosine of the two words >= ``synonym_bar``).
 4. **Checks**, in this order (``checks=`` switches them off one by one); the first that fires says why:
    ``number`` (a number, in digits or words, the document lacks), ``name`` (a capitalised name, or a
-   multiword one, the document lacks; "EU" may be the initials of "European Union"), ``appended``
-   (no span is similar, cosine < ``support_bar``, and fewer than ``coverage_bar`` of its words other
-   than verbs are supported), ``negation`` (a different number of negations than its span and the
-   span's sentence: "not", "n't", "without", "lack", "fail", "un-"/"in-" words whose rest is a word,
-   "-free"; a source negation counts when it is about the claim's words; the lexicon is in
-   :mod:`ragkit.core.nlp`), ``quantifier`` ("all" for "most", "always" for "usually", "must" for "may",
-   "only" where the span neither restricts nor negates) and ``attribute`` (the claim's one new word,
-   not a verb, that the document lacks, no span word comes close to, and that stands where the span has
-   a word of the same kind: "sweet white wine" for "dry white wine").
+   multiword one, the document lacks; "EU" may be the initials of "European Union"), ``appended`` (no
+   span has cosine >= ``support_bar`` and fewer than ``coverage_bar`` of its words other than verbs are
+   supported), ``negation`` (a different number of negations than its span and the span's sentence,
+   :func:`negation_count`), ``quantifier`` ("all" for "most", "must" for "may", "only" where the span
+   neither restricts nor negates: :func:`stronger_quantifiers`) and ``attribute`` (the claim's one new
+   word, not a verb and far from every span word, standing where the span has a word of the same kind:
+   "sweet white wine" for "dry white wine").
 
 A claim copied from a document is supported without these checks (unless the source puts "not" or
 "nearly" just before the copied words), so quoting is always safe; so is "Title: <copied sentence>". The
-answer is grounded when every claim is supported: ``unsupported`` lists the failing claims, ``note`` says
-which check fired for each, ``score`` is the supported share, and :meth:`~LocalHallucinationGrader.explain`
-returns every claim with its check, reason and aligned span (notebook 07 shows them). A refusal or an
-empty answer claims nothing and is grounded. ``check_claims=False`` makes each sentence one claim checked
-for similarity, numbers and names only (the sentence-level baseline).
+answer is grounded when every claim is supported; ``score`` is the supported share, ``note`` says which
+check fired for each failing claim, and :meth:`~LocalHallucinationGrader.explain` returns every claim
+with its check, reason and aligned span. A refusal claims nothing and is grounded. ``check_claims=False``
+makes each sentence one claim checked for similarity, numbers and names only (the sentence-level baseline).
 
-What it cannot do: it compares words, not meanings. On the frozen paraphrase set's report half it flags
-about one faithful paraphrase in five and catches three errors in four (a swapped attribute only one time
-in three), so read its reasons before trusting a rejection of a free-written answer
-(``benchmarks/roles/README.md`` has the figures and how every choice was made). MiniLM puts antonyms and
-neighbours close together ("eastern"/"western", "smaller"/"larger"), so a swapped word close to the
-source's passes, and a rare synonym far from it ("young" for "nascent", "people" for "populace") is
-flagged; a swapped word the document has elsewhere, two changed words in one claim, and a relation
-between words the source has ("A beat B" for "B beat A") pass; a negation said with a content word
-("closed to", "disqualified") is missed and flags the paraphrase that spells it out; a capitalised
-phrase the source words differently can be taken for a missing name; a verb after a
-pronoun ("It goes") can be read as a noun; and the clause cutter is a regular expression, not a parser.
+What it cannot do: it compares words, not meanings, so read its reasons before trusting a rejection of a
+free-written answer (its measured false alarms and recall, and how every choice was made:
+``benchmarks/roles/README.md``). MiniLM puts antonyms and neighbours close together ("eastern"/"western",
+"smaller"/"larger"), so a swapped word close to the source's passes, and a rare synonym far from it
+("young" for "nascent") is flagged; a swapped word the document has elsewhere, two changed words in one
+claim, and a relation between words the source has ("A beat B" for "B beat A") pass; a negation said with
+a content word ("closed to", "disqualified") is missed and flags the paraphrase that spells it out; a
+capitalised phrase the source words differently can be taken for a missing name; a verb after a pronoun
+("It goes") can be read as a noun; and the clause cutter is a regular expression, not a parser.
 """
 
 from __future__ import annotations
@@ -116,6 +109,13 @@ MIN_CLAIM_WORDS = 3  # a shorter piece is part of a list, not a claim of its own
 _MAX_SUBJECT = 8  # a longer "subject" is not a noun phrase to lend to the next clause
 
 
+def _all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of a word per word class (universal POS tag)."""
+    from lemminflect import getAllLemmas
+
+    return getAllLemmas(word)
+
+
 @lru_cache(maxsize=50_000)
 def word_classes(word: str) -> frozenset[str]:
     """The word classes (universal POS tags) an English word can have, from lemminflect's lexicon.
@@ -123,9 +123,7 @@ def word_classes(word: str) -> frozenset[str]:
     >>> sorted(word_classes("served")), sorted(word_classes("western")), sorted(word_classes("paraquat"))
     (['VERB'], ['ADJ', 'NOUN'], [])
     """
-    from lemminflect import getAllLemmas
-
-    return frozenset(getAllLemmas(word))
+    return frozenset(_all_lemmas(word))
 
 
 def _has_verb(piece: str) -> bool:
@@ -134,9 +132,8 @@ def _has_verb(piece: str) -> bool:
         bool(tokens) and tokens[0] in _SUBJECTS)
 
 
-# Where a sentence always divides: a semicolon, a comma before a conjunction or a relative pronoun,
-# "but"/"whereas", and "and" before a pronoun ("..., and it is ..."). Inside the parts, the finer cuts of
-# split_clauses count only where both sides have a verb.
+# Where a sentence always divides: a semicolon, a dash, a comma before a conjunction or a relative pronoun,
+# "but"/"whereas", and "and" before a pronoun ("..., and it is ...").
 _BOUNDARY = re.compile(r"\s*;\s*|,\s+(?:and|but|while|whilst|whereas|although|though|yet|so)\s+|\s+[\u2013\u2014]\s+"
                        r"|,\s+(?=(?:which|who|where)\s)"
                        r"|\s+(?:but|whereas|whilst)\s+|\s+and\s+(?=(?:it|they|he|she|we|its|their|this|these|there)\b)",
@@ -146,21 +143,16 @@ _BOUNDARY = re.compile(r"\s*;\s*|,\s+(?:and|but|while|whilst|whereas|although|th
 def _pieces(sentence: str) -> list[list[int]]:
     """(start, end, words) of each clause of ``sentence``: the hard boundaries, then split_clauses' cuts;
     ``words`` is the length of the part a piece opens after a hard boundary (0 for the others)."""
-    hard, start = [], 0
-    for m in _BOUNDARY.finditer(sentence):
-        hard.append((start, m.start()))
-        start = m.end()
-    hard.append((start, len(sentence)))
+    cuts = [0, *(x for m in _BOUNDARY.finditer(sentence) for x in m.span()), len(sentence)]
     pieces = []
-    for a, b in hard:
-        part, cursor, first = sentence[a:b], 0, True
-        for clause in split_clauses(part):
+    for a, b in zip(cuts[::2], cuts[1::2]):
+        part, cursor = sentence[a:b], 0
+        for n, clause in enumerate(split_clauses(part)):
             at = part.find(clause.raw, cursor)
             at = cursor if at < 0 else at
             cursor = at + len(clause.raw)
             begin = at + clause.raw.find(clause.text) if clause.text in clause.raw else at
-            pieces.append([a + begin, a + cursor, len(part.split()) if first else 0])
-            first = False
+            pieces.append([a + begin, a + cursor, 0 if n else len(part.split())])
     return pieces
 
 
@@ -238,15 +230,8 @@ def keys(word: str) -> frozenset[str]:
     return frozenset(stem(x) for x in lemmas)
 
 
-def _all_lemmas(word: str) -> dict:
-    from lemminflect import getAllLemmas
-
-    return getAllLemmas(word)
-
-
 def _is_content(w: str) -> bool:
-    return (len(w) > 1 and not w.isdigit() and w not in QUESTION_STOPWORDS and w not in FUNCTION_WORDS
-            and not any(c.isdigit() for c in w))
+    return len(w) > 1 and w not in QUESTION_STOPWORDS and w not in FUNCTION_WORDS and not any(c.isdigit() for c in w)
 
 
 def content_words(text: str) -> list[str]:
@@ -298,12 +283,12 @@ SCOPE_WORDS = 3  # a source negation counts for a claim when one of the content 
 
 
 def negation_count(text: str, scope: set[str] | None = None, lexicon: Collection[str] = ()) -> int:
-    """Negations in a text: the words and phrases of ``STATEMENT_NEGATIONS``, "n't", negating prefixes, "-free".
+    """Negations in a text: the words and phrases of ``STATEMENT_NEGATIONS`` ("not", "without", "lack", "fail"
+    ...), "n't", "un-"/"in-" words whose rest is a word (:func:`_negated_word`), "-free".
 
     With ``scope`` (the keys of a claim's words) only negations of something the claim talks about count:
     one of the ``SCOPE_WORDS`` content words after it is the claim's (either side when it ends a clause: "if
-    not, the graph regenerates", "... is still lacking"; for "-free" the word before it).
-    "not ... until" is "only" ("not until 1864"), not a negation.
+    not, the graph regenerates"; for "-free" the word before it). "not ... until 1864" means "only".
 
     >>> negation_count("It is not vegan."), negation_count("They were unable to stop it."), negation_count("Under it")
     (1, 1, 0)
@@ -401,8 +386,8 @@ def stronger_quantifiers(claim: str, source: str) -> str | None:
 
     Per group, a claim word of strength L needs as many source words of strength >= L; a group the source
     does not use counts as a plain statement (``NEUTRAL_STRENGTH``); a claim word ``WEAKER_BY`` weaker than
-    all the source's ("some" for "all", "never" for "always") changes the claim too. "only" needs a source that restricts
-    ("only", "just", "solely") or negates ("not in other tissues").
+    all the source's ("some" for "all", "never" for "always") changes the claim too. "only" needs a source
+    that restricts ("only", "just", "solely") or negates ("not in other tissues").
 
     >>> stronger_quantifiers("All colonies were independent.", "Nearly all colonies were independent.")
     "quantifier: 'all' where the source says 'nearly all'"
@@ -411,16 +396,13 @@ def stronger_quantifiers(claim: str, source: str) -> str | None:
     """
     c, s = quantifier_levels(claim, source=False), quantifier_levels(source)
     for group, items in c.items():
+        said = ", ".join(f"'{w}'" for _, w in s.get(group, ()))
         if group in s and all(level + WEAKER_BY <= lv for level, _ in items for lv, _ in s[group]):
-            said = ", ".join(f"'{w}'" for _, w in s[group])
             return f"quantifier: '{items[0][1]}' where the source says {said}"
         for level, word in sorted(items, reverse=True):
-            need = sum(lv >= level for lv, _ in items)
-            if group in s:
-                if sum(lv >= level for lv, _ in s[group]) < need:
-                    said = ", ".join(f"'{w}'" for _, w in s[group])
-                    return f"quantifier: '{word}' where the source says {said}"
-            elif level > NEUTRAL_STRENGTH:
+            if group in s and sum(lv >= level for lv, _ in s[group]) < sum(lv >= level for lv, _ in items):
+                return f"quantifier: '{word}' where the source says {said}"
+            if group not in s and level > NEUTRAL_STRENGTH:
                 return f"quantifier: '{word}' where the source has none"
     restrict = [w for w in words(claim) if w in RESTRICTORS]
     if restrict and not set(words(source)) & (RESTRICTORS | {"just"} | set(STATEMENT_NEGATIONS)):
@@ -428,13 +410,12 @@ def stronger_quantifiers(claim: str, source: str) -> str | None:
     return None
 
 
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve "
-                                                  "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-                                                  .split())}
+# No "one" ("which one" is a pronoun) and no "zero" ("below zero" says "negative").
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate("two three four five six seven eight nine ten eleven twelve thirteen "
+                                                  "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), 2)}
 _NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
                       "ninety": "90", "hundred": "100", "thousand": "1000", "million": "1000000", "dozen": "12",
                       "half": "1/2", "third": "1/3", "quarter": "1/4"})
-del _NUMBER_WORDS["one"], _NUMBER_WORDS["zero"]  # "which one" is a pronoun; "below zero" says "negative"
 
 
 def number_values(text: str) -> set[str]:
@@ -528,16 +509,12 @@ class LocalHallucinationGrader:
         if unknown:
             raise ValueError(f"unknown claim checks {sorted(unknown)}; choose from {list(CLAIM_CHECKS)}")
         self.embedder = embedder if embedder is not None else load_embedder()
-        self.support_bar = support_bar
-        self.check_claims = check_claims
-        self.coverage_bar = coverage_bar
-        self.synonym_bar = synonym_bar
-        self.overlap_weight = overlap_weight
+        self.support_bar, self.check_claims, self.coverage_bar = support_bar, check_claims, coverage_bar
+        self.synonym_bar, self.overlap_weight = synonym_bar, overlap_weight
         self.checks = frozenset(checks) if check_claims else frozenset({"number", "name"})
 
     def check(self, documents: Sequence[Document], answer: str) -> Groundedness:
-        documents = check_documents(documents)
-        answer = check_answer(answer)
+        documents, answer = check_documents(documents), check_answer(answer)
         if is_refusal(answer):
             return Groundedness(True, (), 1.0, "a refusal makes no claim")
         results = self._explain(documents, answer)
@@ -552,8 +529,7 @@ class LocalHallucinationGrader:
 
     def explain(self, documents: Sequence[Document], answer: str) -> list[ClaimCheck]:
         """Every claim of the answer with the check that failed (or none) and its aligned source span."""
-        documents = check_documents(documents)
-        answer = check_answer(answer)
+        documents, answer = check_documents(documents), check_answer(answer)
         return [] if is_refusal(answer) else self._explain(documents, answer)
 
     # ------------------------------------------------------------ alignment
@@ -573,15 +549,14 @@ class LocalHallucinationGrader:
             overlap = np.array([sum(bool(k & sk) for k in own) / len(own) if own else 0.0 for sk in span_keys])
             score = row + self.overlap_weight * overlap
             best = int(np.argmax(score))
-            copied = _copied(claim.own, sentence, documents)
-            if copied is not None:
-                out.append(ClaimCheck(claim.own, sentence, not copied[0], *copied[1:], spans[best].text))
-                continue
-            # negations and quantifiers are also read against the best clause and the best whole sentence
-            finer = [max((j for j, sp in enumerate(spans) if sp.kind in kinds), key=lambda j: score[j])
-                     for kinds in (("clause", "sentence"), ("sentence", "pair")) if any(sp.kind in kinds for sp in spans)]
-            check, reason = self._checks(claim, spans[best], [spans[j] for j in finer], float(row[best]),
-                                         float(row.max()), documents, subjects)
+            result = _copied(claim.own, sentence, documents)
+            if result is None:  # negations and quantifiers are also read against the best clause and sentence
+                finer = [max((j for j, sp in enumerate(spans) if sp.kind in kinds), key=lambda j: score[j])
+                         for kinds in (("clause", "sentence"), ("sentence", "pair"))
+                         if any(sp.kind in kinds for sp in spans)]
+                result = self._checks(claim, spans[best], [spans[j] for j in finer], float(row[best]),
+                                      float(row.max()), documents, subjects)
+            check, reason = result
             out.append(ClaimCheck(claim.own, sentence, not check, check, reason, spans[best].text))
         return out
 
@@ -595,13 +570,12 @@ class LocalHallucinationGrader:
         doc = "\n".join([documents[span.doc].page_content] + [
             d.page_content for i, (d, subject) in enumerate(zip(documents, subjects))
             if i != span.doc and subject and phrase_in(subject, claim.own)])
-        doc_words = {w.lower() for w in re.findall(r"[\w'-]+", doc)} | set(words(doc))
         if "number" in self.checks:
             missing = sorted(number_values(claim.own) - number_values(doc))
             if missing:
                 return "number", f"not in the source: {', '.join(missing)}"
         if "name" in self.checks:
-            doc_keys = _key_set(doc)
+            doc_words, doc_keys = {w.lower() for w in re.findall(r"[\w'-]+", doc)} | set(words(doc)), _key_set(doc)
             missing = sorted(n for n in _capital_words(claim.own) if n not in doc_words and not keys(n) & doc_keys
                              and not _acronym_in(n.upper(), doc))
             if missing:
@@ -666,12 +640,9 @@ class LocalHallucinationGrader:
         in_claim = set().union(*(c[1] for c in claim)) if claim else set()
         pairs = []
         for i, (w, k, verb, pos) in enumerate(claim):
-            if w in skip:
-                continue
             name = w in claim_names
-            if name and _acronym_in(w.upper(), span.text):
-                continue
-            if verb or _has(k, in_span if name else in_doc) or not (name or lone):
+            if (w in skip or (name and _acronym_in(w.upper(), span.text)) or verb
+                    or _has(k, in_span if name else in_doc) or not (name or lone)):
                 continue
             for j, step in ((i - 1, 1), (i + 1, -1)):  # the shared neighbour, then the span word beside it
                 if not 0 <= j < len(claim) or abs(claim[j][3] - pos) > MAX_GAP + 1:
@@ -743,10 +714,10 @@ def _verb_use(word: str, prev: str, nxt: str) -> bool:
     return classes <= {"VERB", "AUX"} and not attributive
 
 
-def _copied(own: str, sentence: str, documents: list[Document]) -> tuple | None:
-    """None when the claim is not copied from a source sentence; else (failed, check, reason). A copy (of the
-    whole answer sentence, of "Title: <sentence>" or of the claim) is supported unless the source negates
-    or hedges it just before the copied words ("[nearly] all colonies ...")."""
+def _copied(own: str, sentence: str, documents: list[Document]) -> tuple[str, str] | None:
+    """(check, reason) for a claim copied from a source (the whole answer sentence, "Title: <sentence>" or the
+    claim): supported ("") unless the source negates or hedges just before the copied words ("[nearly] all
+    colonies ..."); None when it is not a copy."""
     head, colon, rest = sentence.partition(": ")
     titled = colon and len(head.split()) <= MAX_SUBJECT_WORDS
     source = [_squash(s.text) for s in source_sentences(documents)]
@@ -759,8 +730,8 @@ def _copied(own: str, sentence: str, documents: list[Document]) -> tuple | None:
         if containing:
             for w in reversed(containing[0].split(flat)[0].split()[-2:]):
                 if w in STATEMENT_NEGATIONS:
-                    return True, "negation", f"negation flip: the source says {w!r} before it"
+                    return "negation", f"negation flip: the source says {w!r} before it"
                 if w in HEDGES or w in RESTRICTORS or any(w in g for g in QUANTIFIERS.values()):
-                    return True, "quantifier", f"quantifier: the source says {w!r} before it"
-            return False, "", "copied from the source"
+                    return "quantifier", f"quantifier: the source says {w!r} before it"
+            return "", "copied from the source"
     return None

@@ -1,18 +1,16 @@
 """Two offline graders: is this document relevant to the question, and does this answer resolve it?
 
-``LocalGrader`` is a small calibrated classifier. For each (question, document) pair it measures three
-things and mixes them with logistic regression: ``cosine`` (MiniLM similarity of the question to the whole
-document), ``best_sentence`` (to the document's closest sentence, so a long document with one relevant
-sentence still scores), and ``coverage`` (the share of the question's stemmed key terms in the document).
-Its weights and threshold are in :data:`ragkit.defaults.GRADER` (fitted on SciFact train pairs; the
-threshold keeps 80% of the relevant ones, because a relevant document wrongly dropped costs a rewrite,
-while a marginal one wrongly kept is still checked downstream). ``fit`` refits it on your labelled pairs.
+``LocalGrader`` is a small calibrated classifier: logistic regression over three features of a (question,
+document) pair, ``cosine`` (MiniLM similarity to the whole document), ``best_sentence`` (to its closest
+sentence, so a long document with one relevant sentence still scores) and ``coverage`` (the share of the
+question's stemmed key terms it has). The weights and threshold are in :data:`ragkit.defaults.GRADER`;
+the threshold favours recall, because a relevant document wrongly dropped costs a rewrite while a
+marginal one wrongly kept is still checked downstream. ``fit`` refits it on your labelled pairs.
 
 ``LocalAnswerGrader`` says an answer is useful when it is not a refusal, says something the question did
-not (a word or number it does not contain, unless it is a yes/no question: "HyDE." does not answer "What
-is HyDE?"), has what the question's type asks for (:func:`ragkit.core.nlp.answer_type`: "how much" needs
-a number, "when" a date, "who" a name), and is about the question (``w * cosine + (1 - w) * coverage``
-reaches ``bar``).
+not (unless it is a yes/no question: "HyDE." does not answer "What is HyDE?"), has what the question's
+type asks for (:func:`ragkit.core.nlp.answer_type`: "how much" needs a number, "when" a date, "who" a
+name), and is about the question (``w * cosine + (1 - w) * coverage`` reaches ``bar``).
 
 What they cannot do: three features and a linear model, no IDF (a question verb like "goes" counts as
 much as "oysters"); refit or move the threshold on another collection. The answer grader reads question
@@ -62,9 +60,7 @@ class LocalGrader:
         if len(weights) != len(FEATURES):
             raise ValueError(f"weights must have {len(FEATURES)} values ({', '.join(FEATURES)}), got {len(weights)}")
         self.embedder = embedder if embedder is not None else load_embedder()
-        self.weights = np.asarray(weights, dtype=np.float64)
-        self.bias = float(bias)
-        self.threshold = float(threshold)
+        self.weights, self.bias, self.threshold = np.asarray(weights, dtype=np.float64), float(bias), float(threshold)
 
     def features(self, question: str, documents: Sequence[Document]) -> np.ndarray:
         """The ``(n, 3)`` feature matrix for one question and n documents, embedded in one batch."""
@@ -90,11 +86,8 @@ class LocalGrader:
 
     def grade_many(self, question: str, documents: Sequence[Document]) -> list[Grade]:
         X = self.features(question, documents)
-        grades = []
-        for row, p in zip(X, self.probability(X)):
-            note = ", ".join(f"{name} {value:.2f}" for name, value in zip(FEATURES, row))
-            grades.append(Grade(bool(p >= self.threshold), round(float(p), 4), note))
-        return grades
+        notes = [", ".join(f"{name} {value:.2f}" for name, value in zip(FEATURES, row)) for row in X]
+        return [Grade(bool(p >= self.threshold), round(float(p), 4), note) for p, note in zip(self.probability(X), notes)]
 
     def grade(self, question: str, document: Document) -> Grade:
         return self.grade_many(question, [document])[0]
@@ -191,12 +184,13 @@ class LocalAnswerGrader:
         kind = answer_type(question)
         if kind != "yes/no" and not new_terms(question, answer):
             return Usefulness(False, 0.0, "the answer only repeats words of the question")
-        if not has_answer(kind, strip_citations(answer), question):
+        said = strip_citations(answer)
+        if not has_answer(kind, said, question):
             return Usefulness(False, 0.0, f"a {kind} question, but the answer has no {kind}")
-        unnamed = [s for s in symbols(question) if not names_symbol(strip_citations(answer), [s])]
+        unnamed = [s for s in symbols(question) if not names_symbol(said, [s])]
         if unnamed:
             return Usefulness(False, 0.0, f"the question asks about {unnamed[0]!r}, but the answer never names it")
-        q, a = embed(self.embedder, [question, strip_citations(answer)])
+        q, a = embed(self.embedder, [question, said])
         cosine, coverage = float(q @ a), term_coverage(question, answer)
         relevance = self.similarity_weight * cosine + (1 - self.similarity_weight) * coverage
         note = f"{kind} question; cosine {cosine:.2f}, key-term coverage {coverage:.2f}"

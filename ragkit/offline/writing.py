@@ -1,26 +1,15 @@
 """Writing offline, without a model: an extractive writer, an RM3 rewriter, and a query transformer built on both.
 
-``LocalWriter`` writes nothing of its own: it quotes. Every document is cut into sentences (headings,
-table rows, code and short labels are not sentences, :func:`ragkit.core.nlp.prose_sentences`; a very short
-sentence is glued to its neighbour). Each sentence is scored ``w * cosine(question, sentence) + (1 - w) *
-key-term coverage``, and up to ``max_sentences`` are picked with maximal marginal relevance (relevance
-minus a penalty for resembling a sentence already picked). Only sentences that clear ``support_bar`` and
-come within ``relative_bar`` of the best are used; if none clears the bar, the writer refuses with
-``NOT_ENOUGH_INFORMATION``. Each quoted sentence ends with ``[n]``, its document's number, and a later
-sentence that does not name its document's subject gets the document's title in front ("Chocolate
-mousse: Dietary: vegan [1].") when that title occurs in the document's own text, so every word is the
-source's. The bars are in :data:`ragkit.defaults.WRITER`. A document the caller marks
-``metadata["required"]`` (evidence chosen in code, such as a provision a found one cites) is quoted too,
-by its best sentence, even below the bars, as long as something else clears them (after the writer's own picks,
-which it never displaces).
-
-Two rules come before the bars. A document the caller marks ``metadata["cited"]`` (the question names it: a
-cited article or paragraph) is the first evidence: its best sentences open the answer, even below the bars,
-and the other picks follow while room is left. And a question with several asks ("how long ... and who
-...?", :func:`ragkit.core.nlp.question_asks`) gets a sentence for each ask the documents answer (a sentence
-with an answer of the ask's type and one of its words, above ``support_bar``); its conditions ("If my
-permit is revoked, ...") set the case but are left out of the key-term coverage, so sentences about the
-condition do not crowd out the answers (:func:`ragkit.core.nlp.asked_part`).
+``LocalWriter`` writes nothing of its own: it quotes. Each prose sentence of the documents
+(:func:`answer_units`) is scored ``w * cosine(question, sentence) + (1 - w) * key-term coverage``; up to
+``max_sentences`` that clear ``support_bar`` and come within ``relative_bar`` of the best
+(:data:`ragkit.defaults.WRITER`) are picked by maximal marginal relevance (relevance minus a penalty for
+resembling a sentence already picked) and cited ``[n]``, a later sentence prefixed with its document's
+title (:func:`with_subject`), so every word is the source's. When none clears the bar it refuses with
+``NOT_ENOUGH_INFORMATION``. The caller can mark evidence chosen in code: a ``metadata["cited"]`` document
+(the question names it) opens the answer and a ``metadata["required"]`` one is quoted too, even below the
+bars, as long as something else clears them; a question with several asks ("how long ... and who ...?")
+gets a sentence for each ask the documents answer.
 
 ``LocalRewriter`` does pseudo-relevance feedback in the style of RM3 (Lavrenko and Croft's relevance
 model, as in Anserini): assume the top documents that share a key term with the question are relevant,
@@ -28,16 +17,16 @@ estimate which words they are about (each document weighted by the share of the 
 holds), interpolate that model with the question's own, and append the strongest new words to the
 question. Without usable documents the rewrite is the question's content words.
 
-``LocalQueryTransformer`` (the advanced pipeline's local transformer) has no model to imagine an answer with,
-so it says what it does: alternative queries from pseudo-relevance feedback (one RM3 expansion per
-first-pass document that shares a key term with the question, so each leans towards a different document)
-and a "hypothetical document" that is not hypothetical (the first-pass sentences the writer would quote).
-On a retry it gets the queries already tried and a first pass without the rejected documents.
+``LocalQueryTransformer`` (the advanced pipeline's local transformer) has no model to imagine an answer
+with, so it says what it does: one RM3 expansion per first-pass document that shares a key term with the
+question (so each leans towards a different document), and a "hypothetical document" that is not
+hypothetical (the first-pass sentences the writer would quote).
 
-What they cannot do: quoting cannot combine facts into a new sentence, resolve "it", or compute anything
-(a total, a comparison: :class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code); a
-same-topic paragraph that lacks the answer is still quoted (SQuAD 2.0 "impossible" questions are rarely
-refused). Feedback from an off-topic document that shares a word with the question drags the rewrite
+What they cannot do: the writer picks by similarity, so it cannot tell a sentence that answers from one
+that only shares the question's words, and a same-topic paragraph that lacks the answer is still quoted
+(SQuAD 2.0 "impossible" questions are rarely refused); quoting cannot combine facts into a new sentence,
+resolve "it", or compute anything (a total, a comparison:
+:class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code). Feedback from an off-topic document that shares a word with the question drags the rewrite
 off topic, the known failure of pseudo-relevance feedback: pass only the documents a grader kept, and cap
 the rewrite loop. The transformer cannot find vocabulary no first-pass document has, write an answer, or
 paraphrase; on a strong first stage it adds little (``benchmarks/advanced/scifact_transforms.py``).
@@ -78,17 +67,15 @@ from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, NOT_ENOUGH_INFORMATIO
 
 # ---------------------------------------------------------------- the extractive writer
 MIN_UNIT_WORDS = 5
-
-
 # A sentence that opens by pointing back ("With one attached, ...", "It ...") needs the sentence before it.
 _BACK_REFERENCE = re.compile(r"(?:With|Without) (?:one|it|them)\b|(?:It|Its|They|Their|Them)\b")
 
 
 def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
-    """The quotable sentences of every document (no headings, code or labels: :func:`prose_sentences`).
+    """The quotable sentences of every document (no headings, table rows, code or labels: :func:`prose_sentences`).
 
-    A very short sentence ("12 euros.") is glued to the previous sentence of its document, or, when it
-    opens the document, to the next one ("Article 1." + "(1) This Act ..."), so it keeps its context.
+    A short sentence ("12 euros.", or one that opens with "It") is glued to the previous sentence of its
+    document, or, when it opens the document, to the next one ("Article 1." + "(1) This Act ...").
 
     >>> doc = Document(page_content="Oysters\\n\\nArticle 1. Oysters are served raw. Both cost 14 euros.")
     >>> [u.text for u in answer_units([doc])]
@@ -116,12 +103,11 @@ def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
 
 
 def with_subject(unit: SourceSentence, document: Document) -> str:
-    """The sentence to quote, prefixed with its document's subject when it would otherwise lose it.
+    """The sentence to quote, "<title>: <sentence>" when it is not its document's first and does not name the title.
 
-    A later sentence of a document often leans on the first one ("Dietary: vegan." says nothing about
-    WHICH dish). When the unit is not its document's first sentence and does not mention the document's
-    title, the title goes in front, "<title>: <sentence>". Only a title that occurs in the document's
-    own text is used (:func:`ragkit.core.nlp.document_subject`), so the answer stays a quote.
+    A later sentence often leans on the first ("Dietary: vegan." says nothing about WHICH dish). Only a
+    title that occurs in the document's own text is used (:func:`ragkit.core.nlp.document_subject`), so
+    the answer stays a quote.
 
     >>> doc = Document(page_content="Panna cotta with figs (dessert, 8.00 EUR). Figs are roasted in honey. "
     ...                "Dietary: gluten-free, vegetarian, no nuts.", metadata={"title": "Panna cotta with figs"})
@@ -149,10 +135,6 @@ def cite(sentence: str, number: int) -> str:
 class LocalWriter:
     """Extractive answers: the best source sentences (MMR), each cited [n]; a refusal when none is good enough.
 
-    What it cannot do: tell a sentence that answers from one that only shares the question's words (it picks
-    by similarity, so an off-point sentence of a relevant document can be quoted), or say anything the
-    sources do not say in one sentence (no counting, no combining).
-
     >>> docs = [Document(page_content="Oysters from Brittany. Six oysters cost 14 euros."),
     ...         Document(page_content="The terrace opens in May.")]
     >>> LocalWriter().write("How much are the oysters?", docs).text  # doctest: +SKIP
@@ -169,11 +151,8 @@ class LocalWriter:
         diversity: float = WRITER.diversity,
     ):
         self.embedder = embedder if embedder is not None else load_embedder()
-        self.max_sentences = max_sentences
-        self.support_bar = support_bar
-        self.relative_bar = relative_bar
-        self.similarity_weight = similarity_weight
-        self.diversity = diversity
+        self.max_sentences, self.support_bar, self.relative_bar = max_sentences, support_bar, relative_bar
+        self.similarity_weight, self.diversity = similarity_weight, diversity
 
     def score_units(self, question: str, documents: Sequence[Document]) -> tuple[list[SourceSentence], np.ndarray, np.ndarray]:
         """Candidate sentences, their relevance to the question, and their embeddings."""
@@ -183,12 +162,11 @@ class LocalWriter:
             return [], np.zeros(0), np.zeros((0, 1))
         vectors = embed(self.embedder, [question] + [u.text for u in units])
         cosine = vectors[1:] @ vectors[0]
-        asked = asked_part(question)
+        asked = asked_part(question)  # a condition ("If my permit is revoked, ...") is left out of the coverage
         coverage = np.asarray([term_coverage(asked, u.text) for u in units])
-        w = self.similarity_weight
-        relevance = w * cosine + (1 - w) * coverage
-        asked = symbols(question)  # "what does the b knob do?": only sentences naming b can answer it
-        naming = np.asarray([names_symbol(u.text, asked) for u in units]) if asked else np.zeros(0, bool)
+        relevance = self.similarity_weight * cosine + (1 - self.similarity_weight) * coverage
+        named = symbols(question)  # "what does the b knob do?": only sentences naming b can answer it
+        naming = np.asarray([names_symbol(u.text, named) for u in units]) if named else np.zeros(0, bool)
         if naming.any():
             relevance = np.where(naming, relevance, -np.inf)
         return units, relevance, vectors[1:]
@@ -215,7 +193,7 @@ class LocalWriter:
     def with_required(self, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
                       documents: Sequence[Document]) -> list[int]:
         """``chosen`` plus the best sentence of each ``metadata["required"]`` document none of them quotes, after
-        them: no pick of the writer's own is displaced, so the answer may run past ``max_sentences``.
+        them (even below the bars): no pick is displaced, so the answer may run past ``max_sentences``.
 
         >>> docs = [Document("Nets must be hauled daily."), Document("A breach costs 80 crowns.", metadata={"required": True})]
         >>> units = answer_units(docs)
@@ -231,12 +209,7 @@ class LocalWriter:
         return chosen + extra
 
     def write(self, question: str, documents: Sequence[Document]) -> Answer:
-        """A cited answer: the best source sentences, each followed by ``[n]``, or a refusal."""
-        return self.extract(question, documents)
-
-    def extract(self, question: str, documents: Sequence[Document], numbers: Sequence[int] | None = None) -> Answer:
-        """The extractive answer (MMR over source sentences); ``numbers`` are the documents' citation numbers."""
-        numbers = list(numbers) if numbers is not None else list(range(1, len(documents) + 1))
+        """A cited answer: the best source sentences, each followed by ``[n]`` (its document's place), or a refusal."""
         units, relevance, vectors = self.score_units(question, documents)
         chosen = self.select(relevance, vectors)
         chosen = self.lead_with_cited(chosen, units, relevance, vectors, documents)
@@ -245,14 +218,13 @@ class LocalWriter:
             return Answer(NOT_ENOUGH_INFORMATION, (), answered=False)
         documents = check_documents(documents)
         chosen = self.with_required(chosen, units, relevance, documents)
-        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), numbers[units[i].doc]) for i in chosen)
-        return Answer(text, tuple(sorted({numbers[units[i].doc] for i in chosen})))
+        text = " ".join(cite(with_subject(units[i], documents[units[i].doc]), units[i].doc + 1) for i in chosen)
+        return Answer(text, tuple(sorted({units[i].doc + 1 for i in chosen})))
 
     def lead_with_cited(self, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
                         vectors: np.ndarray, documents: Sequence[Document]) -> list[int]:
-        """The sentences of the ``metadata["cited"]`` documents first (chosen among themselves by :meth:`select`,
-        their best one counted as clearing ``support_bar`` whatever its score, the others within ``relative_bar``
-        of it), then the other picks of ``chosen`` while room is left.
+        """The sentences of the ``metadata["cited"]`` documents first (picked among themselves by :meth:`select`,
+        the best counted as clearing ``support_bar`` whatever its score), then ``chosen`` while room is left.
 
         >>> docs = [Document("Nets must be hauled daily."), Document("A breach costs 80 crowns.", metadata={"cited": True})]
         >>> units, vectors = answer_units(docs), np.eye(2)
@@ -264,17 +236,16 @@ class LocalWriter:
         if not own:
             return chosen
         scores = relevance[own]
-        # lifted so that the best clears support_bar by relative_bar: only the relative bar applies among them
+        # lifted so that the best clears support_bar by relative_bar: only the relative bar applies
         lifted = scores - scores.max() + max(self.support_bar + self.relative_bar, float(scores.max()))
         lead = [own[j] for j in self.select(lifted, vectors[own])]
         return lead + [i for i in chosen if i not in lead][: max(0, self.max_sentences - len(lead))]
 
     def answer_each_ask(self, question: str, chosen: list[int], units: Sequence[SourceSentence], relevance: np.ndarray,
                         documents: Sequence[Document]) -> list[int]:
-        """``chosen`` plus, for each ask of a question with several (:func:`ragkit.core.nlp.question_asks`) that no
-        pick answers, the most relevant sentence that does (an answer of the ask's type and one of its key terms,
-        relevance at least ``support_bar``); it takes the place of the weakest pick that neither answers an ask
-        nor comes from a cited document.
+        """For each ask of a question with several (:func:`ragkit.core.nlp.question_asks`) that no pick answers, the
+        most relevant sentence that does (an answer of the ask's type and one of its key terms, relevance at least
+        ``support_bar``), in place of the weakest pick that neither answers an ask nor comes from a cited document.
 
         >>> docs = [Document("Permits are revoked for breaches of their conditions."),
         ...         Document("An appeal is lodged within 30 days."), Document("The Board decides appeals.")]
@@ -325,9 +296,7 @@ class LocalRewriter:
     def __init__(self, max_terms: int = 5, feedback_docs: int = 3, original_weight: float = 0.5):
         if not 0.0 <= original_weight <= 1.0:
             raise ValueError(f"original_weight must be between 0 and 1, got {original_weight}")
-        self.max_terms = max_terms
-        self.feedback_docs = feedback_docs
-        self.original_weight = original_weight
+        self.max_terms, self.feedback_docs, self.original_weight = max_terms, feedback_docs, original_weight
 
     def feedback(self, question: str, documents: Sequence[Document]) -> list[Document]:
         """The feedback documents: the first ``feedback_docs`` that share a key term with the question."""
@@ -378,7 +347,8 @@ class LocalRewriter:
 
 # ---------------------------------------------------------------- the query transformer: RM3 alternatives + an extractive passage
 class LocalQueryTransformer:
-    """Pseudo-relevance-feedback alternatives and an extractive "hypothetical document" (see the module docs).
+    """Pseudo-relevance-feedback alternatives and an extractive "hypothetical document" (see the module docs); on
+    a retry it gets the queries already tried and a first pass without the rejected documents.
 
     >>> docs = [Document("Chablis is a dry white wine from Burgundy; it suits oysters."),
     ...         Document("Muscadet, a crisp white from the Loire, is the classic match for oysters.")]
