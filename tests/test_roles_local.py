@@ -17,8 +17,9 @@ from ragkit.core.nlp import (
     strip_citations,
     tokenize,
 )
+from ragkit.evaluation.tuning import best_f1_threshold, fit_grader, fit_logistic
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader, best_f1_threshold, fit_logistic, new_terms
+from ragkit.offline.graders import LocalAnswerGrader, LocalGrader, new_terms
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter, answer_units
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
@@ -110,6 +111,18 @@ def test_logistic_fit_matches_scikit_learn() -> None:
     ref = sklearn.LogisticRegression(C=1.0, tol=1e-10, max_iter=1000).fit(X, y)
     assert np.allclose(w, ref.coef_[0], atol=1e-3) and abs(b - ref.intercept_[0]) < 1e-3
     assert best_f1_threshold(np.array([0.9, 0.7, 0.6, 0.2]), np.array([1, 0, 1, 0])) == 0.6
+
+
+def test_fit_grader_refits_weights_and_keeps_the_recall_target() -> None:
+    rng = np.random.default_rng(1)
+    X = rng.uniform(size=(200, 3))
+    y = (X[:, 2] + 0.1 * rng.normal(size=200) > 0.5).astype(int)  # only coverage decides
+    grader = fit_grader(LocalGrader(weights=(0.0, 0.0, 0.0), bias=0.0), X, y, recall_target=0.9)
+    assert grader.weights[2] > abs(grader.weights[0]) + abs(grader.weights[1])
+    kept = grader.probability(X) >= grader.threshold
+    assert (kept & (y == 1)).sum() / (y == 1).sum() >= 0.9
+    f1_best = fit_grader(LocalGrader(), X, y, recall_target=None).threshold
+    assert f1_best >= grader.threshold  # the recall-oriented threshold keeps more
 
 
 # ---------------------------------------------------------------- rewriter

@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import binary_metrics, scifact_hybrid, write_result  # noqa: E402
 
 from ragkit.defaults import GRADER
-from ragkit.offline.graders import FEATURES, LocalGrader, best_f1_threshold
+from ragkit.evaluation.tuning import best_f1_threshold, fit_grader
+from ragkit.offline.graders import FEATURES, LocalGrader
 
 
 def pairs(data, retriever, grader: LocalGrader, qids: list[str], k: int = 10) -> tuple[np.ndarray, np.ndarray]:
@@ -49,9 +50,9 @@ def main() -> None:
     X_train, y_train = pairs(train, retriever, grader, train_ids)
     X_test, y_test = pairs(test, retriever, grader, sorted(test.queries, key=int))
 
-    grader.fit(X_train, y_train, recall_target=None)
+    fit_grader(grader, X_train, y_train, recall_target=None)
     f1_threshold = grader.threshold
-    grader.fit(X_train, y_train)  # the default operating point: GRADER.recall_target of the relevant TRAIN pairs
+    fit_grader(grader, X_train, y_train)  # the default operating point: GRADER.recall_target of the relevant TRAIN pairs
     result = {
         "command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/grader_scifact.py "
         f"--train-queries {args.train_queries} --seed {args.seed}",

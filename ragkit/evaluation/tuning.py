@@ -37,8 +37,9 @@ from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
 from ragkit.core.maxp import MaxChunkDenseRetriever
 from ragkit.core.rerank import FEATURES, LocalReranker, scale_columns
 from ragkit.core.search import doc_key
-from ragkit.defaults import RETRIEVAL
+from ragkit.defaults import GRADER, RETRIEVAL
 from ragkit.evaluation.ir_metrics import evaluate
+from ragkit.offline.graders import LocalGrader
 
 Ranked = dict[str, list[tuple[str, float]]]  # query id -> [(doc id, score)] best first
 
@@ -184,3 +185,61 @@ def graph_walk_grid(graph, seed_runs: Sequence[Sequence[tuple[Document, float]]]
             for mix in mixes:
                 yield {"direction": direction, "damping": damping, "seed_k": seed_k, "mix": mix}, ranked[mix]
 
+
+# ---------------------------------------------------------------- the document grader's weights and threshold
+def fit_grader(grader: LocalGrader, X: np.ndarray, y: np.ndarray, l2: float = 1e-2,
+               recall_target: float | None = GRADER.recall_target) -> LocalGrader:
+    """Refit ``grader``'s weights on labelled feature rows (from ``grader.features``), then its threshold,
+    which keeps ``recall_target`` of the relevant rows (``None``: the F1-best threshold); returns ``grader``."""
+    grader.weights, grader.bias = fit_logistic(X, y, l2=l2)
+    p, y = grader.probability(X), np.asarray(y)
+    grader.threshold = best_f1_threshold(p, y) if recall_target is None else threshold_for_recall(p, y, recall_target)
+    return grader
+
+
+def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, iterations: int = 50) -> tuple[np.ndarray, float]:
+    """L2-regularised logistic regression by Newton's method; returns ``(weights, bias)``.
+
+    >>> w, b = fit_logistic(np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1]))
+    >>> bool(w[0] > 0), bool(b < 0)
+    (True, True)
+    """
+    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    A = np.hstack([X, np.ones((len(X), 1))])
+    theta = np.zeros(A.shape[1])
+    reg = l2 * np.eye(A.shape[1])
+    reg[-1, -1] = 0.0  # the bias is not penalised
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-(A @ theta)))
+        step = np.linalg.solve((A * (p * (1 - p))[:, None]).T @ A + reg, A.T @ (p - y) + reg @ theta)
+        theta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return theta[:-1], float(theta[-1])
+
+
+def threshold_for_recall(scores: np.ndarray, labels: np.ndarray, target: float) -> float:
+    """The highest score threshold that still keeps at least ``target`` of the relevant pairs.
+
+    >>> threshold_for_recall(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 0, 1, 0]), 1.0)
+    0.3
+    """
+    positives = np.sort(np.asarray(scores)[np.asarray(labels) == 1])[::-1]
+    if len(positives) == 0:
+        raise ValueError("no relevant pairs: cannot pick a threshold for a recall target")
+    return float(positives[max(1, int(np.ceil(target * len(positives)))) - 1])
+
+
+def best_f1_threshold(scores: np.ndarray, labels: np.ndarray) -> float:
+    """The score threshold that maximises F1 (ties: the higher threshold).
+
+    >>> best_f1_threshold(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 1, 0, 0]))
+    0.8
+    """
+    best, best_f1 = 0.5, -1.0
+    for t in sorted(set(np.round(scores, 6).tolist()), reverse=True):
+        predicted = scores >= t
+        f1 = 2 * float((predicted & (labels == 1)).sum()) / max(predicted.sum() + (labels == 1).sum(), 1)
+        if f1 > best_f1:
+            best, best_f1 = t, f1
+    return float(best)

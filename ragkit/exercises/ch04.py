@@ -16,9 +16,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ragkit.evaluation.tuning import threshold_for_recall
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
 from ragkit.graphs.self_rag import can_rewrite, self_rag_graph
-from ragkit.offline.graders import threshold_for_recall
 
 
 @dataclass(frozen=True)

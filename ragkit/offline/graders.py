@@ -5,7 +5,8 @@ document) pair, ``cosine`` (MiniLM similarity to the whole document), ``best_sen
 sentence, so a long document with one relevant sentence still scores) and ``coverage`` (the share of the
 question's stemmed key terms it has). The weights and threshold are in :data:`ragkit.defaults.GRADER`;
 the threshold favours recall, because a relevant document wrongly dropped costs a rewrite while a
-marginal one wrongly kept is still checked downstream. ``fit`` refits it on your labelled pairs.
+marginal one wrongly kept is still checked downstream. :func:`ragkit.evaluation.tuning.fit_grader` refits it on your
+labelled pairs.
 
 ``LocalAnswerGrader`` says an answer is useful when it is not a refusal, says something the question did
 not (unless it is a yes/no question: "HyDE." does not answer "What is HyDE?"), has what the question's
@@ -92,63 +93,6 @@ class LocalGrader:
     def grade(self, question: str, document: Document) -> Grade:
         return self.grade_many(question, [document])[0]
 
-    def fit(self, X: np.ndarray, y: np.ndarray, l2: float = 1e-2,
-            recall_target: float | None = GRADER.recall_target) -> "LocalGrader":
-        """Refit the weights on labelled feature rows (from ``features``), then the threshold, which keeps
-        ``recall_target`` of the relevant rows (``None``: the F1-best threshold)."""
-        self.weights, self.bias = fit_logistic(X, y, l2=l2)
-        p, y = self.probability(X), np.asarray(y)
-        self.threshold = best_f1_threshold(p, y) if recall_target is None else threshold_for_recall(p, y, recall_target)
-        return self
-
-
-def fit_logistic(X: np.ndarray, y: np.ndarray, l2: float = 1e-2, iterations: int = 50) -> tuple[np.ndarray, float]:
-    """L2-regularised logistic regression by Newton's method; returns ``(weights, bias)``.
-
-    >>> w, b = fit_logistic(np.array([[0.0], [1.0], [2.0], [3.0]]), np.array([0, 0, 1, 1]))
-    >>> bool(w[0] > 0), bool(b < 0)
-    (True, True)
-    """
-    X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    A = np.hstack([X, np.ones((len(X), 1))])
-    theta = np.zeros(A.shape[1])
-    reg = l2 * np.eye(A.shape[1])
-    reg[-1, -1] = 0.0  # the bias is not penalised
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-(A @ theta)))
-        step = np.linalg.solve((A * (p * (1 - p))[:, None]).T @ A + reg, A.T @ (p - y) + reg @ theta)
-        theta -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return theta[:-1], float(theta[-1])
-
-
-def threshold_for_recall(scores: np.ndarray, labels: np.ndarray, target: float) -> float:
-    """The highest score threshold that still keeps at least ``target`` of the relevant pairs.
-
-    >>> threshold_for_recall(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 0, 1, 0]), 1.0)
-    0.3
-    """
-    positives = np.sort(np.asarray(scores)[np.asarray(labels) == 1])[::-1]
-    if len(positives) == 0:
-        raise ValueError("no relevant pairs: cannot pick a threshold for a recall target")
-    return float(positives[max(1, int(np.ceil(target * len(positives)))) - 1])
-
-
-def best_f1_threshold(scores: np.ndarray, labels: np.ndarray) -> float:
-    """The score threshold that maximises F1 (ties: the higher threshold).
-
-    >>> best_f1_threshold(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 1, 0, 0]))
-    0.8
-    """
-    best, best_f1 = 0.5, -1.0
-    for t in sorted(set(np.round(scores, 6).tolist()), reverse=True):
-        predicted = scores >= t
-        f1 = 2 * float((predicted & (labels == 1)).sum()) / max(predicted.sum() + (labels == 1).sum(), 1)
-        if f1 > best_f1:
-            best, best_f1 = t, f1
-    return float(best)
-
 
 # ---------------------------------------------------------------- answer usefulness
 def new_terms(question: str, answer: str) -> list[str]:
@@ -197,5 +141,4 @@ class LocalAnswerGrader:
         return Usefulness(relevance >= self.bar, round(relevance, 4), note)
 
 
-__all__ = ["FEATURES", "LocalAnswerGrader", "LocalGrader", "best_f1_threshold", "fit_logistic", "new_terms",
-           "threshold_for_recall"]
+__all__ = ["FEATURES", "LocalAnswerGrader", "LocalGrader", "new_terms"]
