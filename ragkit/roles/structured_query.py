@@ -275,14 +275,11 @@ class QueryAnalysis:
 
     @property
     def attributes(self) -> list[str]:
-        """Every field the analysis reads (filter, sort, comparison)."""
+        """Every field the analysis reads (filter, sort, comparisons), in order, without repeats."""
         out = dict.fromkeys(attributes(self.filter))
-        if self.sort:
-            out[self.sort.attribute] = None
-        if self.comparison:
-            out[self.comparison.attribute] = None
-        if self.versus:
-            out[self.versus.attribute] = None
+        for part in (self.sort, self.comparison, self.versus):
+            if part:
+                out[part.attribute] = None
         return list(out)
 
     def passes(self, metadata: dict[str, Any]) -> bool:
@@ -425,7 +422,7 @@ def analysis_from_parse(question: str, parse: Parse, list_fields: frozenset[str]
         kind: Kind = "comparison"
     elif sort is not None:
         kind = "single"
-    elif parse.polar and covered and (flt is not None or (parse.subject and flt is not None)):
+    elif parse.polar and covered and flt is not None:
         kind = "yes_no"
     elif parse.set_intent and covered and flt is not None:
         kind = "set"
