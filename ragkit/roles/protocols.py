@@ -25,7 +25,7 @@ import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, get_args, runtime_checkable
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -214,7 +214,7 @@ class Judge(Protocol):
 
 # ---------------------------------------------------------------- intent classifier (the advanced pipeline)
 IntentRoute = Literal["rag", "chitchat"]
-INTENT_ROUTES: tuple[str, ...] = ("rag", "chitchat")
+INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
 
 
 @dataclass(frozen=True)
