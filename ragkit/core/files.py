@@ -1,13 +1,11 @@
 """Files: where the teaching data is, reading it with errors that name the file, and saving indexes atomically.
 
-- **where the workbook is**: one function per kind, :func:`data_dir`, :func:`results_dir` and
-  :func:`notebooks_dir` (notebooks and benchmarks find files through these, never through ``../``); first
-  match wins: the kind's variable (``RAGKIT_DATA_DIR``, ``RAGKIT_RESULTS_DIR``, ``RAGKIT_NOTEBOOKS_DIR``), a
-  learner's copy made by ``ragkit workbook DEST`` (the current folder or its parent holds
-  ``ragkit-workbook.json``), the checkout ragkit runs from, the copy inside the installed package
-  (``ragkit/_workbook``). A kind found nowhere raises :class:`DataNotFound`, naming the variable and the fix;
-- **locating a file**: :func:`locate` resolves a loader's path argument and, when the file is missing, says what was expected
-  and how to point ragkit at it;
+- **where the workbook is**: :func:`data_dir`, :func:`results_dir` and :func:`notebooks_dir` (notebooks and
+  benchmarks find files through these, never through ``../``). First match wins: the kind's variable
+  (``RAGKIT_DATA_DIR``, ``RAGKIT_RESULTS_DIR``, ``RAGKIT_NOTEBOOKS_DIR``), a learner's copy made by
+  ``ragkit workbook DEST`` (the current folder or its parent holds ``ragkit-workbook.json``), the checkout
+  ragkit runs from, the copy inside the installed package (``ragkit/_workbook``); else :class:`DataNotFound`
+  naming the variable and the fix. :func:`locate` resolves a loader's path argument the same way;
 - **reading**: :func:`read_json` and :func:`read_text` turn encoding and syntax errors into a
   :class:`DataError` naming the file and line; :func:`records`, :func:`require` and :func:`unique_ids`
   check a JSON list's entries; :func:`markdown_sections` splits Markdown at its level-2 headings;
@@ -66,14 +64,6 @@ def packaged_root() -> Path:
     return PACKAGE / "_workbook"
 
 
-def workbook_roots() -> list[Path]:
-    """Where the workbook's folders are looked for after the variables, in order (see the module docstring)."""
-    here = Path.cwd()
-    copies = [folder for folder in (here, here.parent) if (folder / WORKBOOK_MARKER).is_file()]
-    checkout = checkout_root()
-    return [*copies[:1], *([checkout] if checkout else []), packaged_root()]
-
-
 def workbook_dir(kind: str) -> Path:
     """The folder of one kind of workbook file ("data", "results" or "notebooks"); raises DataNotFound."""
     variable, relative, holds = KINDS[kind]
@@ -86,7 +76,9 @@ def workbook_dir(kind: str) -> Path:
                 f"that holds them, or unset it to use the workbook's own copy."
             )
         return path
-    tried = [root / relative for root in workbook_roots()]
+    here, checkout = Path.cwd(), checkout_root()
+    copies = [folder for folder in (here, here.parent) if (folder / WORKBOOK_MARKER).is_file()]
+    tried = [root / relative for root in (*copies[:1], *([checkout] if checkout else []), packaged_root())]
     for path in tried:
         if path.is_dir():
             return path
@@ -189,24 +181,14 @@ def unique_ids(path: Path, docs: list[Document]) -> list[Document]:
     return docs
 
 
-# ---------------------------------------------------------------------- persist
-# Saving indexes to disk so that a crash never leaves a half-written index behind.
-#
-# ``atomic_directory(path)`` hands out a fresh temporary folder *next to* the target (same file system), lets
-# the caller write every file into it, and only then swaps it into place with ``os.replace``. If anything
-# fails while writing, the temporary folder is deleted and the old index is untouched.
-#
-# Simplification: POSIX cannot rename a folder over a non-empty folder in one step, so an existing index is
-# first renamed aside (``<name>.old-<pid>``), the new one renamed in, and the old one deleted. A crash in the
-# instant between those two renames leaves the previous index under the ``.old`` name, never a mix of both.
-
-
+# ---------------------------------------------------------------- saving an index
 FORMAT_VERSION = 1
 
 
 @contextmanager
 def atomic_directory(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary folder; on success it replaces ``path`` in one rename, on error it is removed.
+    """Yield a temporary folder next to ``path``; on success it replaces ``path``, on error it is removed
+    and the old index is untouched.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())
@@ -319,4 +301,3 @@ def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:
     close()
     return sections
 
-__all__ = ['workbook_roots', 'workbook_dir', 'results_dir', 'packaged_root', 'notebooks_dir', 'checkout_root', 'DataNotFound', 'WORKBOOK_MARKER', 'KINDS', 'FENCE', 'markdown_sections', 'DataError', 'data_dir', 'locate', 'read_json', 'read_text', 'records', 'require', 'unique_ids']

@@ -9,11 +9,10 @@ Two classic ways to fuse:
   (``alpha`` for the first retriever, ``1 - alpha`` for the second is the usual two-retriever form).
 
 :func:`fuse` is the one implementation of both formulas: ``HybridRetriever`` and the tuner
-(``ragkit.evaluation.tuning``) call it, so what was tuned is exactly what runs. The defaults (weighted
-fusion, BM25 weight 0.6) come from :mod:`ragkit.defaults`, where they were recorded after tuning on SciFact
-train. Any mix of retrievers can be fused: each is turned into scored search by
-:func:`ragkit.core.search.as_scored_search` (a LangChain ``VectorStore`` through its relevance
-scores, so "higher is better" holds for every list before min-max).
+(``ragkit.evaluation.tuning``) call it, so what was tuned is exactly what runs; the tuned method and weight
+are in :mod:`ragkit.defaults`. Any mix of retrievers can be fused: each is turned into scored search by
+:func:`ragkit.core.search.as_scored_search` (a LangChain ``VectorStore`` through its relevance scores, so
+"higher is better" holds for every list before min-max).
 
 Simplification: a document missing from a list contributes nothing from that list (score 0 after
 normalisation), although it might have scored well just below that list's cut-off (``fetch_k``).
@@ -138,8 +137,6 @@ class HybridRetriever(ScoredRetriever):
     def model_post_init(self, __context: Any) -> None:
         if not self.retrievers:
             raise ValueError("HybridRetriever needs at least one retriever: the retrievers list is empty")
-        if self.method not in ("rrf", "weighted"):
-            raise ValueError(f"method must be 'rrf' or 'weighted', got {self.method!r}")
         check_k(self.fetch_k, "fetch_k")
         if self.weights is not None and len(self.weights) != len(self.retrievers):
             raise ValueError(f"{len(self.weights)} weights for {len(self.retrievers)} retrievers: give one each")
@@ -166,7 +163,6 @@ class HybridRetriever(ScoredRetriever):
         return [(by_key[key], score) for key, score in ranking[:k]]
 
 
-# ---------------------------------------------------------------------- presets
 # ---------------------------------------------------------------- the retrievers ragkit builds for you
 def bm25_retriever(docs: Sequence[Document], k: int = GRAPHS.k, settings: RetrievalDefaults = RETRIEVAL) -> BM25Retriever:
     """BM25 with the tuned k1 and b."""
@@ -190,7 +186,7 @@ def fused(bm25: object, dense: object, k: int = GRAPHS.k, maxp: bool = False,
 
 def hybrid_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None,
                      settings: RetrievalDefaults = RETRIEVAL) -> HybridRetriever:
-    """BM25 + whole-document dense over ``docs``, fused as tuned on SciFact train (the README's "hybrid" row)."""
+    """BM25 + whole-document dense over ``docs``, fused with the tuned settings (the README's "hybrid" row)."""
     return fused(bm25_retriever(docs, k, settings), dense_retriever(docs, k, embeddings), k, settings=settings)
 
 
@@ -198,5 +194,3 @@ def default_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: E
     """The retriever every graph uses when you pass none: the README's "hybrid" system over ``docs``."""
     return hybrid_retriever(docs, k=k, embeddings=embeddings)
 
-
-__all__ = ['bm25_retriever', 'default_retriever', 'dense_retriever', 'fused', 'hybrid_retriever']

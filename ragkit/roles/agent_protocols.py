@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, get_args, runtime_checkable
 
 from langchain_core.documents import Document
 
 from ragkit.roles.protocols import RouteSpec
 
 AgentName = Literal["rag", "code", "analysis", "chitchat"]
-AGENTS: tuple[AgentName, ...] = ("rag", "code", "analysis", "chitchat")
+AGENTS: tuple[AgentName, ...] = get_args(AgentName)
 DEFAULT_AGENT: AgentName = "rag"  # what an empty or unusable plan falls back to: looking it up is the safest step
 
 

@@ -1,9 +1,9 @@
 """The LLM roles of the RAG graphs: a prompt plus structured output on any LangChain chat model.
 
-Every role does the same thing: fill a prompt, ask the model for an object of a pydantic schema
-(``model.with_structured_output(Schema, include_raw=True)``) and use the parsed object. The prompts are
-adapted from the Self-RAG / Adaptive RAG / CRAG tutorials of the LangGraph documentation, with one change:
-a decision is a ``bool`` or ``Literal`` field, never a "yes"/"no" string compared afterwards.
+Every role fills a prompt, asks the model for an object of a pydantic schema
+(``model.with_structured_output(Schema, include_raw=True)``) and uses the parsed object. The prompts are
+adapted from the LangGraph Self-RAG / Adaptive RAG / CRAG tutorials, with one change: a decision is a
+``bool`` or ``Literal`` field, never a "yes"/"no" string compared afterwards.
 
 A call can fail three ways: the call raises (network, quota, timeout), the answer is not in the schema,
 or nothing usable comes back. :func:`call_structured` turns each into a value with a note, and every role
@@ -54,13 +54,17 @@ class StructuredOutputUnavailable(TypeError):
     """A chat model that cannot return structured output, checked with ``strict=True``."""
 
 
+class Answered(BaseModel):
+    """The probe schema :func:`check_chat_model` asks a model to bind."""
+
+    answered: bool
+
+
 def check_chat_model(model: Any, keyword: str = "chat_model", strict: bool = False) -> BaseChatModel | None:
     """``model`` checked when a graph is built: a LangChain chat model (or None) that can do structured output.
 
-    A chat model without ``with_structured_output`` (LangChain's ``FakeListChatModel``, a bare completion
-    model) would make every LLM role take its safe default on every call, so the graph would answer "I
-    don't have enough information" to everything: this says so once with a warning, or raises with
-    ``strict=True``.
+    Without ``with_structured_output`` (LangChain's ``FakeListChatModel``) every LLM role would take its safe
+    default on every call; this says so once with a warning, or raises with ``strict=True``.
     """
     if model is None:
         return None
@@ -159,6 +163,15 @@ def format_documents(documents: Sequence[Document], max_chars: int = MAX_PROMPT_
         text = doc.page_content if len(doc.page_content) <= max_chars else doc.page_content[:max_chars] + " ..."
         blocks.append(f"[{n}] {label}".rstrip() + f"\n{text}")
     return "\n\n".join(blocks)
+
+
+def document_indexes(numbers: Sequence[int], n_documents: int) -> tuple[int, ...]:
+    """The 0-based indexes of the ``[n]`` numbers a model gave, keeping only real documents, without repeats.
+
+    >>> document_indexes([2, 9, 2, 0, 1], 3)
+    (1, 0)
+    """
+    return tuple(dict.fromkeys(n - 1 for n in numbers if 1 <= n <= n_documents))
 
 
 def format_routes(routes: Sequence[RouteSpec]) -> str:
@@ -491,7 +504,7 @@ class LLMJudge:
         if call.value is None:
             return fail_soft(documents, call.note, self.fallback_keep)
         out = call.value
-        keep = tuple(dict.fromkeys(n - 1 for n in out.keep if 1 <= n <= len(documents)))  # code disposes: valid, unique
+        keep = document_indexes(out.keep, len(documents))  # code disposes
         if out.verdict == "sufficient" and not keep:
             return fail_soft(documents, "verdict 'sufficient' without any valid document number", self.fallback_keep)
         clarifying = (out.clarifying_question or "").strip() or None
@@ -540,13 +553,7 @@ def message_text(message: Any) -> str:
     return str(content)
 
 
-class Answered(BaseModel):
-    """The probe schema :func:`check_chat_model` asks a model to bind."""
-
-    answered: bool
-
-
 __all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "JUDGE_PROMPT", "LLMAnswerGrader",
            "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMRouter", "LLMSmallTalk", "LLMWriter", "REWRITER_PROMPT",
            "ROUTER_PROMPT", "SMALL_TALK_PROMPT", "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
-           "check_chat_model", "choice_schema", "drop_invalid_citations", "format_documents", "format_routes", "message_text"]
+           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "format_routes", "message_text"]

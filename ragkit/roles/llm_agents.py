@@ -269,9 +269,6 @@ class LLMAggregator:
             return Aggregate(merged.text, merged.agents, fallback=True)
         return Aggregate(result.value.answer.strip(), tuple(a.agent for a in answers))
 
-
-# ---------------------------------------------------------------- small talk
-
 __all__ = ["AGGREGATOR_PROMPT", "ANALYST_PROMPT", "CODER_PROMPT", "STRUCTURED_SUPERVISOR_PROMPT", "SUPERVISOR_PROMPT",
            "AgentChoice", "AnalysisText", "CombinedAnswer", "LLMAggregator", "LLMAnalyst", "LLMCoder",
            "LLMStructuredSupervisor", "LLMSupervisor", "Program", "format_agents", "format_findings", "parse_agent_names",

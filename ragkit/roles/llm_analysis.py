@@ -1,21 +1,17 @@
 """LLM roles that analyse a question or its evidence before anyone writes: a prompt plus structured output.
 
-Each role asks the chat model for a ``Literal`` field (never a string compared afterwards) through
-:func:`ragkit.roles.llm.call_structured`, and takes its documented safe default on any failure. The
-prompts name no corpus: the domain's descriptions are passed in.
+Each role asks the chat model (:func:`ragkit.roles.llm.call_structured`) for ``Literal`` fields, never
+strings compared afterwards, and takes its documented safe default on any failure. The prompts name no
+corpus: the domain's descriptions are passed in.
 
-:class:`LLMQueryAnalyzer` asks a chat model to fill :class:`AnalysisSchema` (``with_structured_output``
-through :func:`ragkit.roles.llm.call_structured`), shown the data's fields, values and items; then every
-field, value and item it names is checked against that vocabulary (an unknown one is dropped with a
-note), and the checked pieces are assembled exactly as the local analyser's are
-(:func:`ragkit.roles.structured_query.analysis_from_parse`). A failed call or malformed output falls back
-to the local analysis, marked ``fallback=True``.
-
-The prompt names no domain: what the data is comes in as ``description`` (the menu's is
-:data:`ragkit.domains.menu.vocabulary.MENU_DESCRIPTION`), and the vocabulary from the local analyser it
-is given (any object with ``analyze``, ``for_documents`` and a ``vocabulary`` such as
-:class:`ragkit.offline.query_analysis.Vocabulary`). What it cannot do: report which of the question's
-words it used (``used`` stays empty, so a judge re-checks its values by wording).
+:class:`LLMQueryAnalyzer` asks for an :class:`AnalysisSchema`, shown the data's fields, values and items
+(the ``vocabulary`` of the local analyser it is given; what the data is comes in as ``description``, the
+menu's is :data:`ragkit.domains.menu.vocabulary.MENU_DESCRIPTION`). Every field, value and item it names
+is checked against that vocabulary (an unknown one is dropped with a note) and the checked pieces are
+assembled as the local analyser's are (:func:`ragkit.roles.structured_query.analysis_from_parse`); a
+failed call or malformed output falls back to the local analysis, marked ``fallback=True``. What it
+cannot do: report which of the question's words it used (``used`` stays empty, so a judge re-checks its
+values by wording).
 """
 
 from __future__ import annotations
@@ -31,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from ragkit.core.contract import check_documents
 from ragkit.core.nlp import clean_query
-from ragkit.roles.llm import call_structured, choice_schema, format_documents, format_routes
+from ragkit.roles.llm import call_structured, choice_schema, document_indexes, format_documents, format_routes
 from ragkit.roles.protocols import EvidenceGrade, EvidenceVerdict, KindDecision, RouteSpec, check_routes
 from ragkit.roles.structured_query import Parse, QueryAnalysis, analysis_from_parse
 
@@ -116,7 +112,7 @@ class LLMEvidenceGrader:
         if not result.ok:
             return EvidenceGrade("sufficient", tuple(range(len(documents))), 0.5, f"fail-soft: {result.note}", fallback=True)
         value = result.value
-        supporting = tuple(dict.fromkeys(n - 1 for n in value.supporting if 1 <= n <= len(documents)))
+        supporting = document_indexes(value.supporting, len(documents))
         if value.verdict == "sufficient" and not supporting:
             supporting = tuple(range(len(documents)))  # sufficient without naming documents: keep them all
         if value.verdict == "short":

@@ -1,14 +1,12 @@
 """The role contracts: what each role takes and returns, and how a builder checks and picks a role.
 
-A role is a small interface with two kinds of implementation: a local one (:mod:`ragkit.offline`:
-offline, deterministic, built from MiniLM and classic IR/NLP) and an LLM one (:mod:`ragkit.roles.llm`: a
-prompt plus structured output on any LangChain chat model). Graph builders take roles as arguments, so a
-learner can swap one for the other, for a scripted fake, or for a plain function, without touching the
-graph. Every result is a small frozen dataclass: decisions are ``bool`` or ``Literal`` values, never
-strings to compare; ``note`` is a short reason for traces; ``fallback`` is true when an LLM role could not
-use the model's output and took its documented safe default.
+A role has a local implementation (:mod:`ragkit.offline`: offline, deterministic) and an LLM one
+(:mod:`ragkit.roles.llm`: a prompt plus structured output). Graph builders take roles as arguments, so
+either, a scripted fake or a plain function can be swapped in without touching the graph. Every result is
+a frozen dataclass: decisions are ``bool`` or ``Literal`` values, never strings to compare; ``note`` is a
+short reason for traces; ``fallback`` is true when an LLM role took its documented safe default.
 
-A builder checks every role it is given when the graph is built (:func:`as_role`), and picks the rest
+A builder checks every role it is given when the graph is built (:func:`as_role`) and picks the rest
 (:func:`choose`): the role you passed, else the LLM role on the chat model, else the local one.
 
 >>> def shout(question, documents):
@@ -27,7 +25,7 @@ import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, get_args, runtime_checkable
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -195,8 +193,8 @@ class Judgement:
     clarifying_question: str | None = None  # for "ambiguous"
     corrected_query: str | None = None  # for "insufficient"
     fallback: bool = False  # the judge failed and the fail-soft default was used
-    # The evidence score of the verdict: the grader's best score among the kept documents (among all of them
-    # when none is kept). CRAG's refusal dial reads it; None when the judge gives no score (an LLM judge).
+    # the grader's best score among the kept documents (all of them when none is kept), read by CRAG's
+    # refusal dial; None when the judge gives no score (an LLM judge)
     score: float | None = None
 
 
@@ -214,10 +212,9 @@ class Judge(Protocol):
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
 
 
-
 # ---------------------------------------------------------------- intent classifier (the advanced pipeline)
 IntentRoute = Literal["rag", "chitchat"]
-INTENT_ROUTES: tuple[str, ...] = ("rag", "chitchat")
+INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
 
 
 @dataclass(frozen=True)

@@ -2,21 +2,19 @@
 
 "I'm allergic to nuts, which desserts can I eat?" is not a request for the passages most similar to it
 (those are the desserts with nuts); it is a filter: ``course = dessert AND NOT allergens contain tree
-nuts``. A query analyser (:class:`QueryAnalyzer`: the local one in :mod:`ragkit.offline.query_analysis`,
-the LLM one in :mod:`ragkit.roles.llm_analysis`) *proposes* such a query as a :class:`QueryAnalysis`;
-code *disposes*: :func:`matches` applies the filter exactly, a :class:`StructuredSearch`
-(:class:`ragkit.offline.structured.StructuredRetriever`) searches with it.
+nuts``. A query analyser (:class:`QueryAnalyzer`: local in :mod:`ragkit.offline.query_analysis`, LLM in
+:mod:`ragkit.roles.llm_analysis`) *proposes* such a query as a :class:`QueryAnalysis`; code *disposes*:
+:func:`matches` applies the filter exactly, a :class:`StructuredSearch` searches with it.
 
-A :class:`QueryAnalysis` is built on LangChain's query-construction types
-(``langchain_core.structured_query``): ``StructuredQuery(query, filter, limit)`` holds the search text,
-the filter (``Comparison`` / ``Operation``) and the limit of a superlative. LangChain's types have no sort
-and no "compare these two items", so :class:`Sort` and :class:`ItemComparison` sit next to it.
+A :class:`QueryAnalysis` wraps LangChain's ``StructuredQuery(query, filter, limit)``
+(``langchain_core.structured_query``: search text, ``Comparison`` / ``Operation`` filter, a superlative's
+limit). LangChain has no sort and no "compare these two items", so :class:`Sort` and
+:class:`ItemComparison` sit next to it.
 
 :data:`Kind` is the *shape of the answer* the structure decides: a list (``set``), a winner (``single``),
-``yes_no``, a ``comparison``, or ``lookup`` (nothing decided: the words are answered from the text). It is
-not :func:`ragkit.core.nlp.question_form` (the question's opening word) nor
-:func:`ragkit.core.nlp.answer_type` (what kind of fact the answer holds: a person, a time, a quantity):
-"Which desserts cost under 9 euros?" has form ``wh_other``, answer type ``other`` and kind ``set``.
+``yes_no``, a ``comparison``, or ``lookup`` (nothing decided: answered from the text). It is neither the
+question's form nor its answer type (:mod:`ragkit.core.nlp`): "Which desserts cost under 9 euros?" has
+form ``wh_other``, answer type ``other`` and kind ``set``.
 
 Semantics of a filter on one document's metadata (:func:`matches`):
 
@@ -182,11 +180,10 @@ def describe(flt: FilterDirective | None, negate: bool = False) -> str:
 
         return joiner.join(part(a) for a in flt.arguments)
     c, a, v = flt.comparator, flt.attribute, flt.value  # type: ignore[attr-defined]
-    if c in (Comparator.EQ, Comparator.NE) and v is None:
-        has = (c == Comparator.NE) != negate
-        return f"{a} is given" if has else f"{a} is not given"
     if c in (Comparator.EQ, Comparator.NE):
         yes = (c == Comparator.EQ) != negate
+        if v is None:
+            return f"{a} is not given" if yes else f"{a} is given"
         return f"{a} is {v}" if yes else f"{a} is not {v}"
     if c == Comparator.CONTAIN:
         return f"{a} include {v}" if not negate else f"{a} do not include {v}"
@@ -278,14 +275,11 @@ class QueryAnalysis:
 
     @property
     def attributes(self) -> list[str]:
-        """Every field the analysis reads (filter, sort, comparison)."""
+        """Every field the analysis reads (filter, sort, comparisons), in order, without repeats."""
         out = dict.fromkeys(attributes(self.filter))
-        if self.sort:
-            out[self.sort.attribute] = None
-        if self.comparison:
-            out[self.comparison.attribute] = None
-        if self.versus:
-            out[self.versus.attribute] = None
+        for part in (self.sort, self.comparison, self.versus):
+            if part:
+                out[part.attribute] = None
         return list(out)
 
     def passes(self, metadata: dict[str, Any]) -> bool:
@@ -428,7 +422,7 @@ def analysis_from_parse(question: str, parse: Parse, list_fields: frozenset[str]
         kind: Kind = "comparison"
     elif sort is not None:
         kind = "single"
-    elif parse.polar and covered and (flt is not None or (parse.subject and flt is not None)):
+    elif parse.polar and covered and flt is not None:
         kind = "yes_no"
     elif parse.set_intent and covered and flt is not None:
         kind = "set"
