@@ -67,9 +67,8 @@ from ragkit.offline.router import LocalRouter
 from ragkit.offline.structured_answers import StructuredWriter, structured_answer
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMRouter, LLMWriter, check_chat_model
-from ragkit.roles.llm_analysis import LLMQueryAnalyzer
 from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer, check_routes, choose
-from ragkit.roles.structured_query import QueryAnalysis, QueryAnalyzer, StructuredSearch
+from ragkit.roles.structured_query import LLMQueryAnalyzer, QueryAnalysis, QueryAnalyzer, StructuredSearch
 
 BUILDER = "build_adaptive_rag_graph"
 NO_DOCUMENTS_PREFIX = "(No documents were used: this answer comes from the model's general knowledge.)"
