@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from ragkit.core.embeddings import embed, embed_query, load_embedder  # noqa: E402
+from ragkit.defaults import RETRIEVAL  # noqa: E402
 from ragkit.evaluation.beir import load_beir  # noqa: E402
 from ragkit.evaluation.scale import nearest_cosines, scale_corpus  # noqa: E402
 
@@ -117,6 +118,12 @@ def search_one_by_one(index: faiss.Index, queries: np.ndarray, k: int = K) -> tu
     return ids, times
 
 
+def prefix_index(vectors: np.ndarray) -> faiss.Index:
+    index = faiss.IndexFlatIP(vectors.shape[1])
+    index.add(vectors)
+    return index
+
+
 def recall(found: np.ndarray, truth: np.ndarray) -> float:
     return float(np.mean([len(set(f) & set(t)) / len(t) for f, t in zip(found, truth)]))
 
@@ -125,18 +132,41 @@ def ms(times: list[float]) -> dict:
     return {"p50": round(statistics.median(times), 2), "p95": round(float(np.percentile(times, 95)), 2)}
 
 
+def table(record: dict) -> str:
+    """The README's table: per vector set and index, the setting chosen on train and what it gives on test."""
+    lines = ["| vectors | index | build s | index MB | setting reaching recall@10 0.98 (train) | train search p50 ms | "
+             "test recall@10 | test search p50 / p95 ms | test embed + search p50 ms |", "|---|---|---|---|---|---|---|---|---|"]
+    for kind in ("gaussian", "near-real"):
+        for row in record.get(kind, {}).get("indexes", []):
+            last = row["sweep"][-1]
+            if "test" not in row:
+                lines.append(f"| {kind} | {row['index']} | {row['build_s']:.0f} | {row['index_mb']:,} | not reached "
+                             f"({row['param']} {last[row['param']]}: {last['recall@10']:.3f}, {last['search_ms']['p50']:.1f} ms) | | | | |")
+                continue
+            test = row["test"]
+            lines.append(f"| {kind} | {row['index']} | {row['build_s']:.0f} | {row['index_mb']:,} | {row['param']} "
+                         f"{test[row['param']]} ({last['recall@10']:.3f}) | {last['search_ms']['p50']:.1f} | {test['recall@10']:.3f} | "
+                         f"{test['search_ms']['p50']:.1f} / {test['search_ms']['p95']:.1f} | {test['embed_and_search_ms']['p50']:.1f} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets" / "scifact")
-    parser.add_argument("--keep", type=Path, required=True, help="folder for the distractors and the built indexes")
+    parser.add_argument("--keep", type=Path, default=None, help="folder for the distractors and the built indexes")
     parser.add_argument("--size", type=int, default=500_000)
     parser.add_argument("--vectors", choices=("gaussian", "near-real"), default="gaussian")
     parser.add_argument("--configs", default="", help="comma-separated subset of the index names (default all)")
     parser.add_argument("--tune-queries", type=int, default=200)
     parser.add_argument("--test-queries", type=int, default=50)
+    parser.add_argument("--exact-sizes", default="50000,100000,200000", help="also time the exact scan of the first N vectors")
     parser.add_argument("--target", type=float, default=0.98)
     parser.add_argument("--save", type=Path, default=ROOT / "benchmarks" / "results" / "scale_ann.json")
+    parser.add_argument("--table", action="store_true", help="print the saved results as the README's table and stop")
     args = parser.parse_args()
+    if args.table:
+        print(table(json.loads(args.save.read_text())))
+        return
     folder = args.keep / f"{args.vectors}-{args.size}"
     folder.mkdir(parents=True, exist_ok=True)
     test = load_beir(args.data, "test")
@@ -159,6 +189,10 @@ def main() -> None:
     exact.add(vectors)
     tune_truth, _ = search_one_by_one(exact, tune_q)
     test_truth, exact_times = search_one_by_one(exact, test_q)
+    by_size = {}
+    for n in (int(x) for x in args.exact_sizes.split(",") if x):  # where the exact scan stops being cheap
+        _, times = search_one_by_one(exact if n >= len(vectors) else prefix_index(vectors[:n]), test_q)
+        by_size[n] = ms(times)
     embed_times = []
     for text in test_texts:
         start = time.perf_counter()
@@ -166,9 +200,9 @@ def main() -> None:
         embed_times.append((time.perf_counter() - start) * 1000)
     entry = {"size": args.size, "vectors": args.vectors, "tune_queries": len(tune_texts), "test_queries": len(test_texts),
              "target_recall@10": args.target, "nearest_neighbour_cosines": match,
-             "query_embedding_ms": ms(embed_times), "exact_search_ms": ms(exact_times),
+             "query_embedding_ms": ms(embed_times), "exact_search_ms": ms(exact_times), "exact_search_ms_by_size": by_size,
              "load_average_start": [round(x, 2) for x in os.getloadavg()], "indexes": []}
-    print("query embedding", entry["query_embedding_ms"], "exact search", entry["exact_search_ms"], flush=True)
+    print("query embedding", entry["query_embedding_ms"], "exact search", entry["exact_search_ms"], by_size, flush=True)
     chosen = set(args.configs.split(",")) if args.configs else None
     for name, (make, param) in configs(vectors.shape[1], len(vectors)).items():
         if chosen is not None and name not in chosen:
@@ -199,6 +233,13 @@ def main() -> None:
             row["test"] = {param: value, "recall@10": round(recall(found, test_truth), 4), "search_ms": ms(times),
                            "embed_and_search_ms": ms(totals)}
             print(name, "test", row["test"], flush=True)
+        if param == "efSearch":  # also at ragkit's default efSearch, the setting DenseRetriever searches with
+            set_param(index, param, RETRIEVAL.hnsw_ef_search)
+            row["at_default"] = {param: RETRIEVAL.hnsw_ef_search, **{
+                split: {"recall@10": round(recall(found, truth), 4), "search_ms": ms(times)}
+                for split, (found, times), truth in (("train", search_one_by_one(index, tune_q), tune_truth),
+                                                    ("test", search_one_by_one(index, test_q), test_truth))}}
+            print(name, "at the default", row["at_default"], flush=True)
         entry["indexes"].append(row)
         del index
     entry["load_average_end"] = [round(x, 2) for x in os.getloadavg()]

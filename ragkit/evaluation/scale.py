@@ -10,7 +10,9 @@ deterministically from a seed:
   at ~10-30 texts/s is hours), so each distractor gets a vector drawn from a Gaussian with the mean and
   covariance of the real abstracts' MiniLM vectors, normalised. They are unrelated to the distractor's
   text, and easier to tell from a relevant abstract than real near-misses would be; they cost the index
-  exactly what real vectors cost.
+  exactly what real vectors cost. A second kind, ``vectors="near-real"`` (:func:`near_real_vectors`),
+  places distractors around the real vectors the way the real ones sit around each other, with the
+  cluster structure a single Gaussian lacks (``benchmarks/scale/ann_sweep.py`` compares ANN indexes on both).
 
 Distractors are never relevant, so nDCG@10 on the SciFact test judgements is defined at every size (at
 5k it is the plain SciFact figure). Every system runs in its own process (:func:`measure`, called by
