@@ -45,6 +45,13 @@ class RetrievalDefaults:
     maxp_rerank_weights: dict[str, float] = field(
         default_factory=lambda: {"sentence": 0.0, "passage": 0.3, "bm25": 0.3, "first_stage": 0.4})
     maxp_rerank_depth: int = 30
+    # Dense index (``DenseRetriever(index_type="auto")``): the exact scan below ann_min_docs documents, an HNSW
+    # graph from there on. Chosen at 500k documents on SciFact train queries, recall@10 against the exact scan
+    # (``benchmarks/scale/ann_sweep.py``; the sweep and the reasons in ``benchmarks/scale/README.md``).
+    ann_min_docs: int = 100_000
+    hnsw_m: int = 48  # graph neighbours per vector (2 M on the bottom layer)
+    hnsw_ef_construction: int = 80  # candidates kept while building
+    hnsw_ef_search: int = 768  # candidates kept while searching
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.evaluation.scale import distractor_texts, distractor_vectors, measure
+from ragkit.evaluation.scale import distractor_texts, distractor_vectors, measure, near_real_vectors, nearest_cosines
 
 
 def test_distractor_text_is_deterministic_and_drawn_from_the_corpus_words() -> None:
@@ -28,6 +28,23 @@ def test_distractor_vectors_are_unit_length_deterministic_and_shaped_like_the_re
     assert fake.dtype == np.float32 and np.allclose(np.linalg.norm(fake, axis=1), 1.0, atol=1e-5)
     np.testing.assert_array_equal(fake, distractor_vectors(real, 2000, seed=1))
     assert float(fake.mean(axis=0) @ real.mean(axis=0)) > 0.9  # the same dominant direction, not isotropic noise
+
+
+def test_near_real_vectors_sit_around_the_real_ones_as_the_real_ones_sit_around_each_other() -> None:
+    rng = np.random.default_rng(0)
+    centres = rng.standard_normal((20, 32))
+    real = centres[rng.integers(0, 20, 400)] + 0.5 * rng.standard_normal((400, 32))
+    real = (real / np.linalg.norm(real, axis=1, keepdims=True)).astype(np.float32)
+    fake = near_real_vectors(real, 4000, seed=0)
+    assert fake.dtype == np.float32 and np.allclose(np.linalg.norm(fake, axis=1), 1.0, atol=1e-5)
+    np.testing.assert_array_equal(fake, near_real_vectors(real, 4000, seed=0))
+    own, theirs = nearest_cosines(real, real, exclude_self=True), nearest_cosines(fake, real)
+    # Each distractor is at a real nearest-neighbour cosine from its real vector (or closer to another).
+    assert np.all(theirs >= own.min() - 1e-4) and np.all(theirs < 1.0)
+    for q in (0.25, 0.5, 0.75):
+        assert abs(np.quantile(theirs, q) - np.quantile(own, q)) < 0.03
+    gaussian = nearest_cosines(distractor_vectors(real, 4000, seed=0), real)
+    assert np.median(gaussian) < np.median(own) - 0.1  # the single Gaussian lies far from every real vector
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import types
 
 import faiss
 import numpy as np
@@ -104,6 +105,45 @@ def test_hnsw_recall_at_10_against_the_exact_scan() -> None:
     assert ann.approximate and not exact.approximate
     found = [len({doc_key(d) for d, _ in exact.search_with_scores(q)} & {doc_key(d) for d, _ in ann.search_with_scores(q)}) for q in queries]
     assert sum(found) / (10 * len(queries)) >= 0.95
+
+
+def test_the_graph_is_built_and_searched_with_the_pinned_defaults() -> None:
+    from ragkit.defaults import RETRIEVAL
+
+    docs, queries, emb = clustered(2000, 50, seed=2)
+    ann = DenseRetriever.from_documents(docs, embeddings=emb, index_type="hnsw", k=10)
+    graph = faiss.downcast_index(ann.faiss_index)
+    assert ann.ef_search == RETRIEVAL.hnsw_ef_search and graph.hnsw.efConstruction == RETRIEVAL.hnsw_ef_construction
+    assert graph.hnsw.nb_neighbors(1) == RETRIEVAL.hnsw_m  # FAISS keeps M neighbours above layer 0 (2 M on it)
+    exact = DenseRetriever.from_documents(docs, embeddings=emb, index_type="flat", k=10)
+    same = [[doc_key(d) for d, _ in ann.search_with_scores(q)] == [doc_key(d) for d, _ in exact.search_with_scores(q)]
+            for q in queries]
+    assert sum(same) >= 0.98 * len(queries)  # at the default efSearch the graph returns the exact top 10, in order
+
+
+def test_auto_is_exact_below_the_default_threshold_and_approximate_from_it(monkeypatch) -> None:
+    from ragkit.defaults import RETRIEVAL
+
+    assert dense.ANN_MIN_DOCS == RETRIEVAL.ann_min_docs
+    docs, _, emb = clustered(RETRIEVAL.ann_min_docs, 0, seed=4)
+    vectors = np.asarray(emb.embed_documents([d.page_content for d in docs]), dtype=np.float32)
+    monkeypatch.setattr(faiss, "IndexHNSWFlat", None)  # below the threshold no graph may be built
+    assert not DenseRetriever.from_vectors(docs[:-1], vectors[:-1], embeddings=emb).approximate
+    monkeypatch.undo()
+    built = []
+
+    class Graph:  # records what would be built, without building a 100,000-vector graph in a test
+        def __init__(self, *args) -> None:
+            built.append(args)
+            self.hnsw, self.d = types.SimpleNamespace(efConstruction=None), args[0]
+
+        def add(self, x) -> None:
+            built.append(len(x))
+
+    monkeypatch.setattr(faiss, "IndexHNSWFlat", Graph)
+    graph = DenseRetriever.from_vectors(docs, vectors, embeddings=emb).faiss_index
+    assert built == [(64, RETRIEVAL.hnsw_m, faiss.METRIC_INNER_PRODUCT), RETRIEVAL.ann_min_docs]  # at the threshold: the graph
+    assert graph.hnsw.efConstruction == RETRIEVAL.hnsw_ef_construction
 
 
 def test_auto_switches_to_hnsw_at_the_threshold_and_mmr_still_works(monkeypatch) -> None:

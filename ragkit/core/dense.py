@@ -10,9 +10,13 @@ Two search types, as in LangChain's vector stores:
 
 The index is exact (``IndexFlatIP``, a scan of every vector) below ``ANN_MIN_DOCS`` documents and an
 HNSW graph (``IndexHNSWFlat``, approximate: a query visits a few thousand vectors) from there on;
-``index_type="flat"`` or ``"hnsw"`` forces either. Below the threshold a scan costs less than embedding the
-query; above it the scan grows with the corpus while HNSW stays under a millisecond, at a recall@10
-against the exact scan measured in ``benchmarks/scale/README.md``.
+``index_type="flat"`` or ``"hnsw"`` forces either. The settings (threshold, ``M``, ``efConstruction``,
+``efSearch``) are ``ragkit.defaults.RETRIEVAL``'s, chosen at 500k documents for recall@10 >= 0.98 against
+the exact scan (``benchmarks/scale/README.md``, section 3). Below the threshold the scan costs about as
+much as embedding the query and never misses; above it the scan grows with the corpus while the graph's
+cost grows slowly. What HNSW cannot promise: its recall depends on the vectors (clustered, real-looking
+ones are easy; a structureless Gaussian in 384 dimensions needed six times the ``efSearch``), so a corpus
+unlike the measured ones may need a larger ``ef_search``.
 
 A query is searched on one thread: with two shared cores, FAISS's OpenMP threads spend a single query
 waiting for each other (a 50k flat scan took 102 ms on two threads and 27 ms on one at load average 10).
@@ -44,12 +48,13 @@ from ragkit.core.files import (
     write_json,
 )
 from ragkit.core.search import Scored, ScoredRetriever, check_corpus, check_k
+from ragkit.defaults import RETRIEVAL
 
 IndexType = Literal["auto", "flat", "hnsw"]
-ANN_MIN_DOCS = 100_000  # "auto": exact below, HNSW from here on (benchmarks/scale/README.md)
-HNSW_M = 32  # graph neighbours per vector
-HNSW_EF_CONSTRUCTION = 80  # candidates kept while building
-HNSW_EF_SEARCH = 128  # candidates kept while searching: recall@10 >= 0.98 against exact at 500k (measured)
+ANN_MIN_DOCS = RETRIEVAL.ann_min_docs  # "auto": exact below, HNSW from here on (benchmarks/scale/README.md)
+HNSW_M = RETRIEVAL.hnsw_m  # graph neighbours per vector
+HNSW_EF_CONSTRUCTION = RETRIEVAL.hnsw_ef_construction  # candidates kept while building
+HNSW_EF_SEARCH = RETRIEVAL.hnsw_ef_search  # candidates kept while searching
 
 
 def mmr_select(query_vec: np.ndarray, cand_vecs: np.ndarray, k: int, lambda_mult: float = 0.5) -> list[tuple[int, float]]:

@@ -10,7 +10,9 @@ deterministically from a seed:
   at ~10-30 texts/s is hours), so each distractor gets a vector drawn from a Gaussian with the mean and
   covariance of the real abstracts' MiniLM vectors, normalised. They are unrelated to the distractor's
   text, and easier to tell from a relevant abstract than real near-misses would be; they cost the index
-  exactly what real vectors cost.
+  exactly what real vectors cost. A second kind, ``vectors="near-real"`` (:func:`near_real_vectors`),
+  places distractors around the real vectors the way the real ones sit around each other, with the
+  cluster structure a single Gaussian lacks (``benchmarks/scale/ann_sweep.py`` compares ANN indexes on both).
 
 Distractors are never relevant, so nDCG@10 on the SciFact test judgements is defined at every size (at
 5k it is the plain SciFact figure). Every system runs in its own process (:func:`measure`, called by
@@ -82,27 +84,95 @@ def distractor_vectors(real: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
     return out
 
 
-def scale_corpus(data: BeirData, size: int, seed: int = 0, keep: Path | None = None) -> tuple[list[Document], np.ndarray]:
+def nearest_cosines(a: np.ndarray, b: np.ndarray, exclude_self: bool = False, block: int = 4096) -> np.ndarray:
+    """For each unit row of ``a``, its cosine to the nearest row of ``b`` (``exclude_self``: ``a`` is ``b``,
+    a row's own cosine of 1 is skipped).
+
+    >>> nearest_cosines(np.eye(3)[:2], np.eye(3)), nearest_cosines(np.eye(2), np.eye(2), exclude_self=True)
+    (array([1., 1.], dtype=float32), array([0., 0.], dtype=float32))
+    """
+    out = np.empty(len(a), dtype=np.float32)
+    for start in range(0, len(a), block):
+        sims = a[start : start + block] @ b.T
+        if exclude_self:
+            rows = np.arange(len(sims))
+            sims[rows, start + rows] = -np.inf
+        out[start : start + block] = sims.max(axis=1)
+    return out
+
+
+def near_real_vectors(real: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
+    """``n`` unit vectors that sit around the real ones the way the real ones sit around each other.
+
+    Each distractor picks a real vector ``p`` (uniformly) and a cosine ``c`` from the real vectors' own
+    nearest-neighbour cosines (each real vector's cosine to its nearest other real vector, drawn
+    uniformly), and is ``c * p + sqrt(1 - c**2) * u``, where ``u`` is the unit part, orthogonal to ``p``,
+    of noise drawn from a Gaussian with the real vectors' covariance (so it moves along the directions
+    real embeddings vary in). Its cosine to ``p`` is exactly ``c``: the distractors' nearest-real cosines
+    follow the real nearest-neighbour distribution (a little higher where another real vector is closer
+    than ``p``; ``benchmarks/scale/ann_sweep.py`` measures both). They form clusters around real
+    documents (about ``n / len(real)`` per document), as topics do, which a single Gaussian lacks.
+
+    What it cannot do: the clusters are all one shape, centred on the 5k real documents, and a real
+    corpus of ``n`` documents would have closer neighbours than 5k documents have among themselves.
+
+    >>> real = np.eye(4, dtype=np.float32)[:3] * 0.8 + 0.2; real /= np.linalg.norm(real, axis=1, keepdims=True)
+    >>> fake = near_real_vectors(real, 5)
+    >>> fake.shape, bool(np.allclose(np.linalg.norm(fake, axis=1), 1, atol=1e-5))
+    ((5, 4), True)
+    """
+    rng = np.random.default_rng(seed + 2)
+    own = nearest_cosines(real, real, exclude_self=True).astype(np.float64)
+    mean, cov = real.mean(axis=0), np.cov(real, rowvar=False)
+    factor = np.linalg.cholesky(cov + 1e-6 * np.eye(len(mean)))
+    out = np.empty((n, real.shape[1]), dtype=np.float32)
+    for start in range(0, n, 50_000):
+        m = min(50_000, n - start)
+        parents = real[rng.integers(0, len(real), m)].astype(np.float64)
+        c = own[rng.integers(0, len(own), m)][:, None]
+        noise = rng.standard_normal((m, len(mean))) @ factor.T
+        noise -= (noise * parents).sum(axis=1, keepdims=True) * parents
+        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+        block = c * parents + np.sqrt(1.0 - c**2) * noise
+        out[start : start + m] = block / np.linalg.norm(block, axis=1, keepdims=True)
+    return out
+
+
+DISTRACTOR_VECTORS = {"gaussian": distractor_vectors, "near-real": near_real_vectors}
+
+
+def scale_corpus(data: BeirData, size: int, seed: int = 0, keep: Path | None = None,
+                 vectors: str = "gaussian") -> tuple[list[Document], np.ndarray]:
     """SciFact's documents and vectors (from the embedding cache), grown with distractors to ``size``.
 
     ``keep``: a folder where the generated distractors are stored the first time and read afterwards
     (the benchmark's processes share one corpus instead of each drawing 500k passages again).
+    ``vectors``: how the distractors' vectors are made, ``"gaussian"`` (:func:`distractor_vectors`, the
+    scaling table's) or ``"near-real"`` (:func:`near_real_vectors`).
     """
     import json
 
+    if vectors not in DISTRACTOR_VECTORS:
+        raise ValueError(f"vectors must be one of {sorted(DISTRACTOR_VECTORS)}, got {vectors!r}")
     docs = data.documents()
     real = embed(load_embedder(), [d.page_content for d in docs])
     extra = size - len(docs)
     if extra <= 0:
         return docs[:size], real[:size]
-    texts_file, vectors_file = (keep / f"distractors-{size}-{seed}.json", keep / f"distractors-{size}-{seed}.npy") if keep else (None, None)
-    if texts_file is not None and texts_file.is_file() and vectors_file.is_file():
-        texts, fake = json.loads(texts_file.read_text(encoding="utf-8")), np.load(vectors_file)
+    tag = "" if vectors == "gaussian" else f"-{vectors}"
+    texts_file, vectors_file = (keep / f"distractors-{size}-{seed}.json", keep / f"distractors-{size}-{seed}{tag}.npy") if keep else (None, None)
+    if texts_file is not None and texts_file.is_file():
+        texts = json.loads(texts_file.read_text(encoding="utf-8"))
     else:
-        texts, fake = distractor_texts(docs, extra, seed), distractor_vectors(real, extra, seed)
+        texts = distractor_texts(docs, extra, seed)
         if texts_file is not None:
-            np.save(vectors_file, fake)
             texts_file.write_text(json.dumps(texts), encoding="utf-8")
+    if vectors_file is not None and vectors_file.is_file():
+        fake = np.load(vectors_file)
+    else:
+        fake = DISTRACTOR_VECTORS[vectors](real, extra, seed)
+        if vectors_file is not None:
+            np.save(vectors_file, fake)
     docs += [Document(t, metadata={"id": f"gen{i}", "title": ""}, id=f"gen{i}") for i, t in enumerate(texts)]
     return docs, np.vstack([real, fake])
 
