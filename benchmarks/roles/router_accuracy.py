@@ -49,6 +49,8 @@ from collections import Counter
 from pathlib import Path
 
 import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, write_result  # noqa: E402
@@ -210,26 +212,15 @@ def tune(settings: list[dict], correct: np.ndarray, allowed: np.ndarray | None =
 
 def subject_groups(vectors: np.ndarray, bar: float = GROUP_BAR) -> np.ndarray:
     """A group id per question: questions whose unit vectors have cosine >= ``bar`` share a group, and so do
-    questions linked through a chain of such pairs (connected components).
+    questions linked through a chain of such pairs (scipy's connected components), numbered in order of
+    first appearance.
 
     >>> subject_groups(np.array([[1.0, 0.0], [0.96, 0.28], [0.8, 0.6], [0.0, 1.0]]), bar=0.9).tolist()  # a~b, b~c
     [0, 0, 0, 1]
     """
-    n = len(vectors)
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    close = np.argwhere(np.triu(vectors @ vectors.T >= bar, k=1))
-    for i, j in close:
-        parent[root(int(j))] = root(int(i))
-    roots = [root(i) for i in range(n)]
-    ids = {r: k for k, r in enumerate(dict.fromkeys(roots))}
-    return np.array([ids[r] for r in roots])
+    _, labels = connected_components(csr_matrix(vectors @ vectors.T >= bar), directed=False)
+    ids = {label: n for n, label in enumerate(dict.fromkeys(labels.tolist()))}
+    return np.array([ids[label] for label in labels.tolist()])
 
 
 def grouped_folds(groups: np.ndarray, folds: int, rng: np.random.Generator) -> np.ndarray:
