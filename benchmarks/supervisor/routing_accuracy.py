@@ -37,6 +37,7 @@ Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/routing_accuracy.p
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import random
@@ -56,7 +57,7 @@ from ragkit.defaults import SUPERVISOR  # noqa: E402
 from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.offline.router import LocalRouter
-from ragkit.offline.supervisor import LocalSupervisor, choose_plan  # noqa: E402
+from ragkit.offline.supervisor import LocalSupervisor, choose_plan, mix_evidence  # noqa: E402
 from ragkit.roles.agent_protocols import AGENTS  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/routing_accuracy.py"
@@ -122,15 +123,12 @@ def precompute(items: list[dict], supervisors: dict[int, LocalSupervisor]) -> li
     return out
 
 
-def combine(protos: dict, terms: dict, heads: dict, setting: dict) -> dict[str, float]:
-    return {a: protos[a] + setting["term_weight"] * terms[a] + setting["head_weight"] * heads[a] for a in protos}
-
-
 def predict(pre: dict, setting: dict) -> tuple[str, ...]:
-    scores = [combine(p, t, h, setting) for p, t, h in zip(pre["protos"][setting["k"]], pre["terms"], pre["heads"])]
+    mixed = functools.partial(mix_evidence, term_weight=setting["term_weight"], head_weight=setting["head_weight"])
+    scores = [mixed(p, t, h) for p, t, h in zip(pre["protos"][setting["k"]], pre["terms"], pre["heads"])]
     protos, terms, heads = pre["whole"]
     return choose_plan(pre["question"], pre["clauses"], scores, setting["hop_cost"], SUPERVISOR.max_hops,
-                       whole=combine(protos[setting["k"]], terms, heads, setting),
+                       whole=mixed(protos[setting["k"]], terms, heads),
                        earn_margin=setting["earn_margin"]).sequence
 
 

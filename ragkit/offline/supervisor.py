@@ -172,6 +172,12 @@ def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[
     return Plan(tuple(sequence[:max_hops]), tuple(tasks[:max_hops]), cut)
 
 
+def mix_evidence(protos: dict[str, float], terms: dict[str, float], heads: dict[str, float], term_weight: float,
+                 head_weight: float) -> dict[str, float]:
+    """One part's score per route: prototypes + ``term_weight`` * terms + ``head_weight`` * head."""
+    return {a: protos[a] + term_weight * terms[a] + head_weight * heads[a] for a in protos}
+
+
 def whole_agent(whole: dict[str, float]) -> AgentName:
     """The one agent that serves the whole question best: its highest score among the agents (never ``context``).
 
@@ -272,9 +278,9 @@ class LocalSupervisor:
         return {name: shares[name] for name in self.heads}
 
     def scores(self, text: str) -> dict[str, float]:
-        """The score of each route for one part: prototypes + term_weight * terms + head_weight * head."""
-        protos, terms, heads = self.router.scores(text), self.term_evidence(text), self.head_evidence(text)
-        return {a: protos[a] + self.term_weight * terms[a] + self.head_weight * heads[a] for a in protos}
+        """The score of each route for one part (:func:`mix_evidence` of its three kinds of evidence)."""
+        return mix_evidence(self.router.scores(text), self.term_evidence(text), self.head_evidence(text),
+                            self.term_weight, self.head_weight)
 
     def evidence(self, question: str) -> list[tuple[Clause, dict[str, float]]]:
         """Each part (clause) of the question with its score per route."""
@@ -291,5 +297,5 @@ class LocalSupervisor:
 
 
 __all__ = ["LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "SupervisorPlan", "UNHEADED", "UNKNOWN_TERMS",
-           "best_labellings", "choose_plan", "example_vocabulary", "head", "hop_gains", "marked_boundaries", "plan_from_labels",
+           "best_labellings", "choose_plan", "example_vocabulary", "head", "hop_gains", "marked_boundaries", "mix_evidence", "plan_from_labels",
            "whole_agent"]
