@@ -5,7 +5,8 @@ from ragkit.core.chat_models import ScriptedChatModel, describe_backend, load_ch
 from ragkit.core.chunking import split_documents
 from ragkit.core.dense import DenseRetriever
 from ragkit.core.embeddings import MiniLMEmbeddings, load_embedder
-from ragkit.core.files import DataError, DataNotFound, data_dir, notebooks_dir, results_dir
+from ragkit.core.errors import DataError, DataNotFound
+from ragkit.core.files import data_dir, notebooks_dir, results_dir
 from ragkit.core.hybrid import HybridRetriever
 from ragkit.core.maxp import MaxChunkDenseRetriever
 from ragkit.core.nlp import clean_query, split_sentences, tokenize

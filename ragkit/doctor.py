@@ -198,9 +198,10 @@ def check_graph(question: str = QUESTION) -> Check:
     """Does one graph (Self-RAG over the handbook, local roles) answer one question?"""
     start = time.perf_counter()
     try:
+        from ragkit.domains.handbook.corpus import handbook_search
         from ragkit.graphs.self_rag import build_self_rag_graph
 
-        result = build_self_rag_graph().invoke({"question": question})
+        result = build_self_rag_graph(handbook_search()).invoke({"question": question})
     except Exception as err:  # noqa: BLE001 - reported with its type, the fix depends on it
         return Check("FAIL", "graph", f"Self-RAG raised {type(err).__name__}: {err}",
                      "run the checks above first; send this output to your instructor")

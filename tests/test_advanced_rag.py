@@ -15,6 +15,7 @@ from langchain_core.documents import Document
 from ragkit.bandit import LinUCB, SharedBandit, ThompsonSampling
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.defaults import REFUSAL
+from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
 from ragkit.offline.router import CANNED_REPLIES
 from ragkit.roles.protocols import Answer, Intent, QueryTransform
@@ -112,7 +113,7 @@ def test_mermaid_snapshot() -> None:
 
 
 def test_the_default_arms_are_built_lazily_so_drawing_the_graph_is_cheap() -> None:
-    graph = build_advanced_rag_graph(intent_classifier=ScriptedIntent(), query_transformer=ScriptedTransformer(),
+    graph = build_advanced_rag_graph(load_handbook(), intent_classifier=ScriptedIntent(), query_transformer=ScriptedTransformer(),
                                      grader=ScriptedGrader(), writer=NumberingWriter(),
                                      hallucination_grader=ScriptedHallucinationGrader())
     assert "query_transform" in graph.get_graph().draw_mermaid()
@@ -408,7 +409,7 @@ def test_chitchat_with_a_chat_model_gets_its_short_reply() -> None:
 # ---------------------------------------------------------------- the default local roles, end to end
 @pytest.fixture(scope="module")
 def handbook_graph():
-    return build_advanced_rag_graph()
+    return build_advanced_rag_graph(load_handbook())
 
 
 def test_default_local_roles_answer_a_handbook_question(handbook_graph) -> None:

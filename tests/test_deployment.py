@@ -29,8 +29,9 @@ def test_langgraph_json_names_importable_compiled_graphs():
 
 RUN = """
 import time, sys
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.self_rag import build_self_rag_graph
-g = build_self_rag_graph()
+g = build_self_rag_graph(handbook_search())
 g.invoke({"question": "warm the caches up"})
 start = time.perf_counter()
 out = g.invoke({"question": "What does a checkpointer give a LangGraph graph?"})

@@ -18,6 +18,8 @@ import numpy as np
 import pytest
 
 import ragkit.exercises as exercises
+from ragkit.domains.handbook.agents import HANDBOOK_TEAM
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.exercises import EXERCISES, ch00, ch01, ch02, ch03, ch04, ch05, ch06, ch07, ch08, ch09, ch10, ch11, ch12
 from ragkit.exercises.core import CheckResult, Variant
 
@@ -174,7 +176,7 @@ def supervisor_with_a_fixed_hop():  # every agent hands on to next_hop with a fi
     )
 
     graph = StateGraph(SupervisorState)
-    for name, node in supervisor_graph().nodes.items():
+    for name, node in supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM).nodes.items():
         graph.add_node(name, node.runnable)
     graph.add_edge(START, "check_question")
     graph.add_conditional_edges("check_question", route_after_check_question)

@@ -32,6 +32,7 @@ from ragkit.core.search import (
     doc_key,
 )
 from ragkit.defaults import GRAPHS, RETRIEVAL
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
@@ -250,10 +251,10 @@ def test_every_graph_says_plainly_that_the_offline_models_read_english():
     adaptive = build_adaptive_rag_graph().invoke({"question": KOREAN})
     assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["answer"]
     assert adaptive["outcome"] == "refused" and adaptive["reason"] == "language"
-    self_rag = build_self_rag_graph().invoke({"question": KOREAN})
+    self_rag = build_self_rag_graph(handbook_search()).invoke({"question": KOREAN})
     assert self_rag["path"][-1] == "unsupported_language" and "GOOGLE_API_KEY" in self_rag["answer"]
     assert self_rag["outcome"] == "refused" and self_rag["reason"] == "language"
-    crag = run_crag(build_crag_graph(), KOREAN, "ko")
+    crag = run_crag(build_crag_graph(handbook_search()), KOREAN, "ko")
     assert crag["refusal"] == "language" and "English only" in crag["answer"] and "retrieve" not in crag["path"]
     tool = build_tool_agent_graph().invoke({"messages": [HumanMessage("A1002 주문은 어디에 있나요?")]},
                                            {"configurable": {"thread_id": "ko"}})

@@ -14,10 +14,12 @@ from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from ragkit.core.chat_models import scripted
-from ragkit.core.files import DataNotFound
+from ragkit.core.errors import DataNotFound
+from ragkit.domains.handbook.corpus import handbook_search, load_handbook
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph
 from ragkit.graphs.crag import build_crag_graph, thread
 from ragkit.graphs.self_rag import build_self_rag_graph
+from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.offline.graders import LocalGrader
 from ragkit.roles.llm import StructuredOutputUnavailable
 from ragkit.roles.protocols import Answer, Grade
@@ -104,12 +106,22 @@ def test_crag_without_a_thread_id_says_so_in_ragkits_words() -> None:
 
 
 @pytest.mark.parametrize("build", [
-    lambda: build_self_rag_graph(),
-    lambda: build_crag_graph(),
-    lambda: build_advanced_rag_graph(),
+    lambda: build_self_rag_graph(handbook_search()),
+    lambda: build_crag_graph(handbook_search()),
+    lambda: build_advanced_rag_graph(load_handbook()),
 ], ids=["self_rag", "crag", "advanced_rag"])
 def test_a_missing_data_folder_is_an_error_naming_the_fix_never_an_answer(build, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("RAGKIT_DATA_DIR", str(tmp_path / "nowhere"))
-    graph = build()  # building loads nothing; the first search reads the corpus
-    with pytest.raises(DataNotFound, match="RAGKIT_DATA_DIR"):
-        graph.invoke({"question": "What does a checkpointer give a LangGraph graph?"}, thread("missing"))
+    with pytest.raises(DataNotFound, match="RAGKIT_DATA_DIR"):  # at build (load_handbook) or first search
+        build().invoke({"question": "What does a checkpointer give a LangGraph graph?"}, thread("missing"))
+
+
+@pytest.mark.parametrize("build, needs", [
+    (lambda: build_self_rag_graph(), "retriever"),
+    (lambda: build_crag_graph(chat_model=None), "retriever"),
+    (lambda: build_supervisor_graph(handbook_search()), "domain"),
+    (lambda: build_advanced_rag_graph(), "corpus"),
+], ids=["self_rag", "crag", "supervisor", "advanced_rag"])
+def test_a_graph_knows_no_corpus_so_building_without_one_names_the_missing_argument(build, needs) -> None:
+    with pytest.raises(TypeError, match=needs):
+        build()

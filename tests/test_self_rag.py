@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 
 from ragkit.defaults import REFUSAL
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.self_rag import (
     best_candidate,
     build_self_rag_graph,
@@ -374,7 +375,7 @@ def test_malformed_llm_output_takes_each_roles_safe_default_and_the_cap_holds() 
 
 
 def test_default_local_roles_answer_a_handbook_question_within_the_cap() -> None:
-    graph = build_self_rag_graph()
+    graph = build_self_rag_graph(handbook_search())
     out = graph.invoke({"question": "What does a checkpointer give a LangGraph graph?"})
     assert out["grounded"] and out["useful"] and not out["gave_up"] and out["attempts"] == 1
     assert "pause and resume" in out["generation"] and re.search(r"\[\d\]", out["generation"])
@@ -387,6 +388,6 @@ def test_default_local_roles_answer_a_handbook_question_within_the_cap() -> None
 def test_gemini_smoke() -> None:
     from ragkit.core.chat_models import load_chat_model
 
-    graph = build_self_rag_graph(chat_model=load_chat_model("fast", required=True))
+    graph = build_self_rag_graph(handbook_search(), chat_model=load_chat_model("fast", required=True))
     out = graph.invoke({"question": "What is reciprocal rank fusion?"})
     assert out["attempts"] <= 3 and out["generation"].strip()

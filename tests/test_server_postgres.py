@@ -12,6 +12,8 @@ from contextlib import ExitStack
 
 import pytest
 
+from ragkit.domains.handbook.corpus import handbook_search
+
 URL = os.environ.get("RAGKIT_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.skipif(not URL, reason="no PostgreSQL configured: set RAGKIT_TEST_POSTGRES_URL (CI does)")
 
@@ -28,9 +30,9 @@ def test_a_paused_crag_thread_resumes_through_a_new_connection(tmp_path):
     with ExitStack() as stack:
         saver = open_checkpointer(URL, tmp_path, stack)
         assert isinstance(saver, PostgresSaver)
-        assert "__interrupt__" in run_crag(build_crag_graph(checkpointer=saver), QUESTION, thread)
+        assert "__interrupt__" in run_crag(build_crag_graph(handbook_search(), checkpointer=saver), QUESTION, thread)
     with ExitStack() as stack:  # a new connection, as after a restart
-        graph = build_crag_graph(checkpointer=open_checkpointer(URL, tmp_path, stack))
+        graph = build_crag_graph(handbook_search(), checkpointer=open_checkpointer(URL, tmp_path, stack))
         assert resume_crag(graph, "BM25 and its k1 parameter", thread)["outcome"] == "answered"
 
 

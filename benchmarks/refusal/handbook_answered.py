@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from ragkit.defaults import REFUSAL  # noqa: E402
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
 
@@ -27,7 +28,7 @@ OUT = ROOT / "benchmarks" / "results" / "refusal_handbook_answered.json"
 
 def main() -> None:
     rows = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines() if line.strip()]
-    graphs = {"self_rag": build_self_rag_graph(refuse_below=0.0), "crag": build_crag_graph(refuse_below=0.0)}
+    graphs = {"self_rag": build_self_rag_graph(handbook_search(), refuse_below=0.0), "crag": build_crag_graph(handbook_search(), refuse_below=0.0)}
     out: dict = {"command": "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/refusal/handbook_answered.py",
                  "questions": f"{GOLDEN.relative_to(ROOT)}, {len(rows)} questions", "graphs": {}}
     for name, graph in graphs.items():

@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ragkit.domains.handbook.agents import HANDBOOK_TEAM
+from ragkit.domains.handbook.corpus import handbook_search
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "hostile_code.json"
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/hostile_code.py"
@@ -131,7 +134,7 @@ def build_graph(**sandbox: Any) -> Any:
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.sandbox import python_runner
 
-    return build_supervisor_graph(rag_graph=NoRag(), supervisor=FixedPlan(), analyst=EchoAnalyst(),
+    return build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, rag_graph=NoRag(), supervisor=FixedPlan(), analyst=EchoAnalyst(),
                                   run_code=python_runner(**{**LIMITS, **sandbox}))
 
 

@@ -32,16 +32,9 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-
-class DataError(ValueError):
-    """A data file exists but cannot be used (bad JSON, a missing field, no sections, an empty corpus)."""
-
+from ragkit.core.errors import DataError, DataNotFound
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the installed ragkit folder
-
-
-class DataNotFound(FileNotFoundError):
-    """A workbook folder or data file is missing: a setup error, so it is raised, never turned into an answer."""
 
 
 WORKBOOK_MARKER = "ragkit-workbook.json"  # written by ``ragkit workbook DEST`` at the top of the copy

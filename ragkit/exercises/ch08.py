@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 from langgraph.graph import END
 
 from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
+from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.advanced_rag import advanced_rag_graph, route_after_grade
 
@@ -213,7 +214,7 @@ __all__ = ["FUSE_VARIANTS", "RETRY_VARIANTS", "check_fuse_queries", "check_retry
 # ---------------------------------------------------------------- wiring the pipeline
 def _pipeline_without(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
                       add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
-    return lambda: rewired(advanced_rag_graph(), drop=drop, routers=routers, add=add)
+    return lambda: rewired(advanced_rag_graph(load_handbook()), drop=drop, routers=routers, add=add)
 
 
 WIRING_VARIANTS = [
@@ -236,4 +237,4 @@ WIRING_VARIANTS = [
 def check_advanced_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the advanced pipeline as ``ragkit.graphs.advanced_rag.advanced_rag_graph``
     does (the same nodes and edges, each conditional edge from the module's router)."""
-    return check_wiring(build, advanced_rag_graph(), "advanced_wiring", quiet, WIRING_VARIANTS)
+    return check_wiring(build, advanced_rag_graph(load_handbook()), "advanced_wiring", quiet, WIRING_VARIANTS)

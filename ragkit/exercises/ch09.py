@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ragkit.bandit import ThompsonSampling
+from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
 from ragkit.graphs.advanced_rag import advanced_rag_graph
 
@@ -274,7 +275,7 @@ def check_cumulative_regret(fn: Callable[[Sequence[Sequence[float]], Sequence[in
 # ---------------------------------------------------------------- the bandit inside the pipeline
 def _round_without(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
                    add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
-    return lambda: rewired(advanced_rag_graph(), drop=drop, routers=routers, add=add)
+    return lambda: rewired(advanced_rag_graph(load_handbook()), drop=drop, routers=routers, add=add)
 
 
 ROUND = (("query_transform", "retrieve"), ("retrieve", "rerank"), ("rerank", "grade"))
@@ -296,4 +297,4 @@ WIRING_VARIANTS = [
 def check_bandit_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the advanced pipeline, whose ``retrieve`` and ``grade`` share one bandit, as
     ``ragkit.graphs.advanced_rag.advanced_rag_graph`` does (the same nodes and edges)."""
-    return check_wiring(build, advanced_rag_graph(), "bandit_wiring", quiet, WIRING_VARIANTS)
+    return check_wiring(build, advanced_rag_graph(load_handbook()), "bandit_wiring", quiet, WIRING_VARIANTS)

@@ -22,6 +22,8 @@ from typing import Any, Callable, Sequence
 
 from langgraph.graph import StateGraph
 
+from ragkit.domains.handbook.agents import HANDBOOK_TEAM
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.supervisor import (
     route_after_agent,
@@ -360,7 +362,7 @@ def _team(after_agents: str = "router", after_next_hop: str = "router") -> Calla
             routers.append("next_hop")
             if after_next_hop == "supervisor":
                 fixed.append(("next_hop", "supervisor"))
-        return rewired(supervisor_graph(), routers=routers, add=fixed)
+        return rewired(supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM), routers=routers, add=fixed)
 
     return build
 
@@ -386,7 +388,7 @@ WIRING_VARIANTS = [
 def check_supervisor_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the supervisor graph as ``ragkit.graphs.supervisor.supervisor_graph`` does
     (the same nine nodes and the same edges, each conditional edge from the module's router)."""
-    return check_wiring(build, supervisor_graph(), "supervisor_wiring", quiet, WIRING_VARIANTS)
+    return check_wiring(build, supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM), "supervisor_wiring", quiet, WIRING_VARIANTS)
 
 
 __all__ = ["HOP_VARIANTS", "IMPORT_VARIANTS", "PLAN_VARIANTS", "WIRING_VARIANTS", "HopCase", "ImportCase", "ReplyCase",

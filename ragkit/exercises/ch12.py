@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from langgraph.graph import StateGraph
 
+from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.self_rag import (
     self_rag_graph,
@@ -179,7 +180,7 @@ def _self_rag(after_transform: str = "router", after_answer_check: str = "router
                 routers.append(node)
                 if choice != "none":
                     fixed.append((node, choice))
-        return rewired(self_rag_graph(), routers=routers, add=fixed)
+        return rewired(self_rag_graph(handbook_search()), routers=routers, add=fixed)
 
     return build
 
@@ -210,7 +211,7 @@ def check_served_graph_wiring(build: Callable[[], Any], quiet: bool = False) -> 
     """Check that ``build()`` wires Self-RAG, the graph notebook 12 streams from the server, as
     ``ragkit.graphs.self_rag.self_rag_graph`` does (the same nodes and edges, each conditional edge from the
     module's router)."""
-    return check_wiring(build, self_rag_graph(), "served_graph_wiring", quiet, WIRING_VARIANTS)
+    return check_wiring(build, self_rag_graph(handbook_search()), "served_graph_wiring", quiet, WIRING_VARIANTS)
 
 
 __all__ = ["PERCENTILE_VARIANTS", "READER_VARIANTS", "WIRING_VARIANTS", "check_percentile", "check_read_ndjson",

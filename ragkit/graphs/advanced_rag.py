@@ -72,7 +72,6 @@ from ragkit.core.nlp import supporting_documents
 from ragkit.core.rerank import CrossEncoderReranker, LocalReranker
 from ragkit.core.search import LazySearch, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import ADVANCED, GRAPHS, REFUSAL
-from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.router import LocalIntentClassifier, LocalSmallTalk
@@ -591,10 +590,10 @@ def advanced_rag_graph(
     refuse_below: float = REFUSAL.advanced_rag,
     strict: bool = False,
 ) -> StateGraph:
-    """The advanced pipeline, uncompiled, over ``corpus`` (Documents; default the handbook).
+    """The advanced pipeline, uncompiled, over ``corpus`` (Documents, e.g. ``ragkit.domains.handbook.corpus.load_handbook()``).
 
-    ``arms`` maps arm names to anything :func:`ragkit.core.search.as_scored_search` takes (default: the three
-    arms of :func:`default_arms` over ``corpus``, built on first search). ``bandit`` is a policy or a
+    ``arms`` maps arm names to anything :func:`ragkit.core.search.as_scored_search` takes, instead of ``corpus``
+    (default: the three arms of :func:`default_arms` over ``corpus``, built on first search). ``bandit`` is a policy or a
     ``SharedBandit`` over exactly those arm names (default ``ThompsonSampling(arms, seed=seed)``).
     ``first_pass`` is what the local query transformer reads (default the ``hybrid`` arm, else the first).
     ``reranker`` needs ``rerank_with_scores(query, docs, top_n)``; ``embeddings`` is the embedder of the
@@ -617,7 +616,8 @@ def advanced_rag_graph(
         docs = list(corpus)
         searches = lazy_arms(lambda: docs, f"{len(docs)} documents", embeddings)
     else:
-        searches = lazy_arms(load_handbook, "handbook", embeddings)
+        raise TypeError("advanced_rag_graph() needs corpus= (Documents, e.g. ragkit.domains.handbook.corpus."
+                        "load_handbook()) or arms= (arm name -> retriever)")
     if not searches:
         raise ValueError("arms is empty: give at least one retrieval arm, e.g. {'hybrid': retriever}")
     bandit = bandit if bandit is not None else ThompsonSampling(list(searches), seed=seed)

@@ -65,7 +65,6 @@ from ragkit.core.nlp import (
 )
 from ragkit.core.search import ScoredSearch, as_scored_search, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL
-from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
@@ -425,7 +424,7 @@ def route_after_verify(state: CragState) -> Literal["finish", "revise", "refuse"
 
 # ---------------------------------------------------------------- the graph
 def crag_graph(
-    retriever: Any | None = None,
+    retriever: Any,
     *,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
@@ -446,7 +445,8 @@ def crag_graph(
     strict: bool = False,
     verifier: HallucinationGrader | None = None,
 ) -> StateGraph:
-    """The CRAG graph, uncompiled, over ``retriever`` (default: the handbook).
+    """The CRAG graph, uncompiled, over ``retriever`` (what :func:`ragkit.core.search.as_scored_search` takes;
+    the handbook's is ``ragkit.domains.handbook.corpus.handbook_search()``).
 
     ``grader`` is the document grader the default local judge uses (``judge`` replaces the judge itself);
     ``reranker`` (optional) needs ``rerank_with_scores(query, docs, top_n)``. ``verifier=`` is the old name
@@ -474,7 +474,7 @@ def crag_graph(
                                   llm=LLMHallucinationGrader, local=LocalHallucinationGrader)
     rewriter = choose(rewriter, QuestionRewriter, "rewriter", model=chat_model, llm=LLMRewriter, local=LocalRewriter)
     caps = {"corrections": max_corrections, "clarifications": max_clarifications, "revisions": max_revisions}
-    search = as_scored_search(retriever, k) if retriever is not None else handbook_search(k)
+    search = as_scored_search(retriever, k)
 
     graph = StateGraph(CragState)
     graph.add_node("refine", check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run(caps, refuse_below),
@@ -505,7 +505,7 @@ def crag_graph(
     return graph
 
 
-def build_crag_graph(retriever: Any | None = None, *, checkpointer: BaseCheckpointSaver | None = None,
+def build_crag_graph(retriever: Any, *, checkpointer: BaseCheckpointSaver | None = None,
                      **options: Any) -> CompiledStateGraph:
     """:func:`crag_graph` compiled (same arguments). The default checkpointer is an ``InMemorySaver`` (the
     ``ambiguous`` pause needs one), so run it on a thread: ``graph.invoke({"question": q}, thread("1"))``,

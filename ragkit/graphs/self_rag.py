@@ -56,7 +56,6 @@ from ragkit.core.contract import (
 from ragkit.core.nlp import same_query
 from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, REFUSAL
-from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.writing import LocalRewriter, LocalWriter
@@ -410,7 +409,7 @@ def route_after_grade_generation(state: SelfRAGState) -> Literal["finish", "gene
 
 # ---------------------------------------------------------------- the graph
 def self_rag_graph(
-    retriever: Any | None = None,
+    retriever: Any,
     *,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
@@ -426,10 +425,11 @@ def self_rag_graph(
     refuse_below: float = REFUSAL.self_rag,
     strict: bool = False,
 ) -> StateGraph:
-    """The Self-RAG graph, uncompiled (add a node, then ``.compile()``), over ``retriever`` (default: the handbook).
+    """The Self-RAG graph, uncompiled (add a node, then ``.compile()``), over ``retriever``.
 
     ``retriever`` is anything :func:`ragkit.core.search.as_scored_search` takes (a ragkit retriever, a
-    LangChain vector store or retriever, a function). A run can override ``max_attempts`` in its input.
+    LangChain vector store or retriever, a function); the handbook's is
+    ``ragkit.domains.handbook.corpus.handbook_search()``. A run can override ``max_attempts`` in its input.
     ``refuse_below`` is the refusal dial: the relevance score an answer's best document needs.
     ``strict=True`` raises, instead of warning, when ``chat_model`` cannot return structured output.
     """
@@ -445,7 +445,7 @@ def self_rag_graph(
                                   llm=LLMHallucinationGrader, local=LocalHallucinationGrader)
     answer_grader = choose(answer_grader, AnswerGrader, "answer_grader", model=judging, llm=LLMAnswerGrader,
                            local=LocalAnswerGrader)
-    search = as_scored_search(retriever, k) if retriever is not None else handbook_search(k)
+    search = as_scored_search(retriever, k)
 
     graph = StateGraph(SelfRAGState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
@@ -472,7 +472,7 @@ def self_rag_graph(
     return graph
 
 
-def build_self_rag_graph(retriever: Any | None = None, *, checkpointer: Any | None = None,
+def build_self_rag_graph(retriever: Any, *, checkpointer: Any | None = None,
                          **options: Any) -> CompiledStateGraph:
     """:func:`self_rag_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
     return self_rag_graph(retriever, **options).compile(checkpointer=checkpointer, name="self_rag")

@@ -12,7 +12,7 @@ The graph::
   (:func:`ragkit.roles.agent_protocols.normalise_sequence`): unknown names dropped, repeats in a row collapsed,
   nothing usable -> ``rag``, cut at ``max_hops`` (a state field); the plans it weighed and why it chose one in
   ``plan_candidates`` and ``plan_note``. Every hop's task, what it saw, its answer and its time are in ``hop_log``.
-- ``rag_agent`` runs a ragkit RAG graph as a subgraph (``rag_graph=``; default: CRAG over the handbook,
+- ``rag_agent`` runs a ragkit RAG graph as a subgraph (``rag_graph=``; default: CRAG over ``retriever``,
   built with ``max_clarifications=0`` so it never pauses to ask back) on its task's subject, without the
   words that only name the corpus ("what does the handbook say about": :func:`ragkit.offline.agents.search_subject`),
   and reads only its result fields.
@@ -25,7 +25,7 @@ The graph::
 The final state carries the RAG result fields too: ``answer`` (the aggregated answer), ``sources`` and
 ``citations`` (what the rag agent's result cited), ``outcome`` and ``reason``. Domain knowledge (the
 agents' descriptions, the local supervisor's examples, the small-talk replies) is passed in as ``domain=``
-(default :data:`ragkit.domains.handbook.agents.HANDBOOK_TEAM`).
+(the handbook's: ``ragkit.domains.handbook.agents.HANDBOOK_TEAM``).
 
 Unlike a supervisor that loops back to itself after every worker (stopped only by LangGraph's recursion
 limit), the plan is made once and the hops are counted in the state, so a run takes at most
@@ -63,8 +63,6 @@ from ragkit.core.contract import (
 )
 from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, SUPERVISOR
-from ragkit.domains.handbook.agents import HANDBOOK_TEAM
-from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.graphs.crag import build_crag_graph
 from ragkit.offline.agents import LocalAggregator, LocalAnalyst, LocalCoder, describe_code, search_subject
 from ragkit.offline.router import LocalSmallTalk
@@ -389,8 +387,9 @@ def route_after_agent(state: SupervisorState) -> Literal["next_hop", "aggregator
 
 # ---------------------------------------------------------------- the graph
 def supervisor_graph(
-    retriever: Any | None = None,
+    retriever: Any,
     *,
+    domain: TeamDomain,
     rag_graph: Any | None = None,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
@@ -400,7 +399,6 @@ def supervisor_graph(
     aggregator: Aggregator | None = None,
     small_talk: SmallTalk | Callable[[str], str] | None = None,
     run_code: Callable[[str], CodeRun] | None = None,
-    domain: TeamDomain = HANDBOOK_TEAM,
     max_hops: int = SUPERVISOR.max_hops,
     k: int = GRAPHS.k,
     previous_answer_chars: int = SUPERVISOR.previous_answer_chars,
@@ -411,7 +409,9 @@ def supervisor_graph(
     """The supervisor graph, uncompiled (see the module docstring).
 
     ``retriever`` is what the default RAG graph and the analyst's background search read (anything
-    :func:`ragkit.core.search.as_scored_search` takes; default the handbook). ``rag_graph`` is any compiled
+    :func:`ragkit.core.search.as_scored_search` takes; the handbook's is
+    ``ragkit.domains.handbook.corpus.handbook_search()``); ``domain`` is what the team knows about it (a
+    :class:`ragkit.roles.agent_protocols.TeamDomain`). ``rag_graph`` is any compiled
     ragkit RAG graph (Self-RAG, CRAG ...): it is invoked with ``{"question": task}`` and read through its
     result fields. ``run_code`` runs the code agent's code (``ragkit.sandbox.python_runner(**limits)``);
     without it the code agent says it cannot run code. ``small_talk`` replies to small talk (an object with
@@ -450,7 +450,7 @@ def supervisor_graph(
     if rag_graph is None:
         rag_graph = build_crag_graph(retriever, chat_model=chat_model, judge_model=judge_model, k=k, max_clarifications=0,
                                      max_question_chars=max_question_chars, strict=strict)
-    search = as_scored_search(retriever, k) if retriever is not None else handbook_search(k)
+    search = as_scored_search(retriever, k)
 
     graph = StateGraph(SupervisorState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
@@ -474,7 +474,7 @@ def supervisor_graph(
     return graph
 
 
-def build_supervisor_graph(retriever: Any | None = None, *, checkpointer: Any | None = None,
+def build_supervisor_graph(retriever: Any, *, checkpointer: Any | None = None,
                            **options: Any) -> CompiledStateGraph:
     """:func:`supervisor_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
     return supervisor_graph(retriever, **options).compile(checkpointer=checkpointer, name="supervisor")

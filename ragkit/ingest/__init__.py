@@ -3,7 +3,7 @@
 >>> from ragkit.ingest import ingest, load_collection         # doctest: +SKIP
 >>> print(ingest("my_notes/", collection="notes").summary())  # doctest: +SKIP
 >>> notes = load_collection("notes")                          # doctest: +SKIP
->>> build_self_rag_graph(retriever=notes)                     # or retriever="collection:notes"  # doctest: +SKIP
+>>> build_self_rag_graph(notes)                               # or collection_search("notes")  # doctest: +SKIP
 
 The function API (``ingest``, ``list_collections``, ``delete_collection``, ``load_collection``) is what
 the command line (``ragkit ingest``, ``ragkit collections``) calls, and what a server can call.

@@ -101,6 +101,8 @@ def advanced_bandit(database: Any = None, state_dir: Path | None = None) -> Any:
 def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[str, GraphSpec]:
     """Every ragkit graph the server offers, by name (``database``: where the advanced pipeline's bandit
     keeps its counts, None keeps them in memory; ``state_dir``: where an older bandit file may be)."""
+    from ragkit.domains.handbook.agents import HANDBOOK_TEAM
+    from ragkit.domains.handbook.corpus import handbook_search, load_handbook
     from ragkit.domains.shop.orders import load_order_store
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.advanced_rag import build_advanced_rag_graph
@@ -117,18 +119,18 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
         GraphSpec("adaptive_rag", "Route a question to the menu, the wine list or the local news, or to a fallback.",
                   lambda cp, cm: build_adaptive_rag_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("self_rag", "Retrieve from the handbook, grade documents and the answer, rewrite and retry within a cap.",
-                  lambda cp, cm: build_self_rag_graph(chat_model=cm, checkpointer=cp)),
+                  lambda cp, cm: build_self_rag_graph(handbook_search(), chat_model=cm, checkpointer=cp)),
         GraphSpec("crag", "Judge retrieved handbook sections (4 verdicts), write, verify; ask back when ambiguous.",
-                  lambda cp, cm: build_crag_graph(chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
+                  lambda cp, cm: build_crag_graph(handbook_search(), chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
         GraphSpec("advanced_rag", "Classify, transform the query, let a bandit pick the retriever, rerank, grade "
                   "(the grade rewards the arm), write, check for hallucination; capped retries.",
-                  lambda cp, cm: build_advanced_rag_graph(bandit=bandit, chat_model=cm, checkpointer=cp),
+                  lambda cp, cm: build_advanced_rag_graph(load_handbook(), bandit=bandit, chat_model=cm, checkpointer=cp),
                   extras={"bandit": bandit}),
         GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
                   "retrieval, answer with verified paragraph citations or refuse.",
                   lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
-                  lambda cp, cm: build_supervisor_graph(chat_model=cm, checkpointer=cp, run_code=python_runner())),
+                  lambda cp, cm: build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=cm, checkpointer=cp, run_code=python_runner())),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
                   lambda cp, cm: build_tool_agent_graph(store=store, chat_model=cm, checkpointer=cp),
                   input_kind="message", changes_data=True, check_resume=_check_tool_payload(store),
