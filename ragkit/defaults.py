@@ -284,7 +284,7 @@ class RefusalDefaults:
 
     A bar belongs to a corpus: the grader's scores are not on one scale across corpora. The default is 0.0
     for every graph because the bar chosen on SQuAD (:data:`REFUSAL_SQUAD`) does not carry to the workbook's
-    own corpora: on the handbook golden set it turns 11 of 12 answered comparison questions into 4 (Self-RAG)
+    own corpora: on the handbook golden set it turns 12 of 12 answered comparison questions into 4 (Self-RAG)
     and refuses a menu question whose answer is right (``benchmarks/refusal/README.md``, "Beyond the tune
     split"). Choose a bar for your corpus on a labelled tuning split with ``benchmarks/refusal/risk_coverage.py``
     and pass it as ``refuse_below``."""

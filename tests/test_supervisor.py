@@ -85,6 +85,11 @@ class RecordingRunner:
         return self.run(code)
 
 
+def on_handbook(**options: Any) -> Any:
+    """The supervisor over the handbook's search and team; ``options`` are what a test varies."""
+    return build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, **options)
+
+
 def make_graph(proposal: Any = Plan(("rag",)), **kwargs: Any) -> tuple[Any, dict]:
     parts = {"supervisor": ScriptedSupervisor(proposal), "rag_graph": FakeRag(), "analyst": RecordingAnalyst(),
              "chitchat": lambda q: "Hello!", "retriever": StaticSearch(), "run_code": RecordingRunner(), "domain": HANDBOOK_TEAM}
@@ -243,7 +248,7 @@ def test_without_a_runner_the_code_agent_says_so_and_runs_nothing() -> None:
     assert out["code_result"] is None and "42" not in out["code_answer"] and out["hop_log"][0]["ok"] is False
     assert "built without a code runner" in out["answer"] and "python_runner()" in out["answer"]
     with pytest.raises(TypeError, match="run_code must be a function"):
-        build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, rag_graph=FakeRag(), run_code="python")
+        on_handbook(rag_graph=FakeRag(), run_code="python")
 
 
 def test_a_runner_that_cannot_run_is_reported() -> None:
@@ -279,7 +284,7 @@ def test_an_oversized_question_and_bad_caps_are_rejected() -> None:
     with pytest.raises(ValueError, match="recursion_limit"):
         graph.invoke({"question": "q", "max_hops": 20}, {"recursion_limit": 25})  # 43 steps > 25
     with pytest.raises(ValueError, match="max_hops"):
-        build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, max_hops=0)
+        on_handbook(max_hops=0)
     assert parts["supervisor"].calls == 0
 
 
@@ -288,7 +293,7 @@ def test_a_question_the_offline_models_cannot_read_is_told_so() -> None:
     out = graph.invoke({"question": "디저트 중에 견과류가 없는 것은?"})
     assert out["path"] == ["check_question", "unsupported_language"] and "Korean" in out["answer"]
     assert (out["outcome"], out["reason"]) == ("refused", "language") and parts["supervisor"].calls == 0
-    graph = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=scripted("chitchat_agent", "안녕하세요!"), rag_graph=FakeRag())
+    graph = on_handbook(chat_model=scripted("chitchat_agent", "안녕하세요!"), rag_graph=FakeRag())
     assert graph.invoke({"question": "안녕하세요"})["answer"] == "안녕하세요!"  # a chat model reads it
 
 
@@ -335,7 +340,7 @@ def test_llm_roles_on_a_scripted_model_happy_path() -> None:
         {"analysis": "The term is small, so k=60 flattens rank differences."},          # analyst
         {"answer": "RRF adds 1/(k + rank) [1]; the code printed 0.0164; k=60 flattens ranks."},  # aggregator
     )
-    graph = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=model, rag_graph=FakeRag(), run_code=python_runner())
+    graph = on_handbook(chat_model=model, rag_graph=FakeRag(), run_code=python_runner())
     out = graph.invoke({"question": "Find RRF, compute its first term, judge k=60."})
     assert out["plan"] == ["rag", "code", "analysis"] and "0.0164" in out["code_answer"]
     assert out["answer"].endswith("k=60 flattens ranks.") and not out["aggregate_fallback"]
@@ -347,7 +352,7 @@ def test_llm_roles_on_a_scripted_model_happy_path() -> None:
 def test_the_supervisor_runs_on_judge_model_and_the_other_roles_on_chat_model() -> None:
     writer = scripted({"code": "print(1)", "explanation": "One."}, {"answer": "merged"}, cycle=True)
     judge = scripted("code_agent, chitchat_agent")
-    graph = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=writer, judge_model=judge, rag_graph=FakeRag(), run_code=python_runner())
+    graph = on_handbook(chat_model=writer, judge_model=judge, rag_graph=FakeRag(), run_code=python_runner())
     out = graph.invoke({"question": "Print one, then say hi."})
     assert out["plan"] == ["code", "chitchat"] and len(judge.calls) == 1 and "supervisor" in judge.calls[0]["messages"][0].content
     assert len(writer.calls) == 3  # coder, chitchat reply, aggregator
@@ -355,10 +360,10 @@ def test_the_supervisor_runs_on_judge_model_and_the_other_roles_on_chat_model() 
 
 def test_malformed_llm_output_takes_each_roles_safe_default() -> None:
     model = scripted("I would ask the oracle", cycle=True)  # unusable for every role
-    out = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=model, rag_graph=FakeRag()).invoke({"question": "q"})
+    out = on_handbook(chat_model=model, rag_graph=FakeRag()).invoke({"question": "q"})
     assert out["plan"] == ["rag"] and out["plan_fallback"] and out["answer"] == out["rag_answer"]
     model = scripted("code_agent, analysis_agent", "not json", "not json", "not json")
-    out = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=model, rag_graph=FakeRag()).invoke({"question": "q"})
+    out = on_handbook(chat_model=model, rag_graph=FakeRag()).invoke({"question": "q"})
     assert out["plan"] == ["code", "analysis"] and "gave no usable program" in out["code_answer"]
     assert "could not answer" in out["analysis_answer"] and out["aggregate_fallback"]
     assert out["answer"].startswith("1. Code, run in the sandbox (code agent)")
@@ -369,7 +374,7 @@ def test_the_structured_supervisor_plugs_in() -> None:
     from ragkit.roles.llm_agents import LLMStructuredSupervisor
 
     supervisor = LLMStructuredSupervisor(scripted({"agents": ["chitchat_agent"]}), DESCRIPTIONS)
-    out = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, supervisor=supervisor, rag_graph=FakeRag(), small_talk=lambda q: "Hi!").invoke({"question": "hey"})
+    out = on_handbook(supervisor=supervisor, rag_graph=FakeRag(), small_talk=lambda q: "Hi!").invoke({"question": "hey"})
     assert out["plan"] == ["chitchat"] and out["answer"] == "Hi!"
 
 
@@ -377,7 +382,7 @@ def test_the_structured_supervisor_plugs_in() -> None:
 def test_default_local_graph_plans_a_chain_and_runs_the_handbook_example() -> None:
     # the default CRAG over the handbook with the refusal dial at 0.0: the default bar (ragkit.defaults.REFUSAL,
     # tuned on SQuAD) refuses this task (benchmarks/refusal/README.md, "Beyond the tune split")
-    graph = build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, run_code=python_runner(), rag_graph=build_crag_graph(handbook_search(), max_clarifications=0, refuse_below=0.0))
+    graph = on_handbook(run_code=python_runner(), rag_graph=build_crag_graph(handbook_search(), max_clarifications=0, refuse_below=0.0))
     out = graph.invoke({"question": "Look up reciprocal rank fusion in the handbook and then run its example code."})
     assert out["plan"] == ["rag", "code"] and out["code_result"] is not None and out["code_result"].status == "ok"
     assert "['a', 'c', 'b', 'd']" in out["code_answer"] and "HB-12" in out["code_answer"]

@@ -23,9 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from ragkit.domains.handbook.agents import HANDBOOK_TEAM
-from ragkit.domains.handbook.corpus import handbook_search
-
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "hostile_code.json"
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/hostile_code.py"
@@ -131,11 +128,13 @@ def close(ctx: dict[str, Any]) -> None:
 
 def build_graph(**sandbox: Any) -> Any:
     """The supervisor graph with the sandbox as its code runner (``LIMITS`` updated with ``sandbox``)."""
+    from ragkit.domains.handbook.agents import HANDBOOK_TEAM
+    from ragkit.domains.handbook.corpus import handbook_search
     from ragkit.graphs.supervisor import build_supervisor_graph
     from ragkit.sandbox import python_runner
 
-    return build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, rag_graph=NoRag(), supervisor=FixedPlan(), analyst=EchoAnalyst(),
-                                  run_code=python_runner(**{**LIMITS, **sandbox}))
+    return build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, rag_graph=NoRag(), supervisor=FixedPlan(),
+                                  analyst=EchoAnalyst(), run_code=python_runner(**{**LIMITS, **sandbox}))
 
 
 def question(case: Case) -> str:
