@@ -92,8 +92,8 @@ def make_graph(route: str, menu: Any = None, wine: Any = None, web: Any = None, 
     }
     parts.update(kwargs)
     graph = build_adaptive_rag_graph(
-        router=parts["router"], writer=parts["writer"],
-        sources={"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]},
+        {"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]},
+        routes=ROUTES, fallback_text=OFFLINE_FALLBACK, router=parts["router"], writer=parts["writer"],
         chat_model=parts.get("chat_model"),
     )
     return graph, parts
@@ -115,8 +115,8 @@ def test_default_routes_are_a_literal_and_specs_match() -> None:
 
 def test_the_uncompiled_graph_can_be_extended_before_compiling() -> None:
     graph, parts = make_graph("search_menu")
-    wider = adaptive_rag_graph(router=parts["router"], writer=parts["writer"],
-                               sources={"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]})
+    wider = adaptive_rag_graph({"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]},
+                               routes=ROUTES, router=parts["router"], writer=parts["writer"])
     assert set(wider.nodes) == set(graph.get_graph().nodes) - {"__start__", "__end__"}
     assert wider.compile().invoke({"question": "Risotto?"})["outcome"] == "answered"
 
@@ -252,9 +252,9 @@ def test_a_huge_question_is_rejected_with_a_clear_message_naming_the_argument_th
         graph.invoke({"question": "w" * 2_001})
     assert parts["router"].calls == [] and parts["menu"].calls == []
     assert "max_question_chars" in inspect.signature(adaptive_rag_graph).parameters  # the hint is real (build_ passes it on)
-    longer = build_adaptive_rag_graph(router=FixedRouter("search_menu"), writer=EchoWriter(), max_question_chars=3_000,
-                                      sources={"search_menu": parts["menu"], "search_wine": parts["wine"],
-                                               "search_web": parts["web"]})
+    longer = build_adaptive_rag_graph({"search_menu": parts["menu"], "search_wine": parts["wine"], "search_web": parts["web"]},
+                                      routes=ROUTES, router=FixedRouter("search_menu"), writer=EchoWriter(),
+                                      max_question_chars=3_000)
     assert longer.invoke({"question": "w" * 2_001})["route"] == "search_menu"
     assert "limit" in str(err.value)
 
@@ -276,8 +276,8 @@ def test_default_searches_are_built_lazily(monkeypatch: pytest.MonkeyPatch) -> N
     import ragkit.core.hybrid as presets
 
     monkeypatch.setattr(presets, "default_retriever", lambda docs, k=4: fake_default(docs[0].metadata["source"], k))
-    graph = build_adaptive_rag_graph(router=FixedRouter("search_wine"), writer=EchoWriter(),
-                                     sources={**menu_sources(), "search_web": FakeWebSearch()})
+    graph = build_adaptive_rag_graph({**menu_sources(), "search_web": FakeWebSearch()}, routes=ROUTES,
+                                     router=FixedRouter("search_wine"), writer=EchoWriter())
     assert built == []  # building the graph loaded nothing
     out = graph.invoke({"question": "A red wine?"})
     # the wine route is structured: the ranker was built on first search; the documents are the wine list's own,
@@ -332,16 +332,28 @@ def test_route_and_source_mistakes_fail_when_the_graph_is_built(sources: dict, m
 
 def test_a_corpus_name_is_no_source_and_fails_when_the_graph_is_built() -> None:
     with pytest.raises(TypeError, match="'menus2' is a name, not a retriever"):
-        build_adaptive_rag_graph(router=FixedRouter("search_menu"), writer=EchoWriter(),
-                                 sources={**menu_sources(), "search_menu": "menus2"})
+        build_adaptive_rag_graph({**menu_sources(), "search_menu": "menus2"}, routes=ROUTES,
+                                 router=FixedRouter("search_menu"), writer=EchoWriter())
 
 
-def test_a_query_analyzer_with_sources_of_ones_own_is_a_build_error() -> None:
-    from ragkit.domains.menu.vocabulary import menu_query_analyzer
+@pytest.mark.parametrize("builder", [adaptive_rag_graph, build_adaptive_rag_graph, adaptive_rag_nodes])
+def test_the_graph_knows_no_corpus_so_sources_and_routes_are_required(builder: Any) -> None:
+    with pytest.raises(TypeError, match="required positional argument: 'sources'"):
+        builder(routes=MY_ROUTES)
+    with pytest.raises(TypeError, match="required keyword-only argument: 'routes'"):
+        builder({"search_notes": RecordingSearch(NOTES)})
+    # a query analyser belongs to the structured sources (menu_sources(query_analyzer=...)), not to the graph
+    with pytest.raises(TypeError, match="query_analyzer"):
+        builder({"search_notes": RecordingSearch(NOTES)}, routes=MY_ROUTES, query_analyzer=object())
 
-    with pytest.raises(TypeError, match="give each StructuredRetriever its analyzer="):
-        build_adaptive_rag_graph(routes=MY_ROUTES, sources={"search_notes": RecordingSearch(NOTES)},
-                                 query_analyzer=menu_query_analyzer(embedder=False))
+
+def test_the_restaurants_pieces_build_the_menu_graph() -> None:
+    graph = build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)
+    out = graph.invoke({"question": "Who wrote Don Quixote?"})
+    assert out["route"] == "llm_fallback" and out["answer"] == OFFLINE_FALLBACK
+    # without the restaurant's text the fallback says the generic one, which names no restaurant
+    generic = build_adaptive_rag_graph(menu_sources(), routes=ROUTES).invoke({"question": "Who wrote Don Quixote?"})
+    assert generic["route"] == "llm_fallback" and generic["answer"] == GENERIC_FALLBACK
 
 
 def test_a_role_of_the_wrong_kind_fails_when_the_graph_is_built() -> None:
@@ -359,9 +371,9 @@ def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
         {"route": "search_wine", "reason": "asks about the wine list"},
         {"answer": "The Barolo is a Nebbiolo [1] [9].", "answered": True},
     ])
-    graph = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": RecordingSearch([]),
-                                     "search_wine": RecordingSearch([Document("Barolo 2018, Nebbiolo.")]),
-                                     "search_web": FakeWebSearch()})
+    graph = build_adaptive_rag_graph({"search_menu": RecordingSearch([]),
+                                      "search_wine": RecordingSearch([Document("Barolo 2018, Nebbiolo.")]),
+                                      "search_web": FakeWebSearch()}, routes=ROUTES, chat_model=model)
     out = graph.invoke({"question": "Which grape is the Barolo?"})
     assert out["route"] == "search_wine" and out["path"][-1] == "generate"
     assert out["answer"] == "The Barolo is a Nebbiolo [1]." and out["citations"] == [1]  # the invented [9] was dropped
@@ -371,15 +383,15 @@ def test_llm_roles_on_a_scripted_model_route_and_write() -> None:
 
 def test_malformed_router_output_goes_to_the_fallback_which_says_it_used_no_documents() -> None:
     model = ScriptedChatModel(responses=["I think it's about wine!", "Paris."])
-    graph = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": RecordingSearch([]),
-                                     "search_wine": RecordingSearch([]), "search_web": FakeWebSearch()})
+    graph = build_adaptive_rag_graph({"search_menu": RecordingSearch([]), "search_wine": RecordingSearch([]),
+                                      "search_web": FakeWebSearch()}, routes=ROUTES, chat_model=model)
     out = graph.invoke({"question": "What is the capital of France?"})
     assert out["route"] == "llm_fallback" and "safe default" in out["route_note"]
     assert out["answer"] == f"{NO_DOCUMENTS_PREFIX} Paris." and out["documents"] == [] and out["sources"] == []
 
 
 def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
-    graph = build_adaptive_rag_graph()
+    graph = build_adaptive_rag_graph(menu_sources(), routes=ROUTES)
     out = graph.invoke({"question": "Which of the desserts on your menu contain eggs?"})
     assert out["route"] == "search_menu" and out["path"][:3] == ["check_question", "route_question", "search_menu"]
     assert all(d.metadata["course"] == "dessert" for d in out["documents"])
@@ -389,14 +401,14 @@ def test_default_local_roles_route_a_menu_question_to_the_menu() -> None:
 
 
 def test_the_state_shows_the_local_routers_scores_and_margin() -> None:
-    graph = build_adaptive_rag_graph()
+    graph = build_adaptive_rag_graph(menu_sources(), routes=ROUTES)
     out = graph.invoke({"question": "Is the coast road closed today?"})
     scores = out["route_scores"]
     assert set(scores) == set(ROUTE_NAMES) and out["route"] == max(scores, key=scores.get) == "search_web"
     best, runner_up = sorted(scores.values(), reverse=True)[:2]
     assert out["route_margin"] == pytest.approx(best - runner_up) and out["route_margin"] > 0
-    failed = build_adaptive_rag_graph(router=CrashingRouter("x"), sources={"search_menu": RecordingSearch([]),
-                                      "search_wine": RecordingSearch([]), "search_web": FakeWebSearch()})
+    failed = build_adaptive_rag_graph({"search_menu": RecordingSearch([]), "search_wine": RecordingSearch([]),
+                                       "search_web": FakeWebSearch()}, routes=ROUTES, router=CrashingRouter("x"))
     out = failed.invoke({"question": "Is the coast road closed today?"})
     assert out["route_scores"] == {} and out["route_margin"] is None
 
@@ -407,7 +419,8 @@ def test_the_state_shows_the_local_routers_scores_and_margin() -> None:
 def test_gemini_smoke() -> None:
     from ragkit.core.chat_models import load_chat_model
 
-    graph = build_adaptive_rag_graph(chat_model=load_chat_model("fast", required=True))
+    model = load_chat_model("fast", required=True)
+    graph = build_adaptive_rag_graph(menu_sources(chat_model=model), routes=ROUTES, chat_model=model)
     out = graph.invoke({"question": "Is there a vegetarian main course on the menu?"})
     assert out["route"] in ROUTE_NAMES and out["answer"].strip()
 

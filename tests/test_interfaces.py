@@ -33,6 +33,7 @@ from ragkit.core.search import (
 )
 from ragkit.defaults import GRAPHS, RETRIEVAL
 from ragkit.domains.handbook.corpus import handbook_search
+from ragkit.domains.menu.routes import ROUTES, menu_sources
 from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
@@ -111,7 +112,7 @@ def test_a_langchain_vector_store_runs_in_every_graph(kind, faiss_store):
     assert crag["candidates"] and crag["candidates"][0].metadata["id"] == "m2" and crag["outcome"] == "answered"
     self_rag = build_self_rag_graph(store).invoke({"question": question})
     assert self_rag["retrieved"][0].metadata["id"] == "m2"
-    adaptive = build_adaptive_rag_graph(sources={"search_menu": store, "search_wine": store, "search_web": store})
+    adaptive = build_adaptive_rag_graph({"search_menu": store, "search_wine": store, "search_web": store}, routes=ROUTES)
     out = adaptive.invoke({"question": question})
     assert out["route"] == "search_menu" and out["documents"][0].metadata["id"] == "m2"
     reranked = RerankRetriever(base=store, reranker=LocalReranker(), fetch_k=4)
@@ -197,8 +198,8 @@ def test_a_search_that_raises_is_a_recorded_outcome_in_every_graph():
         def route(self, question):
             return ragkit.roles.protocols.RouteDecision("search_menu", 1.0)
 
-    adaptive = build_adaptive_rag_graph(router=ToMenu(), sources={"search_menu": Exploding(), "search_wine": Exploding(),
-                                                                  "search_web": Exploding()})
+    adaptive = build_adaptive_rag_graph({"search_menu": Exploding(), "search_wine": Exploding(), "search_web": Exploding()},
+                                        routes=ROUTES, router=ToMenu())
     out = adaptive.invoke({"question": "How much is the lamb on your menu?"})
     assert out["search_failed"] is True and "index offline" in out["answer"] and out["outcome"] == "refused"
 
@@ -248,7 +249,7 @@ KOREAN = "디저트 중에 견과류가 없는 것은 무엇입니까?"
 
 
 def test_every_graph_says_plainly_that_the_offline_models_read_english():
-    adaptive = build_adaptive_rag_graph().invoke({"question": KOREAN})
+    adaptive = build_adaptive_rag_graph(menu_sources(), routes=ROUTES).invoke({"question": KOREAN})
     assert adaptive["path"] == ["check_question", "unsupported_language"] and "Korean" in adaptive["answer"]
     assert adaptive["outcome"] == "refused" and adaptive["reason"] == "language"
     self_rag = build_self_rag_graph(handbook_search()).invoke({"question": KOREAN})
@@ -263,7 +264,7 @@ def test_every_graph_says_plainly_that_the_offline_models_read_english():
 
 def test_with_a_chat_model_a_korean_question_goes_through_unchanged():
     model = scripted({"route": "search_menu", "reason": "menu"}, {"answer": "초콜릿 무스 [1].", "answered": True})
-    out = build_adaptive_rag_graph(chat_model=model, sources={"search_menu": lambda q: DOCS[:1],
-                                                              "search_wine": lambda q: [], "search_web": lambda q: []}).invoke({"question": KOREAN})
+    out = build_adaptive_rag_graph({"search_menu": lambda q: DOCS[:1], "search_wine": lambda q: [], "search_web": lambda q: []},
+                                   routes=ROUTES, chat_model=model).invoke({"question": KOREAN})
     assert out["route"] == "search_menu" and out["answer"] == "초콜릿 무스 [1]."
     assert KOREAN in str(model.calls[0]["messages"][-1].content)

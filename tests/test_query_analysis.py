@@ -9,7 +9,7 @@ from langchain_core.structured_query import Comparison, Operation, StructuredQue
 
 from ragkit.core.chat_models import ScriptedChatModel, scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
-from ragkit.domains.menu.routes import menu_sources
+from ragkit.domains.menu.routes import ROUTES, menu_sources
 from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, MENU_WORDS, menu_query_analyzer
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.offline.query_analysis import LocalQueryAnalyzer, QueryWords, Vocabulary
@@ -217,7 +217,7 @@ def test_both_analysers_follow_the_protocol() -> None:
     assert isinstance(local.analyze("Which cakes?"), QueryAnalysis)
 
 
-def test_the_default_sources_read_questions_with_the_analyser_they_are_given() -> None:
+def test_the_menu_sources_read_questions_with_the_analyser_they_are_given() -> None:
     sources = menu_sources(LLMQueryAnalyzer(scripted("{}"), menu_query_analyzer(embedder=False), MENU_DESCRIPTION))
     analyzer = sources["search_wine"].analyzer  # re-targeted to the wine list, the menu's words kept
     assert isinstance(analyzer, LLMQueryAnalyzer) and set(analyzer.vocabulary.values) >= {"style", "grapes"}
@@ -225,10 +225,21 @@ def test_the_default_sources_read_questions_with_the_analyser_they_are_given() -
     assert isinstance(menu_sources()["search_menu"].analyzer, LocalQueryAnalyzer)
 
 
+def test_the_menu_sources_on_a_chat_model_analyse_with_it_and_keep_the_menus_words() -> None:
+    model = scripted("{}")
+    for name in ("search_menu", "search_wine"):
+        analyzer = menu_sources(chat_model=model)[name].analyzer
+        assert isinstance(analyzer, LLMQueryAnalyzer) and analyzer.model is model
+        assert analyzer.local.words is MENU_WORDS and analyzer.description == MENU_DESCRIPTION
+    with pytest.raises(TypeError, match="not both"):
+        menu_sources(menu_query_analyzer(embedder=False), chat_model=model)
+
+
 def test_with_a_chat_model_the_adaptive_graph_analyses_with_it() -> None:
     model = scripted({"route": "search_menu", "reason": "menu"},
                      {"conditions": [{"attribute": "course", "op": "eq", "value": "dessert"}]},
                      {"answer": "Lemon tart [1].", "answered": True})
-    out = build_adaptive_rag_graph(chat_model=model).invoke({"question": "Which desserts do you have?"})
+    out = build_adaptive_rag_graph(menu_sources(chat_model=model), routes=ROUTES, chat_model=model).invoke(
+        {"question": "Which desserts do you have?"})
     assert out["analysis"].describe() == "course is dessert" and not out["analysis"].fallback
     assert all(d.metadata["course"] == "dessert" for d in out["documents"]) and len(model.calls) == 3

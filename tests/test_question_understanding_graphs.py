@@ -9,6 +9,7 @@ from langchain_core.documents import Document
 
 from ragkit.domains.menu.corpus import load_menu, menu_and_wines, menu_search
 from ragkit.domains.menu.roles import menu_roles
+from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
 from ragkit.domains.menu.vocabulary import menu_query_analyzer
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, run_crag
@@ -20,7 +21,7 @@ NUT_DESSERTS = ("Orange and almond cake", "Panna cotta")
 
 @pytest.fixture(scope="module")
 def adaptive():
-    return build_adaptive_rag_graph()
+    return build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +131,8 @@ def test_judge_keeps_what_meets_the_conditions(menu_docs) -> None:
 def test_korean_question_goes_through_unchanged_with_a_chat_model() -> None:  # pragma: no cover - network
     from ragkit.core.chat_models import load_chat_model
 
-    graph = build_adaptive_rag_graph(chat_model=load_chat_model())
+    model = load_chat_model()
+    graph = build_adaptive_rag_graph(menu_sources(chat_model=model), routes=ROUTES, chat_model=model)
     question = "디저트 중에 견과류가 없는 것은 무엇인가요?"
     out = graph.invoke({"question": question})
     assert out["question"] == question and out["language_note"] is None

@@ -6,7 +6,8 @@ the right polarity for yes/no and comparison questions).
 
 Graphs, all with their offline defaults (no chat model):
 
-- ``adaptive``: ``build_adaptive_rag_graph()`` (the router picks the source, so a routing mistake counts);
+- ``adaptive``: ``build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)`` (the
+  router picks the source, so a routing mistake counts);
 - ``crag``: ``build_crag_graph(menu_search(), **menu_roles())`` (``wine_search()`` for a wine item): the
   item's corpus, with the writer and judge that read a question's structure; a pause to ask back counts
   as not answered;
@@ -62,9 +63,10 @@ def item_names() -> dict[str, str]:
 def graph_runner(name: str) -> Callable[[dict], str]:
     """A function from a gold item to the graph's final answer text."""
     if name == "adaptive":
+        from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
         from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 
-        graph = build_adaptive_rag_graph()
+        graph = build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)
         return lambda item: graph.invoke({"question": item["question"]}).get("answer", "")
     if name == "crag":
         from ragkit.graphs.crag import build_crag_graph, run_crag
@@ -149,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         payload = json.loads(OUT.read_text(encoding="utf-8")) if OUT.is_file() else {}
         payload.update({"gold_set": f"data/eval/{GOLD}", "sha256": digest,
                         "measure": "share of questions answered exactly right (benchmarks/query_analysis/scoring.py)",
-                        "graphs": {"adaptive": "build_adaptive_rag_graph() (router included)",
+                        "graphs": {"adaptive": "build_adaptive_rag_graph(menu_sources(), routes=ROUTES, "
+                                               "fallback_text=OFFLINE_FALLBACK) (router included)",
                                    "crag": "build_crag_graph(menu_search() or wine_search(), **menu_roles())",
                                    "self_rag": "build_self_rag_graph(menu_search() or wine_search(), **menu_roles(judge=False))",
                                    "crag_structured": "NOT a default: build_crag_graph(StructuredRetriever over the item corpus)",

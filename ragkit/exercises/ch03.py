@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
+from ragkit.domains.menu.routes import ROUTES, menu_sources
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
 from ragkit.graphs.adaptive_rag import (
     adaptive_rag_graph,
@@ -207,12 +208,17 @@ def check_prototype_scores(fn: Callable[..., Mapping[str, float]], seed: int = 0
 
 
 # ---------------------------------------------------------------- the graph's wiring
+def menu_graph() -> Any:
+    """The reference: ragkit's Adaptive RAG graph (uncompiled) over the restaurant's sources and routes."""
+    return adaptive_rag_graph(menu_sources(), routes=ROUTES)
+
+
 def _searches_wired(fixed_to: str) -> Callable[[], Any]:
     """The builder's graph with each search's router replaced by a fixed edge to ``fixed_to``."""
     def build() -> Any:
-        parts = adaptive_rag_nodes()
+        parts = adaptive_rag_nodes(menu_sources(), routes=ROUTES)
         target = parts.fallback if fixed_to == "fallback" else fixed_to
-        return rewired(adaptive_rag_graph(), routers=parts.searches, add=[(name, target) for name in parts.searches])
+        return rewired(menu_graph(), routers=parts.searches, add=[(name, target) for name in parts.searches])
     return build
 
 
@@ -224,7 +230,7 @@ WIRING_VARIANTS = [
     Variant(_searches_wired("fallback"),
             "a search that found documents must reach generate: after each search, route_after_search_to(parts.fallback) "
             "chooses between generate and the fallback, as ragkit's graph does"),
-    Variant(lambda: rewired(adaptive_rag_graph(), routers=["check_question"], add=[("check_question", "route_question")]),
+    Variant(lambda: rewired(menu_graph(), routers=["check_question"], add=[("check_question", "route_question")]),
             "check_question is followed by a router, route_after_check_question: a question the offline roles cannot "
             "read goes to unsupported_language, every other one to route_question (a fixed edge never reaches "
             "unsupported_language)"),
@@ -233,5 +239,6 @@ WIRING_VARIANTS = [
 
 def check_adaptive_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the Adaptive RAG graph as :func:`ragkit.graphs.adaptive_rag.adaptive_rag_graph`
-    does (the same nodes and edges, each conditional edge from the module's routers)."""
-    return check_wiring(build, adaptive_rag_graph(), "adaptive_wiring", quiet, WIRING_VARIANTS)
+    does over the restaurant (``adaptive_rag_graph(menu_sources(), routes=ROUTES)``: the same nodes and edges,
+    each conditional edge from the module's routers)."""
+    return check_wiring(build, menu_graph(), "adaptive_wiring", quiet, WIRING_VARIANTS)

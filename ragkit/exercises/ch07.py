@@ -22,9 +22,11 @@ from typing import Any, Callable
 from langchain_core.documents import Document
 from langchain_core.structured_query import Comparator, Comparison, Operation, Operator
 
+from ragkit.domains.menu.routes import ROUTES, menu_sources
 from ragkit.domains.menu.vocabulary import menu_query_analyzer
+from ragkit.exercises.ch03 import menu_graph
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
-from ragkit.graphs.adaptive_rag import adaptive_rag_graph, adaptive_rag_nodes, route_after_route_question
+from ragkit.graphs.adaptive_rag import adaptive_rag_nodes, route_after_route_question
 from ragkit.offline.structured import top_by
 from ragkit.roles.structured_query import matches
 
@@ -273,20 +275,20 @@ __all__ = ["BOUND_VARIANTS", "CHEAPEST_VARIANTS", "bound_cases", "cheapest_witho
 # ---------------------------------------------------------------- the wiring around the structured searches
 def _fan_out() -> Any:
     """route_question with a fixed edge to every route: every search (and the fallback) runs at once."""
-    parts = adaptive_rag_nodes()
-    return rewired(adaptive_rag_graph(), routers=["route_question"], add=[("route_question", r) for r in parts.routes])
+    parts = adaptive_rag_nodes(menu_sources(), routes=ROUTES)
+    return rewired(menu_graph(), routers=["route_question"], add=[("route_question", r) for r in parts.routes])
 
 
 def _no_path_map() -> Any:
     """route_after_route_question without its path map: LangGraph cannot know the routes, and draws none."""
-    graph = rewired(adaptive_rag_graph(), routers=["route_question"])
+    graph = rewired(menu_graph(), routers=["route_question"])
     graph.add_conditional_edges("route_question", route_after_route_question)
     return graph
 
 
 def _one_route() -> Any:
     """route_question with one fixed edge, to the menu search: every question is searched on the menu."""
-    return rewired(adaptive_rag_graph(), routers=["route_question"], add=[("route_question", "search_menu")])
+    return rewired(menu_graph(), routers=["route_question"], add=[("route_question", "search_menu")])
 
 
 WIRING_VARIANTS = [
@@ -305,5 +307,5 @@ WIRING_VARIANTS = [
 
 def check_query_analysis_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires Adaptive RAG with its structured searches as
-    :func:`ragkit.graphs.adaptive_rag.adaptive_rag_graph` does (the same nodes and edges)."""
-    return check_wiring(build, adaptive_rag_graph(), "query_analysis_wiring", quiet, WIRING_VARIANTS)
+    :func:`ragkit.graphs.adaptive_rag.adaptive_rag_graph` does over the restaurant (the same nodes and edges)."""
+    return check_wiring(build, menu_graph(), "query_analysis_wiring", quiet, WIRING_VARIANTS)

@@ -4,15 +4,17 @@
 node (a search that found nothing or failed goes there too); every path ends with the
 :class:`ragkit.core.contract.RAGResult` fields (answer, sources, outcome, citations, reason).
 
-The graph is built from data: route specs (``routes``) plus ``sources``, a mapping from each search route's
-name to what it searches (a ragkit retriever, a LangChain ``VectorStore`` or retriever, a function). The
-route without a source is the fallback: it answers without documents, from a chat model's general
-knowledge when there is one (and says so), else with the offline message ``fallback_text``. By default
-the routes and sources are the restaurant's (:mod:`ragkit.domains.menu.routes`): the menu, the wine list,
-the local web snapshot and ``llm_fallback``.
+The graph is built from data, and knows no corpus: ``sources``, a mapping from each search route's name
+to what it searches (a ragkit retriever, a LangChain ``VectorStore`` or retriever, a function), and
+``routes``, the route specs; both are required. The route without a source is the fallback: it answers
+without documents, from a chat model's general knowledge when there is one (and says so), else with the
+offline message ``fallback_text`` (a generic one by default). The restaurant of the notebooks brings all
+three in its domain folder (``ragkit.domains.menu.routes``): ``build_adaptive_rag_graph(menu_sources(),
+routes=ROUTES, fallback_text=OFFLINE_FALLBACK)`` routes to the menu, the wine list, the local web snapshot
+or ``llm_fallback``.
 
 A source that reads the question's structure (a :class:`ragkit.roles.structured_query.StructuredSearch`,
-such as the menu's :class:`ragkit.offline.structured.StructuredRetriever`) applies its filter and sort
+such as the menu's ``StructuredRetriever``, which brings its own query analyser) applies its filter and sort
 exactly; its analysis goes into the state (``analysis``) and to the writer (a
 :class:`ragkit.offline.structured_answers.StructuredWriter`), so an excluded item is never listed, a
 superlative is answered with its winner and a comparison is stated. When its filter over the whole corpus
@@ -60,15 +62,12 @@ from ragkit.core.contract import (
 )
 from ragkit.core.search import SETUP_ERRORS, ScoredSearch, as_scored_search, run_search, with_score
 from ragkit.defaults import GRAPHS
-from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
-from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer
-from ragkit.offline.query_analysis import LocalQueryAnalyzer
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.structured_answers import StructuredWriter, structured_answer
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMRouter, LLMWriter, check_chat_model
 from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer, check_routes, choose
-from ragkit.roles.structured_query import LLMQueryAnalyzer, QueryAnalysis, QueryAnalyzer, StructuredSearch
+from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch
 
 BUILDER = "build_adaptive_rag_graph"
 NO_DOCUMENTS_PREFIX = "(No documents were used: this answer comes from the model's general knowledge.)"
@@ -337,16 +336,15 @@ class AdaptiveRAGNodes:
 
 
 def adaptive_rag_nodes(
-    sources: Mapping[str, Any] | None = None,
+    sources: Mapping[str, Any],
     *,
-    routes: Sequence[RouteSpec] = ROUTES,
+    routes: Sequence[RouteSpec],
     fallback: str | None = None,
-    fallback_text: str | None = None,
+    fallback_text: str = GENERIC_FALLBACK,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
     router: Router | None = None,
     writer: Writer | None = None,
-    query_analyzer: QueryAnalyzer | None = None,
     k: int = GRAPHS.k,
     max_question_chars: int = GRAPHS.max_question_chars,
     strict: bool = False,
@@ -357,26 +355,15 @@ def adaptive_rag_nodes(
     check_limit(max_question_chars)
     chat_model = check_chat_model(chat_model, "chat_model", strict)
     judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
-    if sources is None:
-        query_analyzer = choose(query_analyzer, QueryAnalyzer, "query_analyzer", model=judging,
-                                llm=lambda m: LLMQueryAnalyzer(m, menu_query_analyzer(embedder=False), MENU_DESCRIPTION),
-                                local=menu_query_analyzer)
-        sources = menu_sources(query_analyzer, k)
-    elif query_analyzer is not None:
-        raise TypeError("query_analyzer= reads the questions of the default sources; with sources= of your own, "
-                        "give each StructuredRetriever its analyzer= instead")
     fallback = check_route_sources(routes, sources, fallback)
-    if fallback_text is None:
-        fallback_text = OFFLINE_FALLBACK if routes is ROUTES else GENERIC_FALLBACK
     router = choose(router, Router, "router", model=judging, llm=lambda m: LLMRouter(m, routes, fallback=fallback),
                     local=lambda: LocalRouter(routes, fallback=fallback, documents=source_documents(sources)))
     writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
     names = [spec.name for spec in routes]
     searches = {name: as_scored_search(sources[name], k) for name in names if name != fallback}
     # Structured evidence for routing costs one analysis per structured route: cheap with a local analyser,
-    # a model call each with an LLM one, so it is only used with a local one.
-    local_analysis = isinstance(query_analyzer, LocalQueryAnalyzer) if query_analyzer is not None else judging is None
-    evidence = {n: s for n, s in searches.items() if isinstance(s, StructuredSearch)} if local_analysis else {}
+    # a model call each with an LLM one, so it is only used offline (no judging model): a model routes alone.
+    evidence = {n: s for n, s in searches.items() if isinstance(s, StructuredSearch)} if judging is None else {}
 
     nodes: dict[str, Node] = {
         "check_question": check_question_node(BUILDER, max_question_chars, chat_model is not None, start_run),
@@ -391,35 +378,34 @@ def adaptive_rag_nodes(
 
 
 def adaptive_rag_graph(
-    sources: Mapping[str, Any] | None = None,
+    sources: Mapping[str, Any],
     *,
-    routes: Sequence[RouteSpec] = ROUTES,
+    routes: Sequence[RouteSpec],
     fallback: str | None = None,
-    fallback_text: str | None = None,
+    fallback_text: str = GENERIC_FALLBACK,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
     router: Router | None = None,
     writer: Writer | None = None,
-    query_analyzer: QueryAnalyzer | None = None,
     k: int = GRAPHS.k,
     max_question_chars: int = GRAPHS.max_question_chars,
     strict: bool = False,
 ) -> StateGraph:
     """The adaptive RAG graph, uncompiled, from route specs and their search sources.
 
-    ``sources`` maps each search route to what it searches (default: :func:`ragkit.domains.menu.routes.menu_sources`
-    for the default :data:`ragkit.domains.menu.routes.ROUTES`); the route without a source is the fallback
-    (``fallback``, default the last route), whose offline message is ``fallback_text`` (default: the menu's
-    for the menu's routes, else a generic one). The router runs on ``judge_model`` when given, else on
-    ``chat_model``, else it is a ``LocalRouter`` with the sources' documents as evidence; the writer on
-    ``chat_model``; with a chat model the fallback answers from general knowledge and says so.
-    ``query_analyzer`` reads the questions of the default sources (re-targeted to each; default: an LLM one on
-    the judging model, else the menu's local one); a ``StructuredRetriever`` of your own brings its own
-    ``analyzer=``. ``strict=True`` raises, instead of warning, when a chat model cannot return structured output.
+    ``sources`` (required) maps each search route to what it searches and ``routes`` (required) are the route
+    specs; the restaurant's are ``menu_sources()`` and ``ROUTES`` from ``ragkit.domains.menu.routes``. The
+    route without a source is the fallback (``fallback``, default the last route), whose offline message is
+    ``fallback_text`` (default: a generic one; the restaurant's is ``OFFLINE_FALLBACK``). The router runs on
+    ``judge_model`` when given, else on ``chat_model``, else it is a ``LocalRouter`` with the sources'
+    documents as evidence (and, offline, the structured sources' fields); the writer on ``chat_model``; with a
+    chat model the fallback answers from general knowledge and says so. A structured source reads questions
+    with its own analyser (``menu_sources(chat_model=...)`` gives the menu's an LLM one).
+    ``strict=True`` raises, instead of warning, when a chat model cannot return structured output.
     """
     parts = adaptive_rag_nodes(sources, routes=routes, fallback=fallback, fallback_text=fallback_text,
                                chat_model=chat_model, judge_model=judge_model, router=router, writer=writer,
-                               query_analyzer=query_analyzer, k=k, max_question_chars=max_question_chars, strict=strict)
+                               k=k, max_question_chars=max_question_chars, strict=strict)
     graph = StateGraph(AdaptiveRAGState)
     for name, node in parts.nodes.items():
         graph.add_node(name, node)
@@ -434,10 +420,13 @@ def adaptive_rag_graph(
     return graph
 
 
-def build_adaptive_rag_graph(sources: Mapping[str, Any] | None = None, *,
+def build_adaptive_rag_graph(sources: Mapping[str, Any], *, routes: Sequence[RouteSpec],
                              checkpointer: BaseCheckpointSaver | None = None, **options: Any) -> CompiledStateGraph:
-    """:func:`adaptive_rag_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
-    return adaptive_rag_graph(sources, **options).compile(checkpointer=checkpointer, name="adaptive_rag")
+    """:func:`adaptive_rag_graph` compiled (same arguments), with an optional LangGraph checkpointer.
+
+    The restaurant: ``build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)``.
+    """
+    return adaptive_rag_graph(sources, routes=routes, **options).compile(checkpointer=checkpointer, name="adaptive_rag")
 
 
 __all__ = ["FALLBACK_SYSTEM_PROMPT", "GENERIC_FALLBACK", "NO_DOCUMENTS_PREFIX", "AdaptiveRAGNodes", "AdaptiveRAGState",

@@ -103,6 +103,7 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     keeps its counts, None keeps them in memory; ``state_dir``: where an older bandit file may be)."""
     from ragkit.domains.handbook.agents import HANDBOOK_TEAM
     from ragkit.domains.handbook.corpus import handbook_search, load_handbook
+    from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
     from ragkit.domains.shop.orders import load_order_store
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.advanced_rag import build_advanced_rag_graph
@@ -117,7 +118,8 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     bandit = advanced_bandit(database, state_dir)
     specs = [
         GraphSpec("adaptive_rag", "Route a question to the menu, the wine list or the local news, or to a fallback.",
-                  lambda cp, cm: build_adaptive_rag_graph(chat_model=cm, checkpointer=cp)),
+                  lambda cp, cm: build_adaptive_rag_graph(menu_sources(chat_model=cm), routes=ROUTES,
+                                                          fallback_text=OFFLINE_FALLBACK, chat_model=cm, checkpointer=cp)),
         GraphSpec("self_rag", "Retrieve from the handbook, grade documents and the answer, rewrite and retry within a cap.",
                   lambda cp, cm: build_self_rag_graph(handbook_search(), chat_model=cm, checkpointer=cp)),
         GraphSpec("crag", "Judge retrieved handbook sections (4 verdicts), write, verify; ask back when ambiguous.",

@@ -7,7 +7,8 @@ compares a question with, and the kinds of question it serves whatever their top
 fresh, time-bound information (today's weather, the latest news, rates and results), the fallback general
 knowledge ("What is burrata made from?"). :func:`menu_sources` says what each search route searches: the menu and
 the wine list as structured retrievers (their fields filtered exactly), the web as the offline web
-search. ``build_adaptive_rag_graph()`` takes both as its defaults; the graph itself knows no restaurant.
+search; :data:`OFFLINE_FALLBACK` is what the fallback says offline. A caller passes them, the graph itself
+knows no restaurant: ``build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)``.
 
 The labelled routing set (:func:`load_routing_questions`) is kept for tuning and measuring routers
 (``benchmarks/roles/router_accuracy.py``); no route example is taken from it (a test checks).
@@ -19,15 +20,16 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Sequence, get_args
 
 from langchain_core.documents import Document
+from langchain_core.language_models.chat_models import BaseChatModel
 
 from ragkit.core.files import DataError, locate, read_json, records, require
 from ragkit.defaults import GRAPHS
 from ragkit.domains.menu.corpus import load_menu, load_wines
-from ragkit.domains.menu.vocabulary import menu_query_analyzer
+from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer
 from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 from ragkit.offline.structured import StructuredRetriever
 from ragkit.roles.protocols import RouteSpec
-from ragkit.roles.structured_query import QueryAnalyzer
+from ragkit.roles.structured_query import LLMQueryAnalyzer, QueryAnalyzer
 
 Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]
 ROUTE_NAMES: tuple[str, ...] = get_args(Route)
@@ -141,13 +143,22 @@ def load_route_documents(routes: Sequence[RouteSpec] = ROUTES) -> dict[str, list
     return {name: load() for name, load in ROUTE_CORPORA.items() if name in wanted}
 
 
-def menu_sources(query_analyzer: QueryAnalyzer | None = None, k: int = GRAPHS.k) -> dict[str, Any]:
+def menu_sources(query_analyzer: QueryAnalyzer | None = None, k: int = GRAPHS.k, *,
+                 chat_model: BaseChatModel | None = None) -> dict[str, Any]:
     """What each search route searches: the menu and the wine list as structured retrievers, the web snapshot.
 
     Each structured retriever reads the question with ``query_analyzer`` re-targeted to its own documents
-    (default: :func:`ragkit.domains.menu.vocabulary.menu_query_analyzer`); its similarity ranker is built on
-    the first search.
+    (default: :func:`ragkit.domains.menu.vocabulary.menu_query_analyzer`; with ``chat_model``, an
+    ``LLMQueryAnalyzer`` on it with the menu's words and :data:`MENU_DESCRIPTION`, the local analysis kept
+    for when the model fails); its similarity ranker is built on the first search.
+
+    >>> sorted(menu_sources())
+    ['search_menu', 'search_web', 'search_wine']
     """
+    if chat_model is not None:
+        if query_analyzer is not None:
+            raise TypeError("give menu_sources() query_analyzer= or chat_model=, not both")
+        query_analyzer = LLMQueryAnalyzer(chat_model, menu_query_analyzer(embedder=False), MENU_DESCRIPTION)
 
     def structured(docs: list[Document], name: str) -> StructuredRetriever:
         analyzer = query_analyzer.for_documents(docs) if query_analyzer is not None else menu_query_analyzer(docs)
