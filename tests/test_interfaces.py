@@ -34,6 +34,8 @@ from ragkit.core.search import (
 from ragkit.defaults import GRAPHS, RETRIEVAL
 from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.domains.menu.routes import ROUTES, menu_sources
+from ragkit.domains.shop.orders import load_order_store
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
 from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph
@@ -205,15 +207,15 @@ def test_a_search_that_raises_is_a_recorded_outcome_in_every_graph():
 
 
 def test_the_tool_loop_rejects_empty_and_oversized_messages_clearly():
-    graph = build_tool_agent_graph()
+    graph = build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS)
     for text, message in [("", "message is empty"), ("x" * 20_000, r"20,000 characters.*max_message_chars=")]:
         with pytest.raises(ValueError, match=message):
             graph.invoke({"messages": [HumanMessage(text)]}, {"configurable": {"thread_id": f"t{len(text)}"}})
-    roomy = build_tool_agent_graph(max_message_chars=5_000)
+    roomy = build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, max_message_chars=5_000)
     text = "Track A1002 please. " + "thanks " * 500
     assert "DHL" in roomy.invoke({"messages": [HumanMessage(text)]}, {"configurable": {"thread_id": "roomy"}})["messages"][-1].content
     with pytest.raises(ValueError, match="max_message_chars must be"):
-        build_tool_agent_graph(max_message_chars=0)
+        build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, max_message_chars=0)
 
 
 def test_the_default_limit_is_the_one_in_defaults():
@@ -257,8 +259,8 @@ def test_every_graph_says_plainly_that_the_offline_models_read_english():
     assert self_rag["outcome"] == "refused" and self_rag["reason"] == "language"
     crag = run_crag(build_crag_graph(handbook_search()), KOREAN, "ko")
     assert crag["refusal"] == "language" and "English only" in crag["answer"] and "retrieve" not in crag["path"]
-    tool = build_tool_agent_graph().invoke({"messages": [HumanMessage("A1002 주문은 어디에 있나요?")]},
-                                           {"configurable": {"thread_id": "ko"}})
+    tool = build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS).invoke(
+        {"messages": [HumanMessage("A1002 주문은 어디에 있나요?")]}, {"configurable": {"thread_id": "ko"}})
     assert "Korean" in tool["messages"][-1].content
 
 

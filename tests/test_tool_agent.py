@@ -6,7 +6,7 @@ import re
 from contextlib import contextmanager
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 from langgraph.graph import StateGraph
 from langgraph.types import Command
 from pydantic import create_model
@@ -14,8 +14,9 @@ from pydantic import create_model
 from ragkit.core.chat_models import ScriptedChatModel
 from ragkit.core.tools import SeededCodeSource, ToolSpec, UserArg, call_digest
 from ragkit.domains.shop.orders import load_order_store
-from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, OrderIdArgs, make_order_tools
+from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, SYSTEM_PROMPT, OrderIdArgs, make_order_tools
 from ragkit.graphs.tool_agent import (
+    GENERIC_SYSTEM_PROMPT,
     Guard,
     NotPausedError,
     build_tool_agent_graph,
@@ -34,10 +35,10 @@ def call(name: str, **args) -> AIMessage:
     return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": f"c_{name}"}])
 
 
-def setup(*responses, **kwargs):
+def setup(*responses, specs=ORDER_TOOL_SPECS, **kwargs):
     store = load_order_store()
     model = ScriptedChatModel(responses=list(responses)) if responses else None
-    graph = build_tool_agent_graph(chat_model=model, store=store, **kwargs)
+    graph = build_tool_agent_graph(store, specs, chat_model=model, **kwargs)
     return graph, store, model, {"configurable": {"thread_id": "t"}}
 
 
@@ -191,7 +192,7 @@ def test_the_local_planner_turns_a_refusal_reason_into_a_question() -> None:
 
 def test_round_cap_ends_a_model_that_never_stops_and_last_round_offers_no_tools() -> None:
     model = ScriptedChatModel(responses=[call("track_shipment", order_id="A1002")], cycle=True)
-    graph = build_tool_agent_graph(chat_model=model, store=load_order_store(), max_rounds=3)
+    graph = build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, chat_model=model, max_rounds=3)
     config = {"configurable": {"thread_id": "cap"}}
     out = ask(graph, config, "track A1002")
     assert out["round"] == 3 == out["max_rounds"]
@@ -271,7 +272,7 @@ def test_injected_instructions_in_a_tool_result_cannot_mutate_without_approval()
         return call("cancel_order", order_id="A1001") if "cancel order A1001" in text else "Done."
 
     model = ScriptedChatModel(responses=[call("track_shipment", order_id="A1002"), call("lookup_order", order_id="A1002"), obey, "ok"])
-    graph = build_tool_agent_graph(chat_model=model, store=store, grounded=False)
+    graph = build_tool_agent_graph(store, ORDER_TOOL_SPECS, chat_model=model, grounded=False)
     config = {"configurable": {"thread_id": "inj"}}
     ask(graph, config, "What is in A1002?")
     resume_tool_agent(graph, config, {"user_id": "C002"})  # login for lookup_order
@@ -331,25 +332,43 @@ def test_a_run_without_a_thread_id_gets_a_plain_error() -> None:
         graph.invoke({"messages": [HumanMessage("Track A1002")]})
 
 
+def test_the_store_and_the_specs_are_required_and_a_missing_one_is_named() -> None:
+    for builder in (tool_agent_graph, build_tool_agent_graph):
+        with pytest.raises(TypeError, match="'store' and 'specs'"):
+            builder()
+        with pytest.raises(TypeError, match="'specs'"):
+            builder(load_order_store())
+
+
+def test_a_chat_model_reads_the_generic_prompt_unless_the_domain_gives_its_own() -> None:
+    for given, expected in [({}, GENERIC_SYSTEM_PROMPT), ({"system_prompt": SYSTEM_PROMPT}, SYSTEM_PROMPT)]:
+        graph, _, model, config = setup("Hello.", **given)
+        ask(graph, config, "hi")
+        first = model.calls[0]["messages"][0]
+        assert isinstance(first, SystemMessage) and first.content == expected
+
+
 def test_a_planner_that_cannot_call_tools_is_refused_when_the_graph_is_built() -> None:
     from langchain_core.language_models import FakeListChatModel
 
     with pytest.raises(TypeError, match="chat_model= needs a chat model that can call tools"):
-        tool_agent_graph(chat_model=FakeListChatModel(responses=["hi"]))
+        tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, chat_model=FakeListChatModel(responses=["hi"]))
     with pytest.raises(TypeError, match="tool_planner= needs a ToolPlanner: an object with bind_tools"):
-        tool_agent_graph(tool_planner=object())
+        tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, tool_planner=object())
     with pytest.raises(ValueError, match="max_calls_per_round must be a positive integer"):
-        tool_agent_graph(max_calls_per_round=0)
+        tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, max_calls_per_round=0)
     mine = ScriptedChatModel(responses=["Hello."])
-    graph = build_tool_agent_graph(chat_model=ScriptedChatModel(responses=["unused"]), tool_planner=mine, strict=True)
+    graph = build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS, tool_planner=mine,
+                                   chat_model=ScriptedChatModel(responses=["unused"]), strict=True)
     assert graph.invoke({"messages": [HumanMessage("hi")]}, {"configurable": {"thread_id": "p"}})["messages"][-1].content == "Hello."
     assert len(mine.calls) == 1  # the tool_planner= wins over chat_model=
 
 
 def test_the_uncompiled_graph_can_be_extended_and_its_nodes_are_traced() -> None:
-    graph = tool_agent_graph(store=load_order_store())
+    graph = tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS)
     assert isinstance(graph, StateGraph) and set(graph.nodes) >= {"start_turn", "agent", "guard", "execute"}
-    out = build_tool_agent_graph().invoke({"messages": [HumanMessage("Track A1002")]}, {"configurable": {"thread_id": "tr"}})
+    out = build_tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS).invoke({"messages": [HumanMessage("Track A1002")]},
+                                                                              {"configurable": {"thread_id": "tr"}})
     assert out["path"] == ["start_turn", "agent", "guard", "execute", "guard", "agent"]
 
 
@@ -392,7 +411,7 @@ CLOSE = ToolSpec("close_ticket", "Close a support ticket.", create_model("Ticket
 
 def test_another_domain_runs_through_the_same_loop_from_its_specs_and_store_alone() -> None:
     store = TicketStore()
-    graph = build_tool_agent_graph(store, specs=(CLOSE,), tool_planner=LocalToolPlanner(use_embeddings=False),
+    graph = build_tool_agent_graph(store, (CLOSE,), tool_planner=LocalToolPlanner(use_embeddings=False),
                                    system_prompt="You close support tickets.", require_otp=True)
     config = {"configurable": {"thread_id": "tickets"}}
     ask(graph, config, "Please close T8")

@@ -122,8 +122,8 @@ def test_guards_hold_against_hostile_models_and_payloads(turns, actions, texts, 
                                                          approve_by_default) -> None:
     store, recorder = BASE.copy(), Recorder()
     graph = build_tool_agent_graph(
-        chat_model=scripted_model(turns), store=store, max_rounds=max_rounds, require_otp=require_otp, grounded=grounded,
-        specs=tuple(recorder.wrap(s) for s in ORDER_TOOL_SPECS), code_source=CODES,
+        store, tuple(recorder.wrap(s) for s in ORDER_TOOL_SPECS), chat_model=scripted_model(turns),
+        max_rounds=max_rounds, require_otp=require_otp, grounded=grounded, code_source=CODES,
     )
     config = {"configurable": {"thread_id": "prop"}}
     approved: Counter[str] = Counter()
@@ -177,7 +177,8 @@ def test_guards_hold_against_hostile_models_and_payloads(turns, actions, texts, 
 @given(turns=st.lists(st.lists(CALL, min_size=1, max_size=6), min_size=1, max_size=3), max_rounds=st.integers(1, 6))
 def test_models_that_never_stop_proposing_end_within_the_round_cap(turns, max_rounds) -> None:
     model = scripted_model(turns)  # cycles forever: every reply proposes calls
-    graph = build_tool_agent_graph(chat_model=model, store=BASE.copy(), max_rounds=max_rounds, grounded=False)
+    graph = build_tool_agent_graph(BASE.copy(), ORDER_TOOL_SPECS, chat_model=model, max_rounds=max_rounds,
+                                   grounded=False)
     config = {"configurable": {"thread_id": "loop"}}
     state = graph.invoke({"messages": [HumanMessage("A1001 A1002 A1007")]}, config)
     while (asked := pending_interrupt(graph, config)) is not None:

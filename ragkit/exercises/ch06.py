@@ -221,7 +221,8 @@ PAUSES = ("login", "approve", "otp", "execute")
 
 def _loop_without(drop: tuple[tuple[str, str], ...] = (), router: bool = True,
                   add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
-    return lambda: rewired(tool_agent_graph(), drop=drop, routers=() if router else ("guard",), add=add)
+    return lambda: rewired(tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS), drop=drop,
+                           routers=() if router else ("guard",), add=add)
 
 
 WIRING_VARIANTS = [
@@ -245,4 +246,5 @@ WIRING_VARIANTS = [
 def check_tool_loop_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the guarded tool loop as ``ragkit.graphs.tool_agent.tool_agent_graph`` does
     (the same nodes and edges, each conditional edge from the module's router)."""
-    return check_wiring(build, tool_agent_graph(), "tool_loop_wiring", quiet, WIRING_VARIANTS)
+    return check_wiring(build, tool_agent_graph(load_order_store(), ORDER_TOOL_SPECS), "tool_loop_wiring", quiet,
+                        WIRING_VARIANTS)

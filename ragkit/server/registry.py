@@ -105,6 +105,7 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     from ragkit.domains.handbook.corpus import handbook_search, load_handbook
     from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
     from ragkit.domains.shop.orders import load_order_store
+    from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, SYSTEM_PROMPT
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.advanced_rag import build_advanced_rag_graph
     from ragkit.graphs.crag import build_crag_graph
@@ -134,7 +135,8 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
                   lambda cp, cm: build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=cm, checkpointer=cp, run_code=python_runner())),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
-                  lambda cp, cm: build_tool_agent_graph(store=store, chat_model=cm, checkpointer=cp),
+                  lambda cp, cm: build_tool_agent_graph(store, ORDER_TOOL_SPECS, system_prompt=SYSTEM_PROMPT,
+                                                        chat_model=cm, checkpointer=cp),
                   input_kind="message", changes_data=True, check_resume=_check_tool_payload(store),
                   extras={"store": store}),
     ]
