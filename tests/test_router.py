@@ -18,10 +18,10 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from ragkit.core.nlp import general_question, time_sensitivity, words
+from ragkit.core.nlp import words
 from ragkit.domains.menu.corpus import load_menu
 from ragkit.domains.menu.routes import ROUTE_NAMES, ROUTES, load_route_documents, load_routing_questions
-from ragkit.offline.router import LocalRouter, field_examples, passages, term_shares
+from ragkit.offline.router import LocalRouter, field_examples, general_question, passages, term_shares, time_sensitivity
 from ragkit.roles.protocols import RouteSpec
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "routing_dev.json"

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -33,6 +32,7 @@ from typing import Any
 from langchain_core.documents import Document
 
 from ragkit.core.errors import DataError, DataNotFound
+from ragkit.core.nlp import FENCE
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the installed ragkit folder
 
@@ -260,7 +260,6 @@ def read_documents(path: Path) -> list[Document]:
 
 
 # ---------------------------------------------------------------- Markdown sections
-FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:

@@ -2,9 +2,9 @@
 
 Tokens (:func:`tokenize`, :func:`key_terms`), sentences (:func:`split_sentences`, :func:`prose_sentences`),
 the language of a question (:func:`detect_language`), its form and the answer it asks for
-(:func:`question_form`, :func:`answer_type`, :func:`has_answer`), two router signals
-(:func:`time_sensitivity`, :func:`general_question`), one negation lexicon, facts in a sentence
-(:func:`numbers`, :func:`names`, ``[n]`` citations) and the clauses of a request (:func:`split_clauses`).
+(:func:`question_form`, :func:`answer_type`, :func:`has_answer`), one negation lexicon, facts in a sentence
+(:func:`numbers`, :func:`names`, ``[n]`` citations), Markdown code fences (:data:`FENCE`) and the clauses of a
+request (:func:`split_clauses`).
 
 What it cannot do: it reads English only (French, Spanish and German are recognised, not read); the
 splitters and the name finder are regular expressions, not trained models, so unusual text is sometimes
@@ -406,63 +406,6 @@ def names_symbol(text: str, symbol_list: Sequence[str]) -> bool:
     return any(s in said for s in symbol_list)
 
 
-# ---------------------------------------------------------------- time-bound and general questions
-NOW_WORDS = frozenset("now today tonight tomorrow yesterday currently current latest recent recently nowadays "
-                      "upcoming live ongoing yet".split())
-NOW_PHRASES = ("at the moment", "at present", "these days", "so far", "up to date", "as of", "last night",
-               *(f"{when} {span}" for when in ("this", "last", "next")
-                 for span in ("week", "weekend", "month", "year", "season", "spring", "summer", "autumn", "winter")),
-               *(f"this {part}" for part in ("morning", "afternoon", "evening")))
-CHANGING_WORDS = frozenset("news headline headlines forecast weather score scores result results standings rate rates "
-                           "traffic delay delays strike strikes".split())  # their value changes day to day
-_SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b")
-_ASKS_FOR_HELP = re.compile(r"\b(?:can|could|would|will) you (?:tell|help|explain|give|find|check|look)\b|\bdo you know\b"
-                            r"|\bthank you\b")
-
-
-def time_sensitivity(question: str) -> float:
-    """1.0 for a question tied to the present (now, today, latest, this week ...), 0.5 for one that names
-    something changing (news, weather, scores, rates), else 0.0; 0.0 too for one that asks "you" (a
-    service) about itself, asking for help aside.
-
-    >>> [time_sensitivity(q) for q in ("What's the weather like today?", "Any news from the port?", "Who wrote Hamlet?")]
-    [1.0, 0.5, 0.0]
-    >>> time_sensitivity("Do you have oysters tonight?"), time_sensitivity("Can you tell me if it rains today?")
-    (0.0, 1.0)
-    """
-    text = f" {' '.join(words(question))} "
-    if _SECOND_PERSON.search(_ASKS_FOR_HELP.sub(" ", text)):
-        return 0.0
-    found = set(text.split())
-    if found & NOW_WORDS or any(f" {phrase} " in text for phrase in NOW_PHRASES):
-        return 1.0
-    return 0.5 if found & CHANGING_WORDS else 0.0
-
-
-# The forms of a question about things in general (on folded words, "what's" read as "what s").
-_GENERAL_FORMS = re.compile(
-    r"^(?:what (?:s|is|are|was|were) (?:an? )?(?!the |there )|what (?:s|is|are) the (?:difference|origin|history|meaning|best way) "
-    r"|what (?:does|do|did) (?!you |i |we |the |your |our )|what (?:causes|makes|happens) |why "
-    r"|how (?:do|does|did|is|are|can|should|would) |how (?:long|often) (?:should|do|does|can) "
-    r"|how (?:many|much) \w+ (?:is|are) in an? |where (?:does|do|did) .*come from|who (?:invented|discovered|created) "
-    r"|(?:is|are) (?:it )?.*(?:good|bad|healthy|unhealthy|safe) (?:for|to) |(?:is|are|does|do) an? )")
-_PARTICULAR = re.compile(r"\b(?:the|your|yours|our|ours|here|this|these|those|tonight)\b|^(?:is|are) there\b")
-_GENERIC_PHRASES = re.compile(r"\bthe (?:difference|origin|history|meaning|best way)\b|\b(?:good|bad) for your?\b|\bin the world\b")
-
-
-def general_question(question: str) -> bool:
-    """Whether a question asks about things in general (what a kind of thing is, why or how something happens),
-    read from its form and determiners, not about a particular item ("the", "your", "here") or the present.
-    A general question that says "the" ("Why do cooks salt the pasta water?") is missed.
-
-    >>> [general_question(q) for q in ("Why do oysters make pearls?", "How do I poach an egg?", "Where does your lamb come from?")]
-    [True, True, False]
-    """
-    text = " ".join(words(question))
-    return (bool(_GENERAL_FORMS.match(text)) and not _PARTICULAR.search(_GENERIC_PHRASES.sub(" ", text))
-            and time_sensitivity(question) < 1.0)
-
-
 # ---------------------------------------------------------------- negation
 # One English negation lexicon in groups; a reader takes the groups it needs (matched with phrase_pattern).
 NEGATORS = ("not", "without")  # negate the action or value after them
@@ -545,6 +488,7 @@ def source_sentences(documents: Sequence[Document]) -> list[SourceSentence]:
 
 _TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026)[\"'\u201d\u2019)\]]*$")
+FENCE = re.compile(r"^\s{0,3}(```|~~~)")  # a line that opens or closes a Markdown code block
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
 _FENCED_PYTHON = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ragkit.core.nlp import FENCE
+
 READER_VERSION = 1  # bump when a reader's output changes, so re-ingest re-reads every file
 
 
@@ -91,7 +93,6 @@ def tidy(text: str) -> str:
 
 # ------------------------------------------------------------------------------------------ Markdown
 
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
@@ -141,7 +142,7 @@ def markdown_parts(text: str) -> tuple[str | None, list[Part]]:
                 parts.append(Part(text_, meta))
 
     for line in text.split("\n"):
-        marker = _FENCE.match(line)
+        marker = FENCE.match(line)
         if marker and (fence is None or marker.group(1) == fence):
             fence = marker.group(1) if fence is None else None
         match = _ATX.match(line) if fence is None and not marker else None

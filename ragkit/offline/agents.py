@@ -38,8 +38,8 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed, load_embedder
-from ragkit.core.files import FENCE
 from ragkit.core.nlp import (
+    FENCE,
     QUESTION_STOPWORDS,
     clean_query,
     code_blocks,

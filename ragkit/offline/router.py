@@ -18,9 +18,9 @@ those texts is embedded once (a "prototype"). A question gets one score per rout
    concept none of our sources mention is evidence of a general question.
 4. **signals** (only for routes that declare them in ``RouteSpec.serves``): ``signal_weights[name]``
    times the strength of a question-level signal of :data:`SIGNALS`: ``"fresh"`` (it asks for time-bound
-   information: now, today, latest, news, rates; :func:`ragkit.core.nlp.time_sensitivity`) and
+   information: now, today, latest, news, rates; :func:`time_sensitivity`) and
    ``"general"`` (it asks about things in general, not a particular item: "What is burrata made from?";
-   :func:`ragkit.core.nlp.general_question`). Which route serves which signal is the route table's choice;
+   :func:`general_question`). Which route serves which signal is the route table's choice;
    in a table where no route declares one, that signal changes nothing.
 
 A route with ``templates`` and documents also gets **examples read from its data**: each template is
@@ -63,6 +63,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import string
 from collections import Counter
 from typing import Callable, Mapping, Sequence
@@ -72,7 +73,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed, load_embedder
-from ragkit.core.nlp import clean_query, general_question, key_terms, split_sentences, time_sensitivity, tokenize
+from ragkit.core.nlp import clean_query, key_terms, split_sentences, tokenize, words
 from ragkit.defaults import ADVANCED, ROUTER
 from ragkit.roles.protocols import Intent, RouteDecision, RouteSpec, check_routes
 
@@ -129,6 +130,63 @@ def term_shares(terms: Sequence[str], frequencies: Mapping[str, Counter[str]], s
                 shares[name] += idf * rate / norm
         total += idf
     return {name: (value / total if total else 0.0) for name, value in shares.items()}
+
+
+# ---------------------------------------------------------------- time-bound and general questions
+NOW_WORDS = frozenset("now today tonight tomorrow yesterday currently current latest recent recently nowadays "
+                      "upcoming live ongoing yet".split())
+NOW_PHRASES = ("at the moment", "at present", "these days", "so far", "up to date", "as of", "last night",
+               *(f"{when} {span}" for when in ("this", "last", "next")
+                 for span in ("week", "weekend", "month", "year", "season", "spring", "summer", "autumn", "winter")),
+               *(f"this {part}" for part in ("morning", "afternoon", "evening")))
+CHANGING_WORDS = frozenset("news headline headlines forecast weather score scores result results standings rate rates "
+                           "traffic delay delays strike strikes".split())  # their value changes day to day
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours)\b")
+_ASKS_FOR_HELP = re.compile(r"\b(?:can|could|would|will) you (?:tell|help|explain|give|find|check|look)\b|\bdo you know\b"
+                            r"|\bthank you\b")
+
+
+def time_sensitivity(question: str) -> float:
+    """1.0 for a question tied to the present (now, today, latest, this week ...), 0.5 for one that names
+    something changing (news, weather, scores, rates), else 0.0; 0.0 too for one that asks "you" (a
+    service) about itself, asking for help aside.
+
+    >>> [time_sensitivity(q) for q in ("What's the weather like today?", "Any news from the port?", "Who wrote Hamlet?")]
+    [1.0, 0.5, 0.0]
+    >>> time_sensitivity("Do you have oysters tonight?"), time_sensitivity("Can you tell me if it rains today?")
+    (0.0, 1.0)
+    """
+    text = f" {' '.join(words(question))} "
+    if _SECOND_PERSON.search(_ASKS_FOR_HELP.sub(" ", text)):
+        return 0.0
+    found = set(text.split())
+    if found & NOW_WORDS or any(f" {phrase} " in text for phrase in NOW_PHRASES):
+        return 1.0
+    return 0.5 if found & CHANGING_WORDS else 0.0
+
+
+# The forms of a question about things in general (on folded words, "what's" read as "what s").
+_GENERAL_FORMS = re.compile(
+    r"^(?:what (?:s|is|are|was|were) (?:an? )?(?!the |there )|what (?:s|is|are) the (?:difference|origin|history|meaning|best way) "
+    r"|what (?:does|do|did) (?!you |i |we |the |your |our )|what (?:causes|makes|happens) |why "
+    r"|how (?:do|does|did|is|are|can|should|would) |how (?:long|often) (?:should|do|does|can) "
+    r"|how (?:many|much) \w+ (?:is|are) in an? |where (?:does|do|did) .*come from|who (?:invented|discovered|created) "
+    r"|(?:is|are) (?:it )?.*(?:good|bad|healthy|unhealthy|safe) (?:for|to) |(?:is|are|does|do) an? )")
+_PARTICULAR = re.compile(r"\b(?:the|your|yours|our|ours|here|this|these|those|tonight)\b|^(?:is|are) there\b")
+_GENERIC_PHRASES = re.compile(r"\bthe (?:difference|origin|history|meaning|best way)\b|\b(?:good|bad) for your?\b|\bin the world\b")
+
+
+def general_question(question: str) -> bool:
+    """Whether a question asks about things in general (what a kind of thing is, why or how something happens),
+    read from its form and determiners, not about a particular item ("the", "your", "here") or the present.
+    A general question that says "the" ("Why do cooks salt the pasta water?") is missed.
+
+    >>> [general_question(q) for q in ("Why do oysters make pearls?", "How do I poach an egg?", "Where does your lamb come from?")]
+    [True, True, False]
+    """
+    text = " ".join(words(question))
+    return (bool(_GENERAL_FORMS.match(text)) and not _PARTICULAR.search(_GENERIC_PHRASES.sub(" ", text))
+            and time_sensitivity(question) < 1.0)
 
 
 SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question}

@@ -10,8 +10,10 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragkit.core.files import FENCE, DataError, locate, markdown_sections, read_text, unique_ids
+from ragkit.core.errors import DataError
+from ragkit.core.files import locate, markdown_sections, read_text, unique_ids
 from ragkit.core.hybrid import default_retriever
+from ragkit.core.nlp import FENCE
 from ragkit.core.search import LazySearch
 from ragkit.defaults import GRAPHS
 
