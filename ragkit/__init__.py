@@ -3,9 +3,9 @@
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.chat_models import ScriptedChatModel, describe_backend, load_chat_model, scripted
 from ragkit.core.chunking import split_documents
+from ragkit.core.contract import DataError, DataNotFound
 from ragkit.core.dense import DenseRetriever
 from ragkit.core.embeddings import MiniLMEmbeddings, load_embedder
-from ragkit.core.errors import DataError, DataNotFound
 from ragkit.core.files import data_dir, notebooks_dir, results_dir
 from ragkit.core.hybrid import HybridRetriever
 from ragkit.core.maxp import MaxChunkDenseRetriever

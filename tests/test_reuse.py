@@ -14,7 +14,7 @@ from langchain_core.documents import Document
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from ragkit.core.chat_models import scripted
-from ragkit.core.errors import DataNotFound
+from ragkit.core.contract import DataNotFound
 from ragkit.domains.handbook.corpus import handbook_search, load_handbook
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph
 from ragkit.graphs.crag import build_crag_graph, thread

@@ -4,7 +4,8 @@
    (``TypeError`` for a non-string) for an empty question or one over ``max_question_chars``, naming the
    builder argument that raises the limit, before any search, model or embedder is touched.
 2. **A search that fails at run time is an outcome** (:func:`ragkit.core.search.run_search`), not a crash;
-   a setup error (missing data or index, broken data file, missing package) is raised with its fix.
+   a setup error (missing data or index, broken data file, missing package) is raised with its fix
+   (:class:`DataNotFound`, :class:`DataError`, ``ImportError``).
 3. **A role that fails takes its documented safe default** (``fallback=True``).
 4. **Every loop has a cap in the state**, and a test proves the run ends within it.
 5. **A question the models cannot read is told so** (:func:`unsupported_language`).
@@ -34,7 +35,17 @@ from langgraph.graph.state import CompiledStateGraph
 
 from ragkit.core.nlp import MAX_QUERY_CHARS, clean_query, offline_language_note
 
+
+class DataError(ValueError):
+    """A data file exists but cannot be used (bad JSON, a missing field, no sections, an empty corpus)."""
+
+
+class DataNotFound(FileNotFoundError):
+    """A workbook folder or data file is missing."""
+
+
 F = TypeVar("F", bound=Callable[..., Any])
+
 Outcome = Literal["answered", "refused", "asked_back"]
 
 

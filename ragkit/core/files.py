@@ -31,7 +31,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ragkit.core.errors import DataError, DataNotFound
+from ragkit.core.contract import DataError, DataNotFound
 from ragkit.core.nlp import FENCE
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the installed ragkit folder

@@ -27,7 +27,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import VectorStore, VectorStoreRetriever
 from pydantic import ConfigDict, Field
 
-from ragkit.core.errors import DataError
+from ragkit.core.contract import DataError
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import GRAPHS
 

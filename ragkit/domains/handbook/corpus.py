@@ -10,7 +10,7 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragkit.core.errors import DataError
+from ragkit.core.contract import DataError
 from ragkit.core.files import locate, markdown_sections, read_text, unique_ids
 from ragkit.core.hybrid import default_retriever
 from ragkit.core.nlp import FENCE
