@@ -140,7 +140,8 @@ def check_jupyterlab() -> Check:
 
 def check_folder(kind: str, pattern: str = "*") -> Check:
     """Is one kind of workbook file found ("data", "results" or "notebooks"), and how many files match?"""
-    from ragkit.core.files import KINDS, DataNotFound, workbook_dir
+    from ragkit.core.contract import DataNotFound
+    from ragkit.core.files import KINDS, workbook_dir
 
     variable = KINDS[kind][0]
     try:

@@ -28,7 +28,8 @@ from typing import Any, Iterator
 
 from filelock import FileLock
 
-from ragkit.core.files import DataError, data_dir, read_json
+from ragkit.core.contract import DataError
+from ragkit.core.files import data_dir, read_json
 
 
 def eval_dir() -> Path:

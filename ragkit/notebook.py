@@ -28,7 +28,8 @@ import tokenize
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
 
-from ragkit.core.files import DataNotFound, notebooks_dir, results_dir
+from ragkit.core.contract import DataNotFound
+from ragkit.core.files import notebooks_dir, results_dir
 
 MERMAID_MIME = "text/vnd.mermaid"
 # The chapters after 06 that are planned but not written yet (number, short title); a notebook file with

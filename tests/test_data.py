@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.core.files import DataError, data_dir, markdown_sections
+from ragkit.core.contract import DataError
+from ragkit.core.files import data_dir, markdown_sections
 from ragkit.domains.corpora import load_corpus
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.menu.corpus import load_menu, load_wines

@@ -8,7 +8,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import ScriptedChatModel
-from ragkit.core.files import DataError
+from ragkit.core.contract import DataError
 from ragkit.domains.shop.orders import FIELDS, STATUSES, OrderRuleError, load_order_store, load_orders
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, make_order_tools
 

@@ -8,7 +8,7 @@ import pytest
 from langchain_core.documents import Document
 from langchain_core.messages import ToolMessage
 
-from ragkit.core.files import DataError
+from ragkit.core.contract import DataError
 from ragkit.core.nlp import strip_accents as fold_accents
 from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 

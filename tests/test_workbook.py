@@ -19,7 +19,8 @@ import nbformat
 import pytest
 
 import ragkit
-from ragkit.core.files import WORKBOOK_MARKER, DataNotFound, data_dir, notebooks_dir, results_dir
+from ragkit.core.contract import DataNotFound
+from ragkit.core.files import WORKBOOK_MARKER, data_dir, notebooks_dir, results_dir
 from ragkit.domains.menu.corpus import load_menu
 from ragkit.workbook import copy_workbook, learner_notebook, reset_notebooks, workbook_sources, write_archive
 

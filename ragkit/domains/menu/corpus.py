@@ -16,7 +16,8 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ragkit.core.files import DataError, locate, read_json, records, require, unique_ids
+from ragkit.core.contract import DataError
+from ragkit.core.files import locate, read_json, records, require, unique_ids
 from ragkit.core.hybrid import default_retriever
 from ragkit.core.search import LazySearch
 from ragkit.defaults import GRAPHS

@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
-from ragkit.core.files import DataError, data_dir
+from ragkit.core.contract import DataError
+from ragkit.core.files import data_dir
 from ragkit.core.tools import Owner, ToolRuleError
 
 FIELDS = (

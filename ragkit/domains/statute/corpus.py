@@ -12,7 +12,8 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from ragkit.core.files import DataError, locate, markdown_sections, read_text, unique_ids
+from ragkit.core.contract import DataError
+from ragkit.core.files import locate, markdown_sections, read_text, unique_ids
 from ragkit.domains.statute.citations import cited_articles
 
 _ARTICLE_HEADING = re.compile(r"^Article\s+(\d+)\s*[.:\-\u2013\u2014]?\s+(\S.*)$")

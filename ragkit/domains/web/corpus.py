@@ -26,7 +26,8 @@ from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field, PrivateAttr
 
 from ragkit.core.bm25 import LuceneIdfBM25
-from ragkit.core.files import DataError, locate, read_text, unique_ids
+from ragkit.core.contract import DataError
+from ragkit.core.files import locate, read_text, unique_ids
 from ragkit.core.nlp import clean_query, tokenize
 
 WEB_FIELDS = ("title", "url", "date", "topic")
