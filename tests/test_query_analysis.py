@@ -13,7 +13,8 @@ from ragkit.domains.menu.routes import ROUTES, menu_sources
 from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, MENU_WORDS, menu_query_analyzer
 from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
 from ragkit.offline.query_analysis import LocalQueryAnalyzer, QueryWords, Vocabulary
-from ragkit.roles.structured_query import LLMQueryAnalyzer, QueryAnalysis, QueryAnalyzer
+from ragkit.roles.llm_query_analysis import LLMQueryAnalyzer
+from ragkit.roles.structured_query import QueryAnalysis, QueryAnalyzer
 
 
 @pytest.fixture(scope="module")

@@ -15,11 +15,11 @@ from ragkit.core.chat_models import scripted
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.menu.vocabulary import menu_query_analyzer
 from ragkit.offline.query_analysis import LocalQueryAnalyzer
-from ragkit.offline.structured import StructuredRetriever
+from ragkit.offline.structured import StructuredRetriever, unmet
 from ragkit.offline.structured_answers import StructuredWriter, names_any, structured_answer
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMWriter
-from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch, describe, matches, unmet
+from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch, describe, matches
 
 
 class Order:

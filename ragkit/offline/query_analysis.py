@@ -82,7 +82,8 @@ from ragkit.core.nlp import (
     stem,
 )
 from ragkit.defaults import QUERY_ANALYSIS
-from ragkit.roles.structured_query import Parse, QueryAnalysis, analysis_from_parse
+from ragkit.roles.query_parse import Parse, analysis_from_parse
+from ragkit.roles.structured_query import QueryAnalysis
 
 # ---------------------------------------------------------------- tokens
 PUNCTUATION = frozenset(",.;:?!")  # a token of its own; it ends a clause, and a negation's scope with it

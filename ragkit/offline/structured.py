@@ -21,6 +21,9 @@ top ``k`` of that order). When the filter leaves nothing, the result is empty an
 result's analysis is marked ``searched_all``, so a writer given it may say "none on the list" rather than
 "none among what I found".
 
+:func:`unmet` says which conditions one document fails, in words: why a near match by similarity is not an
+answer.
+
 Simplifications: ranking within what passes uses the question's search text, so two equally good matches
 are ordered by wording, not by merit; the similarity ranker is built on the first search (so building a
 graph embeds nothing).
@@ -29,16 +32,37 @@ graph embeds nothing).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.documents import Document
+from langchain_core.structured_query import FilterDirective, Operation, Operator
 from pydantic import ConfigDict, PrivateAttr
 
 from ragkit.core import hybrid
 from ragkit.core.search import Scored, ScoredRetriever, as_scored_search, check_corpus, doc_key
 from ragkit.offline.query_analysis import LocalQueryAnalyzer
 from ragkit.roles.structured_query import QueryAnalysis, StructuredResult, describe, matches
+
+
+def unmet(flt: FilterDirective | None, metadata: Mapping[str, Any]) -> list[str]:
+    """The conditions of a filter that a document with this metadata fails, in words (``[]`` when it passes).
+
+    An AND is split into its parts, so the answer names what is missing, not the whole filter; any other
+    filter (an OR, a NOT, one comparison) is one condition.
+
+    >>> from langchain_core.structured_query import Comparator, Comparison
+    >>> vegan_dessert = Operation(Operator.AND, [Comparison(Comparator.EQ, "course", "dessert"),
+    ...                                          Comparison(Comparator.CONTAIN, "dietary", "vegan")])
+    >>> unmet(vegan_dessert, {"course": "dessert", "dietary": ["vegetarian", "gluten-free"]})
+    ['dietary include vegan']
+    >>> unmet(vegan_dessert, {"course": "dessert", "dietary": ["vegan"]}), unmet(None, {})
+    ([], [])
+    """
+    if flt is None:
+        return []
+    parts = flt.arguments if isinstance(flt, Operation) and flt.operator == Operator.AND else [flt]
+    return [describe(part) for part in parts if not matches(part, metadata)]
 
 
 def _number(value: Any) -> float | None:
@@ -169,4 +193,4 @@ class StructuredRetriever(ScoredRetriever):
         return self.search_analysed(self.analyze(query), k).hits[:k]
 
 
-__all__ = ["StructuredRetriever", "sort_value", "top_by"]
+__all__ = ["StructuredRetriever", "sort_value", "top_by", "unmet"]

@@ -10,7 +10,7 @@ a prompt plus structured output on any LangChain chat model) and local ones (:mo
 | hallucination grader | ``LocalHallucinationGrader`` (claims), ``offline.claims`` | ``LLMHallucinationGrader``     |
 | answer grader        | ``LocalAnswerGrader`` (type + coverage), ``offline.graders`` | ``LLMAnswerGrader``         |
 | judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``                  |
-| query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's vocabulary + a domain's words), ``offline.query_analysis`` | ``LLMQueryAnalyzer``, ``roles.structured_query`` (beside the contract it fills) |
+| query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's vocabulary + a domain's words), ``offline.query_analysis`` | ``LLMQueryAnalyzer``, ``roles.llm_query_analysis`` |
 
 The other roles (intent classifier, query transformer, question classifier, evidence
 grader, supervisor, analyst, coder, aggregator, tool planner) follow the same pattern in their modules.

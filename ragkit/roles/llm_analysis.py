@@ -4,8 +4,7 @@ Each role asks the chat model (:func:`ragkit.roles.llm.call_structured`) for ``L
 strings compared afterwards, and takes its documented safe default on any failure. The prompts name no
 corpus: the domain's descriptions are passed in.
 
-The LLM query analyser is :class:`ragkit.roles.structured_query.LLMQueryAnalyzer`, next to the structured query
-it fills.
+The LLM query analyser has a module of its own, :mod:`ragkit.roles.llm_query_analysis`.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 "I'm allergic to nuts, which desserts can I eat?" is not a request for the passages most similar to it
 (those are the desserts with nuts); it is a filter: ``course = dessert AND NOT allergens contain tree
-nuts``. A query analyser (:class:`QueryAnalyzer`: local in :mod:`ragkit.offline.query_analysis`, LLM: :class:`LLMQueryAnalyzer`,
-below) *proposes* such a query as a :class:`QueryAnalysis`; code *disposes*:
+nuts``. A query analyser (:class:`QueryAnalyzer`: local in :mod:`ragkit.offline.query_analysis`, LLM in
+:mod:`ragkit.roles.llm_query_analysis`) *proposes* such a query as a :class:`QueryAnalysis`; code *disposes*:
 :func:`matches` applies the filter exactly, a :class:`StructuredSearch` searches with it.
 
 A :class:`QueryAnalysis` wraps LangChain's ``StructuredQuery(query, filter, limit)``
@@ -34,7 +34,8 @@ Semantics of a filter on one document's metadata (:func:`matches`):
 'course is dessert and allergens do not include tree nuts'
 
 Simplifications: metadata values are compared as stored (no units: a price is a number in the corpus's
-currency); a list of numbers is not supported.
+currency); a list of numbers is not supported. This module reads no question: how an analyser's findings
+become a :class:`QueryAnalysis` is :mod:`ragkit.roles.query_parse`.
 """
 
 from __future__ import annotations
@@ -44,8 +45,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from langchain_core.documents import Document
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.structured_query import (
     Comparator,
     Comparison,
@@ -55,10 +54,8 @@ from langchain_core.structured_query import (
     StructuredQuery,
     Visitor,
 )
-from pydantic import BaseModel, Field
 
-from ragkit.core.nlp import clean_query, fold
-from ragkit.roles.llm import call_structured
+from ragkit.core.nlp import fold
 
 Kind = Literal["lookup", "set", "single", "yes_no", "comparison"]
 MISSING = object()
@@ -124,25 +121,6 @@ class MetadataFilter(Visitor):
 def matches(flt: FilterDirective | None, metadata: Mapping[str, Any]) -> bool:
     """True when a document with this metadata passes the filter (no filter: everything passes)."""
     return True if flt is None else bool(flt.accept(MetadataFilter(metadata)))
-
-
-def unmet(flt: FilterDirective | None, metadata: Mapping[str, Any]) -> list[str]:
-    """The conditions of a filter that a document with this metadata fails, in words (``[]`` when it passes).
-
-    An AND is split into its parts, so the answer names what is missing, not the whole filter; any other
-    filter (an OR, a NOT, one comparison) is one condition.
-
-    >>> vegan_dessert = Operation(Operator.AND, [Comparison(Comparator.EQ, "course", "dessert"),
-    ...                                          Comparison(Comparator.CONTAIN, "dietary", "vegan")])
-    >>> unmet(vegan_dessert, {"course": "dessert", "dietary": ["vegetarian", "gluten-free"]})
-    ['dietary include vegan']
-    >>> unmet(vegan_dessert, {"course": "dessert", "dietary": ["vegan"]}), unmet(None, {})
-    ([], [])
-    """
-    if flt is None:
-        return []
-    parts = flt.arguments if isinstance(flt, Operation) and flt.operator == Operator.AND else [flt]
-    return [describe(part) for part in parts if not matches(part, metadata)]
 
 
 def attributes(flt: FilterDirective | None) -> list[str]:
@@ -346,224 +324,5 @@ class StructuredSearch(Protocol):
     def search_analysed(self, analysis: QueryAnalysis, k: int | None = None) -> StructuredResult: ...
 
 
-# ---------------------------------------------------------------- assembling an analysis
-@dataclasses.dataclass
-class Parse:
-    """What an analyser found, before it is assembled (mutable while reading; :func:`analysis_from_parse`
-    turns it into a frozen ``QueryAnalysis``). ``conditions`` are ``(attribute, op, value)``; a tuple value
-    means "any of these"."""
-
-    conditions: list[tuple[str, str, Any]] = dataclasses.field(default_factory=list)
-    sort: tuple[str, bool] | None = None
-    limit: int = 1
-    comparison: tuple[tuple[str, str], str, str, bool] | None = None
-    subject: str | None = None
-    versus: tuple[str, str, str] | None = None  # (named item's id, attribute, want): the winner against it
-    polar: bool = False
-    negated: list[str] = dataclasses.field(default_factory=list)
-    unresolved: list[str] = dataclasses.field(default_factory=list)
-    notes: list[str] = dataclasses.field(default_factory=list)
-    search_text: str = ""
-    set_intent: bool = False  # "Which ...", "Show me ...", "What ... do you have"
-    leftovers: list[str] = dataclasses.field(default_factory=list)  # content words no part of the structure explains
-    used: list[str] = dataclasses.field(default_factory=list)  # the question's words the structure consumed
-    unapplied: list[str] = dataclasses.field(default_factory=list)  # structure read but not applied ("cheaper than X")
-
-
-def _options(value: Any) -> tuple[Any, ...]:
-    return tuple(value) if isinstance(value, (tuple, list)) else (value,)
-
-
-def build_filter(conditions: Sequence[tuple[str, str, Any]], list_fields: frozenset[str]) -> FilterDirective | None:
-    """LangChain filter from ``(attribute, op, value)`` conditions; values of one field are OR-ed when the field
-    holds one value per item (a style is red OR white), AND-ed when it is a list (``list_fields``: gluten-free
-    AND vegan). ``op`` is one of eq, ne, contain, not_contain, lt, lte, gt, gte, is_null, not_null.
-
-    >>> describe(build_filter([("style", "eq", "red"), ("style", "eq", "white"), ("price", "lt", 8.0)], frozenset()))
-    '(style is red or style is white) and price below 8'
-    """
-    parts: list[FilterDirective] = []
-    grouped: dict[tuple[str, str], list[Any]] = {}  # (attribute, op) -> values, in order
-    for attribute, op, value in conditions:
-        grouped.setdefault((attribute, op), [])
-        if value not in grouped[(attribute, op)]:
-            grouped[(attribute, op)].append(value)
-    for (attribute, op), values in grouped.items():
-        listy = attribute in list_fields
-        if op in ("eq", "contain"):
-            comparator = Comparator.CONTAIN if op == "contain" or listy else Comparator.EQ
-            alternatives = [[Comparison(comparator, attribute, x) for x in _options(v)] for v in values]
-            if op == "eq" and not listy:  # one value per item: red OR white
-                flat = [c for group in alternatives for c in group]
-                parts.append(flat[0] if len(flat) == 1 else Operation(Operator.OR, flat))
-            else:  # a list holds every value asked for; a tuple value means any of its options
-                parts.extend(g[0] if len(g) == 1 else Operation(Operator.OR, g) for g in alternatives)
-        elif op in ("ne", "not_contain"):
-            comparator = Comparator.CONTAIN if listy or op == "not_contain" else Comparator.EQ
-            for v in values:
-                group = [Comparison(comparator, attribute, x) for x in _options(v)]
-                parts.append(Operation(Operator.NOT, [group[0] if len(group) == 1 else Operation(Operator.OR, group)]))
-        elif op in ("is_null", "not_null"):
-            parts.append(Comparison(Comparator.EQ if op == "is_null" else Comparator.NE, attribute, None))
-        else:
-            parts.extend(Comparison(Comparator(op), attribute, float(v)) for v in values)
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else Operation(Operator.AND, parts)
-
-
-def analysis_from_parse(question: str, parse: Parse, list_fields: frozenset[str], fallback: bool = False,
-                        extra_notes: Sequence[str] = ()) -> QueryAnalysis:
-    """Assemble a :class:`QueryAnalysis` from what an analyser found (the local patterns, or an LLM, checked)."""
-    flt = build_filter(parse.conditions, list_fields)
-    sort = Sort(parse.sort[0], parse.sort[1]) if parse.sort else None
-    comparison = None
-    if parse.comparison:
-        ids, attribute, want, yes_no = parse.comparison
-        comparison = ItemComparison((ids[0], ids[1]), attribute, want, yes_no)
-    covered = not parse.leftovers  # every content word is explained by the structure
-    if comparison is not None:
-        kind: Kind = "comparison"
-    elif sort is not None:
-        kind = "single"
-    elif parse.polar and covered and flt is not None:
-        kind = "yes_no"
-    elif parse.set_intent and covered and flt is not None:
-        kind = "set"
-    else:
-        kind = "lookup"
-    notes = list(parse.notes)
-    if parse.leftovers and kind == "lookup" and (flt is not None or parse.subject):
-        notes.append(f"words the structure does not explain ({', '.join(parse.leftovers)}): answered from the text")
-    # A winner decided by a sort does not read left-over words ("the cheapest spicy dish"): they are said, not
-    # dropped. (Words left over in a comparison of two named items describe those items: "which dessert wine".)
-    unused = list(parse.unapplied)
-    if kind == "single":
-        unused += [w for w in parse.leftovers if not any(w in part.split() for part in unused)]
-    if unused:
-        notes.append(f"not used in the answer: {', '.join(unused)}")
-    versus = None
-    if parse.versus and sort is not None:
-        versus = WinnerComparison(parse.versus[0], parse.versus[1], parse.versus[2])  # type: ignore[arg-type]
-    limit = parse.limit if sort is not None else None
-    return QueryAnalysis(question=question, query=StructuredQuery(parse.search_text or question, flt, limit), kind=kind,
-                         sort=sort, comparison=comparison, subject=parse.subject if comparison is None else None,
-                         versus=versus, unused=tuple(unused),
-                         negated=tuple(parse.negated), unresolved=tuple(parse.unresolved),
-                         ignored=tuple(parse.leftovers), used=tuple(parse.used), notes=tuple(notes) + tuple(extra_notes),
-                         fallback=fallback)
-
-
-# ---------------------------------------------------------------- query analyser
-class Condition(BaseModel):
-    """One filter condition on a field of the data."""
-
-    attribute: str = Field(description="a field name from the list given")
-    op: Literal["eq", "ne", "contain", "not_contain", "lt", "lte", "gt", "gte", "is_null", "not_null"] = Field(
-        description="eq/ne for one-value fields, contain/not_contain for list fields, lt..gte for numbers, "
-                    "is_null/not_null for 'has no value' / 'has a value'")
-    value: str | float | None = Field(default=None, description="a value from the list given, or a number")
-
-
-class AnalysisSchema(BaseModel):
-    """The structured query the model proposes."""
-
-    search_text: str = Field(default="", description="what to search for by similarity, without the conditions")
-    conditions: list[Condition] = Field(default_factory=list)
-    sort_attribute: str | None = Field(default=None, description="numeric field for a superlative (cheapest, oldest)")
-    sort_descending: bool = Field(default=False, description="true for most expensive / newest")
-    limit: int | None = Field(default=None, description="how many the superlative asks for (1 by default)")
-    compare_items: list[str] = Field(default_factory=list, description="exactly two item names for 'is A ...-er than B'")
-    compare_attribute: str | None = None
-    compare_want: Literal["higher", "lower"] | None = Field(default=None, description="which value wins the comparison")
-    subject_item: str | None = Field(default=None, description="the one item name a yes/no question asks about")
-    yes_no: bool = Field(default=False, description="true when the question asks yes or no")
-    negated: list[str] = Field(default_factory=list, description="what the question excludes, in its own words")
-
-
-QUERY_ANALYSIS_PROMPT = ChatPromptTemplate.from_messages([
-    ("system",
-     "You turn a user's question into a structured query over {description}. Use ONLY the fields and values "
-     "listed; prices are numbers. 'No X', 'without X', 'X-free' exclude items whose list field contains X (use "
-     "every listed value that means X); 'under X' is lt, 'X or less' lte, 'between X and Y' gte X and lte Y. A "
-     "superlative (cheapest, most expensive, oldest) is a sort plus limit; 'Is A more expensive than B?' compares "
-     "two named items. Leave out anything you cannot express.\n\nFields and values:\n{vocabulary}"),
-    ("human", "{question}"),
-])
-NEUTRAL_DESCRIPTION = "a collection of items with fields"
-
-
-class LLMQueryAnalyzer:
-    """A chat model proposes the structured query; code keeps only fields, values and items the data has.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> from ragkit.offline.query_analysis import LocalQueryAnalyzer
-    >>> docs = [Document("x", metadata={"id": "a", "title": "Tart", "course": "dessert", "price": 8.0}),
-    ...         Document("y", metadata={"id": "b", "title": "Soup", "course": "starter", "price": 9.0})]
-    >>> llm = LLMQueryAnalyzer(scripted({"conditions": [{"attribute": "course", "op": "eq", "value": "dessert"},
-    ...                                                 {"attribute": "colour", "op": "eq", "value": "red"}]}),
-    ...                        LocalQueryAnalyzer(docs, embedder=False))
-    >>> a = llm.analyze("Which desserts are red?")
-    >>> a.describe(), a.notes
-    ('course is dessert', ("dropped condition on unknown field 'colour'",))
-    """
-
-    def __init__(self, model: BaseChatModel, local: Any, description: str = NEUTRAL_DESCRIPTION,
-                 prompt: ChatPromptTemplate = QUERY_ANALYSIS_PROMPT):
-        self.model, self.local, self.description, self.prompt = model, local, description, prompt
-
-    @property
-    def vocabulary(self) -> Any:
-        return self.local.vocabulary
-
-    def for_documents(self, documents: Sequence[Document]) -> "LLMQueryAnalyzer":
-        return LLMQueryAnalyzer(self.model, self.local.for_documents(documents), self.description, self.prompt)
-
-    def restricted(self, documents: Sequence[Document]) -> "LLMQueryAnalyzer":
-        return LLMQueryAnalyzer(self.model, self.local.restricted(documents), self.description, self.prompt)
-
-    def analyze(self, question: str) -> QueryAnalysis:
-        question = clean_query(question, what="question")
-        call = call_structured(self.model, self.prompt, AnalysisSchema, {
-            "question": question, "vocabulary": self.vocabulary.prompt_text(), "description": self.description})
-        if call.value is None:
-            local = self.local.analyze(question)
-            return dataclasses.replace(local, fallback=True, notes=(f"LLM analysis failed ({call.note}); local analysis used",)
-                                       + local.notes)
-        return self.check(question, call.value)
-
-    def check(self, question: str, out: AnalysisSchema) -> QueryAnalysis:
-        """Code disposes: keep what the vocabulary knows, drop the rest with a note."""
-        v, notes, conditions = self.vocabulary, [], []
-        for c in out.conditions:
-            kept = v.check_condition(c.attribute, c.op, c.value)
-            if isinstance(kept, str):
-                notes.append(kept)
-            else:
-                conditions.append(kept)
-        sort = None
-        if out.sort_attribute:
-            if out.sort_attribute in v.numeric:
-                sort = (out.sort_attribute, bool(out.sort_descending))
-            else:
-                notes.append(f"dropped sort on unknown or non-numeric field {out.sort_attribute!r}")
-        comparison = None
-        if out.compare_items:
-            ids = [v.resolve_name(n) for n in out.compare_items]
-            if len(ids) == 2 and all(ids) and ids[0] != ids[1] and out.compare_attribute in v.numeric and out.compare_want:
-                comparison = ((ids[0], ids[1]), out.compare_attribute, out.compare_want, bool(out.yes_no))
-            else:
-                notes.append(f"dropped comparison of {out.compare_items!r}: items or field not in the data")
-        subject = v.resolve_name(out.subject_item) if out.subject_item else None
-        if out.subject_item and subject is None:
-            notes.append(f"dropped unknown item {out.subject_item!r}")
-        limit = out.limit if isinstance(out.limit, int) and out.limit > 0 else 1
-        parse = Parse(conditions=conditions, sort=sort, limit=limit, comparison=comparison, subject=subject,
-                      polar=bool(out.yes_no), negated=[n for n in out.negated if n.strip()],
-                      search_text=out.search_text.strip() or question)
-        return analysis_from_parse(question, parse, v.list_fields, extra_notes=notes)
-
-
-__all__ = ["AnalysisSchema", "Condition", "ItemComparison", "LLMQueryAnalyzer", "NEUTRAL_DESCRIPTION", "QUERY_ANALYSIS_PROMPT", "Kind", "MetadataFilter", "Parse", "QueryAnalysis", "QueryAnalyzer", "Sort",
-           "StructuredResult", "StructuredSearch", "WinnerComparison", "analysis_from_parse", "attributes", "build_filter", "describe",
-           "filter_as_dict", "matches", "unmet"]
+__all__ = ["ItemComparison", "Kind", "MetadataFilter", "QueryAnalysis", "QueryAnalyzer", "Sort", "StructuredResult",
+           "StructuredSearch", "WinnerComparison", "attributes", "describe", "filter_as_dict", "matches"]

@@ -28,8 +28,9 @@ from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer
 from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 from ragkit.offline.structured import StructuredRetriever
+from ragkit.roles.llm_query_analysis import LLMQueryAnalyzer
 from ragkit.roles.protocols import RouteSpec
-from ragkit.roles.structured_query import LLMQueryAnalyzer, QueryAnalyzer
+from ragkit.roles.structured_query import QueryAnalyzer
 
 Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]
 ROUTE_NAMES: tuple[str, ...] = get_args(Route)
