@@ -22,7 +22,8 @@ from typing import Any, Callable, Literal, Sequence, get_args
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 
-from ragkit.core.files import DataError, locate, read_json, records, require
+from ragkit.core.contract import DataError
+from ragkit.core.files import locate, read_json, records, require
 from ragkit.defaults import GRAPHS
 from ragkit.domains.menu.corpus import load_menu, load_wines
 from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer
