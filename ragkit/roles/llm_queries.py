@@ -3,12 +3,12 @@
 - :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
   (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
   a greeting searched for costs a refusal, a question taken for small talk would lose its answer.
-  (:class:`ragkit.roles.llm.LLMSmallTalk` writes the reply to small talk.)
+  (:class:`ragkit.roles.llm_small_talk.LLMSmallTalk` writes the reply to small talk.)
 - :class:`LLMQueryTransformer`: three alternative queries and one hypothetical answer (multi-query
   retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022), in one JSON call; output that does not parse is
   a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
 
-Their local stand-ins are :class:`ragkit.offline.router.LocalIntentClassifier` and
+Their local stand-ins are :class:`ragkit.offline.small_talk.LocalIntentClassifier` and
 :class:`ragkit.offline.writing.LocalQueryTransformer`.
 """
 
