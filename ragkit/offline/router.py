@@ -49,7 +49,6 @@ water?") is not recognised as general. A word that is in no document ("spicy" wh
 "chilli") counts for the fallback; only MiniLM's sense of the whole question links the two. Quality still
 rests on how well the route examples cover what users ask: to fix a systematic mistake, add an example to
 the right route, then re-measure on the dev set.
-
 """
 
 from __future__ import annotations
