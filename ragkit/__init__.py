@@ -39,9 +39,9 @@ from ragkit.roles.llm import (
     LLMHallucinationGrader,
     LLMJudge,
     LLMRewriter,
-    LLMRouter,
     LLMWriter,
 )
+from ragkit.roles.llm_routing import LLMRouter
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
 from ragkit.sandbox import run_python
 

@@ -9,7 +9,7 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import ScriptedChatModel, scripted
-from ragkit.offline.router import (
+from ragkit.offline.small_talk import (
     CANNED_REPLIES,
     CHITCHAT_EXAMPLES,
     RAG_EXAMPLES,
@@ -17,8 +17,7 @@ from ragkit.offline.router import (
     LocalSmallTalk,
 )
 from ragkit.offline.writing import LocalQueryTransformer
-from ragkit.roles.llm import SMALL_TALK_PROMPT, LLMSmallTalk
-from ragkit.roles.llm_queries import LLMIntentClassifier, LLMQueryTransformer
+from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
 from ragkit.roles.protocols import IntentClassifier, QueryTransformer
 
 ROOT = Path(__file__).resolve().parents[1]

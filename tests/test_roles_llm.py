@@ -18,15 +18,14 @@ from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles.llm import (
-    ROUTER_PROMPT,
     WRITER_PROMPT,
     LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
     LLMRewriter,
-    LLMRouter,
     LLMWriter,
 )
+from ragkit.roles.llm_routing import ROUTER_PROMPT, LLMRouter
 from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     Answer,

@@ -30,10 +30,9 @@ from ragkit.offline.agents import (
     options_in,
     printed_numbers,
 )
-from ragkit.offline.router import LocalSmallTalk
+from ragkit.offline.small_talk import LocalSmallTalk
 from ragkit.offline.supervisor import LocalSupervisor, best_labellings, choose_plan, marked_boundaries
 from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, agent_name, normalise_sequence, truncate
-from ragkit.roles.llm import LLMSmallTalk
 from ragkit.roles.llm_agents import (
     LLMAggregator,
     LLMAnalyst,
@@ -43,6 +42,7 @@ from ragkit.roles.llm_agents import (
     format_findings,
     parse_agent_names,
 )
+from ragkit.roles.llm_queries import LLMSmallTalk
 
 
 # ---------------------------------------------------------------- normalising any proposal

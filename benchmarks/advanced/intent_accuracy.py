@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "advanced"))
 from common import sha256  # noqa: E402
 
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.offline.router import LocalIntentClassifier
+from ragkit.offline.small_talk import LocalIntentClassifier
 
 DEV = ROOT / "benchmarks" / "advanced" / "intent_dev.json"
 OUT = ROOT / "benchmarks" / "results" / "advanced_intent.json"

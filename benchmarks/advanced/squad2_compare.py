@@ -62,7 +62,7 @@ from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
 from ragkit.offline.judge import LocalJudge
-from ragkit.offline.router import LocalIntentClassifier
+from ragkit.offline.small_talk import LocalIntentClassifier
 from ragkit.offline.writing import LocalQueryTransformer, LocalRewriter, LocalWriter
 
 DATA = datasets_dir() / "squad2" / "dev-v2.0_cs224n_half.json"

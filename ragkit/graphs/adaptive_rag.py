@@ -65,7 +65,8 @@ from ragkit.defaults import GRAPHS
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.structured_answers import StructuredWriter, structured_answer
 from ragkit.offline.writing import LocalWriter
-from ragkit.roles.llm import LLMRouter, LLMWriter, check_chat_model
+from ragkit.roles.llm import LLMWriter, check_chat_model
+from ragkit.roles.llm_routing import LLMRouter
 from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer, check_routes, choose
 from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch
 

@@ -65,7 +65,7 @@ from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, SUPERVISOR
 from ragkit.graphs.crag import build_crag_graph
 from ragkit.offline.agents import LocalAggregator, LocalAnalyst, LocalCoder, describe_code, search_subject
-from ragkit.offline.router import LocalSmallTalk
+from ragkit.offline.small_talk import LocalSmallTalk
 from ragkit.offline.supervisor import LocalSupervisor
 from ragkit.roles.agent_protocols import (
     AgentAnswer,
@@ -78,8 +78,9 @@ from ragkit.roles.agent_protocols import (
     normalise_sequence,
     truncate,
 )
-from ragkit.roles.llm import LLMSmallTalk, check_chat_model
+from ragkit.roles.llm import check_chat_model
 from ragkit.roles.llm_agents import LLMAggregator, LLMAnalyst, LLMCoder, LLMSupervisor
+from ragkit.roles.llm_queries import LLMSmallTalk
 from ragkit.roles.protocols import SmallTalk, choose
 
 BUILDER = "build_supervisor_graph"

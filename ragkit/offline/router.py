@@ -32,10 +32,9 @@ The question goes to the best-scoring route, unless the decision is unsafe, in w
 fallback route: the best score is below ``min_similarity``, or it beats the runner-up by less than
 ``margin``. The decision carries every route's score and the margin between the best two.
 
-``LLMRouter`` asks a chat model to choose, with the route names as a ``Literal`` schema field so the
-answer is always one of them; a failed or malformed call goes to the fallback route.
-
-``LocalSmallTalk`` is a router over kinds of small talk (greeting, thanks ...), each with a canned reply.
+Its LLM counterpart, :class:`ragkit.roles.llm_routing.LLMRouter`, asks a chat model to choose. Other offline
+roles are built on this router: the small-talk roles (:mod:`ragkit.offline.small_talk`), the question
+classifier (:mod:`ragkit.offline.question_classifier`) and the supervisor (:mod:`ragkit.offline.supervisor`).
 
 The defaults (:data:`ragkit.defaults.ROUTER`) were tuned on a dev set of routing questions; how, and what
 else was tried, is in ``benchmarks/roles/README.md``.
@@ -50,13 +49,6 @@ water?") is not recognised as general. A word that is in no document ("spicy" wh
 "chilli") counts for the fallback; only MiniLM's sense of the whole question links the two. Quality still
 rests on how well the route examples cover what users ask: to fix a systematic mistake, add an example to
 the right route, then re-measure on the dev set.
-
-``LocalIntentClassifier`` is this router over two routes, ``rag`` (requests for information, of many
-topics and shapes) and ``chitchat`` (greetings, thanks, farewells, questions about the assistant): it sends
-small talk away from retrieval and names its kind, so an offline graph can give an honest canned reply.
-Ties, and questions close to no example (under :data:`ragkit.defaults.ADVANCED`.intent_min_similarity),
-go to ``rag``: a greeting searched for costs a refusal, a question taken for small talk loses its answer.
-Its examples are generic English; a kind of small talk they do not cover is classified by what it resembles.
 """
 
 from __future__ import annotations
@@ -74,8 +66,8 @@ from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import clean_query, key_terms, split_sentences, tokenize, words
-from ragkit.defaults import ADVANCED, ROUTER
-from ragkit.roles.protocols import Intent, RouteDecision, RouteSpec, check_routes
+from ragkit.defaults import ROUTER
+from ragkit.roles.protocols import RouteDecision, RouteSpec, check_routes
 
 
 def passages(documents: Sequence[Document | str], what: str = "documents") -> list[str]:
@@ -323,163 +315,3 @@ class LocalRouter:
             return RouteDecision(self.fallback, best_score, f"{best} vs {ranked[1][0]} too close (gap {gap:.3f} < "
                                  f"{self.margin})", fallback=True, **shown)
         return RouteDecision(best, best_score, f"nearest route {best} ({best_score:.2f}, gap {gap:.2f})", **shown)
-
-
-# ---------------------------------------------------------------- rag or small talk: a router over two routes
-RAG_DESCRIPTION = ("A request for information that the documents may hold: a question about a topic, a fact, a "
-                   "definition, a procedure, a setting or a comparison, or an instruction to explain or find something.")
-CHITCHAT_DESCRIPTION = ("Small talk that needs no documents: a greeting, thanks, a goodbye, a compliment, an "
-                        "acknowledgement, or a question about the assistant itself.")
-
-# Requests for information, deliberately varied in topic and form (questions, keyword queries, imperatives,
-# a greeting or thanks in front of a real question), so that the prototypes cover what people send.
-RAG_EXAMPLES: tuple[str, ...] = (
-    "How do I reset my password?",
-    "What is the difference between a list and a tuple in Python?",
-    "Explain how reciprocal rank fusion works.",
-    "Which port does the database listen on by default?",
-    "Is the museum open on Mondays?",
-    "What are the side effects of ibuprofen?",
-    "When was the Treaty of Versailles signed?",
-    "Who invented the telephone?",
-    "How many vacation days do new employees get?",
-    "Can I bring my dog on the train?",
-    "chunk size for long documents",
-    "error 404 after deploying the app",
-    "Summarise the refund policy for me.",
-    "Tell me what the handbook says about code reviews.",
-    "Find the section on data retention.",
-    "Why does my model overfit on small datasets?",
-    "What does the error 'connection refused' mean?",
-    "Does vitamin D reduce the risk of fractures?",
-    "Compare BM25 and dense retrieval.",
-    "What should I do if the build fails on CI?",
-    "Hi! What time does the pharmacy close?",
-    "Hello, could you tell me how checkpointing works?",
-    "Thanks. And how do I configure the timeout?",
-    "Good morning, is there parking near the station?",
-    "Hey, what's the capital of Australia?",
-    "Thanks for that. What about the cost of shipping?",
-    "What does the contract say about termination?",
-    "Where can I find the installation instructions?",
-    "Give me an example of a conditional edge.",
-    "How long does the warranty last?",
-    "Is it safe to take paracetamol with coffee?",
-    "What year did the company go public?",
-    "Which wines go well with fish?",
-    "What are the prerequisites for the course?",
-    "list of supported file formats",
-    "How is the interest rate calculated?",
-    "Can you explain what a vector database is?",
-    "What happens if I miss the deadline?",
-    "Do you know how to cancel a subscription?",
-    "What did the study find about sleep and memory?",
-)
-
-# Small talk, by kind; each kind has a canned reply below.
-CHITCHAT_EXAMPLES: dict[str, tuple[str, ...]] = {
-    "greeting": ("Hello!", "Hi there", "Hey", "Good morning!", "Good evening", "Hiya, anyone there?",
-                 "Greetings", "Yo!"),
-    "thanks": ("Thanks!", "Thank you so much", "Cheers, that's helpful", "Many thanks for your help",
-               "Thanks a lot, that answers it", "Much appreciated", "ty"),
-    "farewell": ("Bye!", "Goodbye", "See you later", "That's all for today, bye", "Have a good night",
-                 "Talk to you tomorrow", "I'm done, thanks and bye"),
-    "wellbeing": ("How are you?", "How's it going?", "How are you doing today?", "Are you having a good day?",
-                  "What's up?"),
-    "about_assistant": ("Who are you?", "What can you do?", "Are you a bot?", "What's your name?",
-                        "Are you a real person?", "How do you work?", "What are you able to help me with?"),
-    "acknowledgement": ("Okay, got it", "Sure", "Alright", "Cool", "I see", "Makes sense", "Fine"),
-    "compliment": ("You're great", "Nice job!", "That was really helpful, well done", "You're awesome",
-                   "Good bot"),
-    "banter": ("Tell me a joke", "Do you like music?", "I'm bored", "Let's chat", "lol"),
-}
-
-# Honest replies for an offline assistant: what it is, and what it can do next.
-CANNED_REPLIES: dict[str, str] = {
-    "greeting": "Hello! I answer questions from the documents I was given. What would you like to know?",
-    "thanks": "You're welcome. Ask me another question about the documents whenever you like.",
-    "farewell": "Goodbye!",
-    "wellbeing": "I'm a program, so there is nothing to report; I'm ready to answer questions about the documents.",
-    "about_assistant": ("I'm a question-answering assistant: I search the documents I was given and answer by "
-                        "quoting them, with citations. Without a chat model I cannot hold a conversation."),
-    "acknowledgement": "All right. Ask me anything about the documents.",
-    "compliment": "Thank you! Is there anything else you would like to find in the documents?",
-    "banter": "I can only answer questions from the documents I was given, not chat. What would you like to know?",
-    "other": "I answer questions from the documents I was given. What would you like to know?",
-}
-
-
-def intent_routes(rag: Sequence[str] = RAG_EXAMPLES, chitchat: Mapping[str, Sequence[str]] = CHITCHAT_EXAMPLES) -> tuple[RouteSpec, ...]:
-    """The two routes as router specs (description plus examples).
-
-    >>> [(spec.name, len(spec.examples)) for spec in intent_routes(["What is BM25?"], {"thanks": ["Thanks!"]})]
-    [('rag', 1), ('chitchat', 1)]
-    """
-    examples = tuple(text for texts in chitchat.values() for text in texts)
-    return RouteSpec("rag", RAG_DESCRIPTION, tuple(rag)), RouteSpec("chitchat", CHITCHAT_DESCRIPTION, examples)
-
-
-class LocalIntentClassifier:
-    """rag vs chitchat by the nearest labelled examples (a :class:`LocalRouter`); ties go to rag.
-
-    >>> clf = LocalIntentClassifier()  # doctest: +SKIP
-    >>> clf.classify("thanks a lot!").route  # doctest: +SKIP
-    'chitchat'
-    """
-
-    def __init__(self, embedder: Embeddings | None = None, rag_examples: Sequence[str] = RAG_EXAMPLES,
-                 chitchat_examples: Mapping[str, Sequence[str]] = CHITCHAT_EXAMPLES,
-                 margin: float = ROUTER.margin, min_similarity: float = ADVANCED.intent_min_similarity,
-                 k: int = ROUTER.k):
-        if not rag_examples or not any(chitchat_examples.values()):
-            raise ValueError("LocalIntentClassifier needs examples for both rag and chitchat")
-        self.embedder = embedder if embedder is not None else load_embedder()
-        self.router = LocalRouter(intent_routes(rag_examples, chitchat_examples), fallback="rag",
-                                  embedder=self.embedder, margin=margin, min_similarity=min_similarity, k=k)
-
-    def classify(self, question: str) -> Intent:
-        decision = self.router.route(question)
-        return Intent(decision.route, decision.confidence, decision.note)  # type: ignore[arg-type]
-
-
-def small_talk_kinds(chitchat: Mapping[str, Sequence[str]] = CHITCHAT_EXAMPLES) -> tuple[RouteSpec, ...]:
-    """One route per kind of small talk (its examples), and ``other`` for the rest: what :class:`LocalSmallTalk`
-    picks a canned reply with.
-
-    >>> [spec.name for spec in small_talk_kinds({"thanks": ["Thanks!"]})]
-    ['thanks', 'other']
-    """
-    return (*(RouteSpec(kind, kind.replace("_", " "), tuple(texts)) for kind, texts in chitchat.items()),
-            RouteSpec("other", "other small talk"))
-
-
-class LocalSmallTalk:
-    """A reply to small talk without a chat model: the kind of small talk, then that kind's canned reply.
-
-    The kind is the route a ``LocalRouter`` picks over ``kinds`` (one ``RouteSpec`` per kind of small
-    talk; a message close to none, or too close to two, gets the ``fallback`` kind). The defaults are the
-    generic kinds and honest replies above (:data:`CHITCHAT_EXAMPLES`, :data:`CANNED_REPLIES`); a domain
-    passes its own (the supervisor's team does). It cannot say anything new (one fixed reply per kind), and it does not
-    decide *whether* a message is small talk, only which kind.
-
-    >>> talk = LocalSmallTalk([RouteSpec("greeting", "a greeting", ("hello",)), RouteSpec("other", "other")],
-    ...                       {"greeting": "Hello!", "other": "Ask me something."}, fallback="other")  # doctest: +SKIP
-    >>> talk.reply("hi there")  # doctest: +SKIP
-    'Hello!'
-    """
-
-    def __init__(self, kinds: Sequence[RouteSpec] | None = None, replies: Mapping[str, str] = CANNED_REPLIES,
-                 fallback: str = "other", embedder: Embeddings | None = None):
-        kinds = small_talk_kinds() if kinds is None else kinds
-        missing = sorted({spec.name for spec in kinds} - set(replies))
-        if missing:
-            raise ValueError(f"no reply for the small-talk kind(s) {missing}")
-        self.router = LocalRouter(kinds, fallback=fallback, embedder=embedder)
-        self.replies = dict(replies)
-
-    def kind(self, question: str) -> str:
-        """The kind of small talk a message is."""
-        return self.router.route(question).route
-
-    def reply(self, question: str) -> str:
-        return self.replies[self.kind(question)]

@@ -3,7 +3,7 @@ a prompt plus structured output on any LangChain chat model) and local ones (:mo
 
 | role                 | local (offline, deterministic)                          | LLM (prompt + structured output) |
 |----------------------|---------------------------------------------------------|----------------------------------|
-| router               | ``LocalRouter`` (nearest prototype), ``offline.router`` | ``LLMRouter``                    |
+| router               | ``LocalRouter`` (nearest prototype), ``offline.router`` | ``LLMRouter``, ``roles.llm_routing`` |
 | document grader      | ``LocalGrader`` (logistic mix), ``offline.graders``     | ``LLMGrader``                    |
 | question rewriter    | ``LocalRewriter`` (RM3 feedback), ``offline.writing``   | ``LLMRewriter``                  |
 | writer               | ``LocalWriter`` (extractive, MMR), ``offline.writing``  | ``LLMWriter``                    |
@@ -12,6 +12,6 @@ a prompt plus structured output on any LangChain chat model) and local ones (:mo
 | judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``                  |
 | query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's vocabulary + a domain's words), ``offline.query_analysis`` | ``LLMQueryAnalyzer``, ``roles.llm_query_analysis`` |
 
-The other roles (intent classifier, query transformer, question classifier, evidence
+The other roles (intent classifier and small talk, query transformer, question classifier, evidence
 grader, supervisor, analyst, coder, aggregator, tool planner) follow the same pattern in their modules.
 """

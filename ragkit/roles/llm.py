@@ -1,4 +1,4 @@
-"""The LLM roles of the RAG graphs: a prompt plus structured output on any LangChain chat model.
+"""The LLM roles of the RAG graphs (grader, rewriter, writer, verifiers, judge), and the call every LLM role shares.
 
 Every role fills a prompt, asks the model for an object of a pydantic schema
 (``model.with_structured_output(Schema, include_raw=True)``) and uses the parsed object. The prompts are
@@ -8,7 +8,12 @@ adapted from the LangGraph Self-RAG / Adaptive RAG / CRAG tutorials, with one ch
 A call can fail three ways: the call raises (network, quota, timeout), the answer is not in the schema,
 or nothing usable comes back. :func:`call_structured` turns each into a value with a note, and every role
 then takes its documented safe default (``fallback=True``): a grader keeps the document, a verifier says
-"not grounded", a writer refuses, a judge keeps the top candidates, a router takes the fallback route.
+"not grounded", a writer refuses, a judge keeps the top candidates.
+
+The other LLM role families sit beside this module and use its machinery (:func:`check_chat_model`,
+:func:`call_structured`, :func:`choice_schema`, the prompt formatters, :func:`message_text`): routing
+(:mod:`ragkit.roles.llm_routing`), reading a query and replying to small talk (:mod:`ragkit.roles.llm_queries`),
+analysis (:mod:`ragkit.roles.llm_analysis`), agents (:mod:`ragkit.roles.llm_agents`).
 
 Simplification: no retry here; the chat model's own ``max_retries`` covers network errors, and a model
 that answered badly once is not asked again (a retry would double the cost of every failure).
@@ -18,13 +23,12 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field, create_model
 
@@ -36,10 +40,8 @@ from ragkit.roles.protocols import (
     Grade,
     Groundedness,
     Judgement,
-    RouteDecision,
     RouteSpec,
     Usefulness,
-    check_routes,
     declines,
     fail_soft,
     is_refusal,
@@ -175,7 +177,7 @@ def document_indexes(numbers: Sequence[int], n_documents: int) -> tuple[int, ...
 
 
 def format_routes(routes: Sequence[RouteSpec]) -> str:
-    """One bullet per route with its description and examples, for the router prompt.
+    """One bullet per route with its description and examples, for a prompt that lists routes (the router's).
 
     >>> print(format_routes([RouteSpec("wine", "the wine list", ("a red for lamb?",))]))
     - wine: the wine list (e.g. "a red for lamb?")
@@ -185,41 +187,6 @@ def format_routes(routes: Sequence[RouteSpec]) -> str:
         examples = "; ".join(f'"{e}"' for e in spec.examples[:4])
         lines.append(f"- {spec.name}: {spec.description}" + (f" (e.g. {examples})" if examples else ""))
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------- router
-ROUTER_PROMPT = ChatPromptTemplate.from_messages([
-    ("system", "You are an expert at routing a user question to the right data source.\n"
-               "The sources are:\n{routes}\n\n"
-               "Pick the one source most likely to hold the answer. If none fits, pick \"{fallback}\"."),
-    ("human", "Question: {question}"),
-])
-
-
-class LLMRouter:
-    """A chat model picks the route (a ``Literal`` of the route names); on any failure: the fallback route.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> router = LLMRouter(scripted('{"route": "wine"}'), [RouteSpec("wine", "the wine list"),
-    ...                    RouteSpec("web", "anything else")], fallback="web")
-    >>> router.route("A red for lamb?")
-    RouteDecision(route='wine', confidence=1.0, note='', fallback=False, scores={}, margin=None)
-    """
-
-    def __init__(self, model: BaseChatModel, routes: Sequence[RouteSpec], fallback: str | None = None,
-                 prompt: ChatPromptTemplate = ROUTER_PROMPT):
-        self.model = model
-        self.routes, self.fallback = check_routes(routes, fallback)
-        self.prompt = prompt
-        self.schema = choice_schema("RouteChoice", "route", tuple(r.name for r in self.routes), "the chosen data source")
-
-    def route(self, question: str) -> RouteDecision:
-        question = clean_query(question, what="question")
-        inputs = {"question": question, "routes": format_routes(self.routes), "fallback": self.fallback}
-        result = call_structured(self.model, self.prompt, self.schema, inputs)
-        if not result.ok:  # the fallback route is the one meant for "none of the above"
-            return RouteDecision(self.fallback, 0.0, result.note, fallback=True)
-        return RouteDecision(result.value.route, 1.0, getattr(result.value, "reason", ""))
 
 
 # ---------------------------------------------------------------- document grader
@@ -515,31 +482,6 @@ class LLMJudge:
                          corrected_query=corrected if out.verdict == "insufficient" else None)
 
 
-# ---------------------------------------------------------------- small talk
-SMALL_TALK_PROMPT = ("You are a document question-answering assistant. The user is making small talk. Reply in one "
-                     "or two short, friendly sentences, make no factual claims, and invite a question about the documents.")
-
-
-class LLMSmallTalk:
-    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
-    gets ``fallback``'s reply instead.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
-    'Hi! What shall we look up?'
-    """
-
-    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
-        self.model, self.prompt, self.fallback = model, prompt, fallback
-
-    def reply(self, question: str) -> str:
-        try:
-            text = message_text(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
-        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
-            text = ""
-        return text or self.fallback(question)
-
-
 def message_text(message: Any) -> str:
     """The text of a chat model's reply, whether its content is a string or a list of parts.
 
@@ -554,6 +496,6 @@ def message_text(message: Any) -> str:
 
 
 __all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "JUDGE_PROMPT", "LLMAnswerGrader",
-           "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMRouter", "LLMSmallTalk", "LLMWriter", "REWRITER_PROMPT",
-           "ROUTER_PROMPT", "SMALL_TALK_PROMPT", "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
+           "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMWriter", "REWRITER_PROMPT",
+           "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
            "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "format_routes", "message_text"]

@@ -1,29 +1,35 @@
-"""The LLM roles that read a question before it is searched: an intent classifier and a query transformer.
+"""The LLM roles that read a question before it is searched: an intent classifier, the reply to small talk,
+and a query transformer.
 
 - :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
   (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
   a greeting searched for costs a refusal, a question taken for small talk would lose its answer.
-  (:class:`ragkit.roles.llm.LLMSmallTalk` writes the reply to small talk.)
+- :class:`LLMSmallTalk`: a reply to small talk in a sentence or two, following a prompt
+  (:data:`SMALL_TALK_PROMPT`, generic; a domain passes its own) that asks for no factual claims; a failed
+  call or an empty reply gets the ``fallback``'s reply (a canned one, such as
+  :class:`ragkit.offline.small_talk.LocalSmallTalk`'s). Plain text, not structured output; no memory of the
+  conversation; nothing checks that the reply really makes no claim.
 - :class:`LLMQueryTransformer`: three alternative queries and one hypothetical answer (multi-query
   retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022), in one JSON call; output that does not parse is
   a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
 
-Their local stand-ins are :class:`ragkit.offline.router.LocalIntentClassifier` and
+Their local stand-ins are :class:`ragkit.offline.small_talk.LocalIntentClassifier`, ``LocalSmallTalk`` and
 :class:`ragkit.offline.writing.LocalQueryTransformer`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
-from ragkit.roles.llm import call_structured, choice_schema
+from ragkit.roles.llm import call_structured, choice_schema, message_text
 from ragkit.roles.protocols import INTENT_ROUTES, MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, new_queries
 
 # ---------------------------------------------------------------- intent
@@ -108,5 +114,29 @@ class LLMQueryTransformer:
         return QueryTransform(queries, hypothetical, note)
 
 
-__all__ = ["Expansion", "INTENT_PROMPT", "LLMIntentClassifier", "LLMQueryTransformer", "QUERY_TRANSFORM_PROMPT",
-           ]
+# ---------------------------------------------------------------- small talk
+SMALL_TALK_PROMPT = ("You are a document question-answering assistant. The user is making small talk. Reply in one "
+                     "or two short, friendly sentences, make no factual claims, and invite a question about the documents.")
+
+
+class LLMSmallTalk:
+    """A one- or two-sentence reply by the chat model, following ``prompt``; a failed call or an empty reply
+    gets ``fallback``'s reply instead.
+
+    >>> from ragkit.core.chat_models import scripted
+    >>> LLMSmallTalk(scripted("Hi! What shall we look up?"), "Reply briefly.", fallback=lambda q: "Hello!").reply("hey")
+    'Hi! What shall we look up?'
+    """
+
+    def __init__(self, model: BaseChatModel, prompt: str, fallback: Callable[[str], str]):
+        self.model, self.prompt, self.fallback = model, prompt, fallback
+
+    def reply(self, question: str) -> str:
+        try:
+            text = message_text(self.model.invoke([SystemMessage(self.prompt), HumanMessage(question)])).strip()
+        except Exception:  # noqa: BLE001 - a failed call still gets a polite reply
+            text = ""
+        return text or self.fallback(question)
+
+
+__all__ = ["Expansion", "INTENT_PROMPT", "LLMIntentClassifier", "LLMQueryTransformer", "LLMSmallTalk", "QUERY_TRANSFORM_PROMPT", "SMALL_TALK_PROMPT"]
