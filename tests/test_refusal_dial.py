@@ -18,6 +18,7 @@ from langchain_core.documents import Document
 
 from ragkit.defaults import REFUSAL
 from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.domain import STATUTE
 from ragkit.evaluation.risk_coverage import (
     Item,
     aurc,
@@ -47,7 +48,7 @@ from ragkit.roles.protocols import (
 
 DOCS = [Document(f"Passage {i}: the mill was built by the monks in 11{i}0.", metadata={"id": f"d{i}", "title": "Mill"})
         for i in range(4)]
-STATUTE = load_statute()
+STATUTE_ARTICLES = load_statute()
 
 
 # ---------------------------------------------------------------- scripted roles (each scores ``score``)
@@ -58,7 +59,7 @@ class Search:
 
 class StatuteSearch:
     def search_with_scores(self, query: str, k: int | None = None) -> list[tuple[Document, float]]:
-        return [(d, 1.0 - i / 10) for i, d in enumerate(STATUTE[: k or 5])]
+        return [(d, 1.0 - i / 10) for i, d in enumerate(STATUTE_ARTICLES[: k or 5])]
 
 
 class Writer:
@@ -110,7 +111,7 @@ def advanced(score: float, **kw: Any) -> Callable[[str], dict]:
 
 
 def statute(score: float, **kw: Any) -> Callable[[str], dict]:
-    graph = build_statute_qa_graph(STATUTE, strategies={name: StatuteSearch() for name in ("vector", "hybrid", "graph")},
+    graph = build_statute_qa_graph(STATUTE_ARTICLES, domain=STATUTE, strategies={name: StatuteSearch() for name in ("vector", "hybrid", "graph")},
                                    question_classifier=lambda q: KindDecision("single", 1.0),
                                    evidence_grader=lambda q, docs: EvidenceGrade("sufficient", (0,), score),
                                    writer=Writer(), hallucination_grader=Grounded(), rewriter=Rewriter(), **kw)

@@ -14,7 +14,9 @@ from ragkit.core.references import Hop, Reference, ReferenceIndex, next_hop
 from ragkit.core.search import doc_key
 from ragkit.domains.statute.article_graph import paragraph_references, statute_reference_index
 from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.paragraphs import paragraphs_of
+from ragkit.domains.statute.strategies import strategy_searches
 from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.protocols import EvidenceGrade, Grade, Groundedness, KindDecision
@@ -99,7 +101,7 @@ def writer():
 
 
 def harbour_graph(found, writer, kind="single", grader=None, **options):
-    return build_statute_qa_graph(ARTICLES, strategies={name: FixedSearch(found) for name in ("vector", "hybrid", "graph")},
+    return build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FixedSearch(found) for name in ("vector", "hybrid", "graph")},
                                   question_classifier=Kind(kind), evidence_grader=Supports(), grader=grader or OverlapGrader(),
                                   writer=writer, hallucination_grader=Grounded(), hop_bar=0.05, **options)
 
@@ -201,7 +203,8 @@ def test_the_statutes_paragraph_references_read_citations_ranges_and_defined_ter
 
 # ---------------------------------------------------------------- the real statute, default local roles
 def test_default_local_roles_cite_the_penalty_with_the_rule_it_punishes():
-    out = build_statute_qa_graph().invoke({"question": "How large a fine risks a boat that lets its gillnets stay unhauled for 3 days?"})
+    statute = load_statute()
+    out = build_statute_qa_graph(statute, strategies=strategy_searches(statute), domain=STATUTE).invoke({"question": "How large a fine risks a boat that lets its gillnets stay unhauled for 3 days?"})
     labels = {label.split("(")[0] for label in summarize(out)["cited_labels"]}
     assert {"Article 17", "Article 35"} <= labels, summarize(out)
     assert any(h.added.startswith(("art-35(", "art-17(")) for h in out["followed"])

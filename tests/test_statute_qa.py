@@ -13,7 +13,9 @@ from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
 from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.statute.questions import REFUSALS, ROUTING_TABLE, STARTING_TABLE
+from ragkit.domains.statute.domain import STATUTE
+from ragkit.domains.statute.questions import REFUSALS, ROUTED_KINDS, ROUTING_TABLE, STARTING_TABLE
+from ragkit.domains.statute.strategies import strategy_searches
 from ragkit.graphs.statute_qa import (
     build_statute_qa_graph,
     check_routing_table,
@@ -105,7 +107,7 @@ def make(kind="single", evidence=(SUFFICIENT,), answers=(GOOD,), verdicts=(Groun
     searches = search or {name: FakeSearch() for name in ("vector", "hybrid", "graph")}
     roles = dict(question_classifier=FakeClassifier(kind), evidence_grader=FakeEvidence(*evidence), writer=FakeWriter(*answers),
                  hallucination_grader=FakeVerifier(*verdicts), rewriter=FakeRewriter(*rewrites), grader=NoLinks())
-    return build_statute_qa_graph(ARTICLES, strategies=searches, **roles, **kw), roles, searches
+    return build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies=searches, **roles, **kw), roles, searches
 
 
 # ---------------------------------------------------------------- shape and table
@@ -115,7 +117,7 @@ def test_graph_shape_matches_the_mermaid_snapshot():
 
 
 def test_the_uncompiled_graph_takes_a_new_node():
-    graph = statute_qa_graph(ARTICLES, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
+    graph = statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
                              question_classifier=FakeClassifier(), evidence_grader=FakeEvidence(SUFFICIENT),
                              writer=FakeWriter(GOOD), hallucination_grader=FakeVerifier(Groundedness(True)),
                              rewriter=FakeRewriter("r"))
@@ -127,15 +129,31 @@ def test_the_uncompiled_graph_takes_a_new_node():
 
 def test_a_wrong_role_is_refused_when_the_graph_is_built():
     with pytest.raises(TypeError, match="evidence_grader= needs a EvidenceGrader"):
-        build_statute_qa_graph(ARTICLES, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
+        build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
                                question_classifier=FakeClassifier(), evidence_grader=object())
+
+
+def test_the_statute_its_searches_and_its_domain_are_required_arguments():
+    with pytest.raises(TypeError, match="articles"):
+        build_statute_qa_graph()
+    with pytest.raises(TypeError, match="strategies"):
+        build_statute_qa_graph(ARTICLES, domain=STATUTE)
+    with pytest.raises(TypeError, match="domain"):
+        build_statute_qa_graph(ARTICLES, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")})
+
+
+def test_the_routing_table_defaults_to_the_domains_and_can_be_replaced():
+    graph, _, _ = make(kind="definition")
+    assert graph.invoke({"question": "What is a vessel?"})["strategy"] == STATUTE.routing_table["definition"]
+    graph, _, _ = make(kind="definition", routing_table=STARTING_TABLE)
+    assert graph.invoke({"question": "What is a vessel?"})["strategy"] == STARTING_TABLE["definition"]
 
 
 def test_the_routing_tables_are_plain_dicts_over_the_three_strategies():
     assert STARTING_TABLE == {"single": "hybrid", "definition": "vector", "multihop": "graph", "citation": "hybrid"}
-    assert check_routing_table(ROUTING_TABLE, ("vector", "hybrid", "graph")) == ROUTING_TABLE
+    assert check_routing_table(ROUTING_TABLE, ("vector", "hybrid", "graph"), ROUTED_KINDS) == ROUTING_TABLE
     with pytest.raises(ValueError, match="no strategy for"):
-        check_routing_table({"single": "hybrid"}, ("hybrid",))
+        check_routing_table({"single": "hybrid"}, ("hybrid",), ROUTED_KINDS)
 
 
 @pytest.mark.parametrize("kind", ["single", "definition", "multihop"])
@@ -299,7 +317,7 @@ def test_with_a_chat_model_a_korean_citation_is_pinned_and_answered():
     model = scripted('{"verdict": "sufficient", "supporting": [1]}',
                      '{"answer": "이의 제기 기한은 30일입니다 [1].", "answered": true}', '{"grounded": true, "unsupported": []}')
     searches = {name: FakeSearch((38, 8, 12)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model, max_hops=0)
+    graph = build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies=searches, chat_model=model, max_hops=0)
     out = graph.invoke({"question": "제38조에 따른 이의 제기 기한은 며칠입니까?"})
     assert out["cited"] == [38] and out["articles"][0].metadata["article"] == 38 and "classify" not in out["path"]
     assert out["answer"] == "이의 제기 기한은 30일입니다 [Article 38(1)]." and out["cited_labels"] == ["Article 38(1)"]
@@ -318,7 +336,7 @@ def test_llm_roles_on_the_chat_model_record_the_models_token_usage():
         AIMessage('{"grounded": true, "unsupported": []}', usage_metadata=usage(300, 5)),
     )
     searches = {name: FakeSearch((17, 35, 16)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model, max_hops=0)  # hops: the next test
+    graph = build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies=searches, chat_model=model, max_hops=0)  # hops: the next test
     out = graph.invoke({"question": "What is the fine for fishing with a bottom trawl of 80 millimetre mesh?"})
     assert out["question_kind"] == "multihop" and out["strategy"] == ROUTING_TABLE["multihop"]
     assert [d.metadata["article"] for d in out["supporting"]] == [35]
@@ -341,7 +359,7 @@ def test_with_llm_roles_the_hop_grades_links_on_the_judging_model_and_records_it
     judge = scripted(reply, cycle=True)
     writer = scripted('{"answer": "A bottom trawl needs 90 mm mesh [1]. The fine is up to 80,000 crowns [5].", "answered": true}')
     searches = {name: FakeSearch((17, 16)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=writer, judge_model=judge)
+    graph = build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies=searches, chat_model=writer, judge_model=judge)
     out = graph.invoke({"question": "What is the fine for trawling with an 80 millimetre mesh?"})
     assert [(h.anchor, h.added) for h in out["followed"]] == [("art-17(1)", "art-35(2)")]
     assert {"Article 17(1)", "Article 35(2)"} <= set(out["cited_labels"]) and out["outcome"] == "answered"
@@ -353,7 +371,7 @@ def test_llm_roles_that_return_junk_take_their_safe_defaults():
     model = scripted("not json", "not json", '{"answer": "Up to 80,000 crowns [1].", "answered": true}', "not json",
                      '{"answer": "Up to 80,000 crowns [1].", "answered": true}', "not json")
     searches = {name: FakeSearch((35, 17)) for name in ("vector", "hybrid", "graph")}
-    graph = build_statute_qa_graph(ARTICLES, strategies=searches, chat_model=model, max_hops=0)
+    graph = build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies=searches, chat_model=model, max_hops=0)
     out = graph.invoke({"question": "What is the fine for fishing with a small mesh?"})
     # classifier -> "single" (fallback); evidence -> fail-soft sufficient; verifier fails closed -> regenerate, then refuse
     assert out["question_kind"] == "single" and out["evidence_sufficient"]
@@ -398,7 +416,7 @@ def test_any_sequence_of_role_outcomes_ends_within_the_caps(kind, grade_script, 
 
 # ---------------------------------------------------------------- the default (local) roles, end to end
 def test_default_local_roles_pin_answer_and_refuse_on_the_statute():
-    graph = build_statute_qa_graph()
+    graph = build_statute_qa_graph(ARTICLES, strategies=strategy_searches(ARTICLES), domain=STATUTE)
     cited = graph.invoke({"question": "Under Art. 12(3), how much notice must the Authority give before revoking a permit?"})
     assert cited["path"][:2] == ["check_question", "retrieve"] and cited["articles"][0].metadata["article"] == 12
     assert "14 days" in cited["answer"] and "Article 12(3)" in cited["cited_labels"] and cited["outcome"] == "answered"

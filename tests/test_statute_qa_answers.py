@@ -14,7 +14,9 @@ from langchain_core.documents import Document
 
 from ragkit.core.nlp import asked_part, question_asks
 from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.paragraphs import cited_first, paragraphs_of
+from ragkit.domains.statute.strategies import strategy_searches
 from ragkit.graphs.statute_qa import build_statute_qa_graph
 from ragkit.offline.writing import LocalWriter
 
@@ -89,7 +91,7 @@ def test_the_writer_opens_with_the_cited_document_even_below_its_bars(writer, by
     ("What does Article 2(2) say?", "Article 2(2)"),
 ])
 def test_a_question_citing_a_paragraph_is_answered_from_it_first(bylaw, question, first):
-    out = build_statute_qa_graph(bylaw).invoke({"question": question})
+    out = build_statute_qa_graph(bylaw, strategies=strategy_searches(bylaw), domain=STATUTE).invoke({"question": question})
     assert out["outcome"] == "answered", out["answer"]
     assert out["cited_labels"][0] == first, out["answer"]
     assert out["answer"].index(f"[{first}]") == out["answer"].index("[")  # the first citation of the text too

@@ -14,6 +14,7 @@ from langchain_core.messages import AIMessage
 from ragkit.core.chat_models import scripted
 from ragkit.domains.statute.citations import pinned_articles, with_titles
 from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.paragraphs import (
     answer_citations,
     bracket_citations,
@@ -60,7 +61,7 @@ class OneArticle:
 def test_with_a_judge_model_the_judging_roles_run_on_it_and_the_writing_roles_on_the_chat_model():
     judge = scripted('{"kind": "single"}', '{"verdict": "sufficient", "supporting": [1]}', '{"grounded": true, "unsupported": []}')
     chat = scripted('{"answer": "Undersized fish go back to the sea [1].", "answered": true}')
-    graph = statute_qa_graph(ARTICLES, strategies={name: OneArticle() for name in STRATEGIES}, chat_model=chat,
+    graph = statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: OneArticle() for name in STRATEGIES}, chat_model=chat,
                              judge_model=judge, max_hops=0).compile()  # the hop on a judge model: tests/test_statute_qa.py
     out = graph.invoke({"question": "What happens to undersized fish?"})
     assert out["outcome"] == "answered" and out["cited_labels"] == ["Article 15(1)"]
@@ -69,7 +70,7 @@ def test_with_a_judge_model_the_judging_roles_run_on_it_and_the_writing_roles_on
 
 def test_the_local_evidence_grader_uses_the_document_grader_passed_in():
     grader = FlatGrader(0.9)
-    graph = statute_qa_graph(ARTICLES, strategies={name: OneArticle() for name in STRATEGIES}, grader=grader,
+    graph = statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: OneArticle() for name in STRATEGIES}, grader=grader,
                              question_classifier=lambda q: KindDecision("single", 1.0)).compile()
     out = graph.invoke({"question": "How many days does the Authority take to decide?"})
     assert grader.questions[0] == "How many days does the Authority take to decide?" and "grade_evidence" in out["path"]

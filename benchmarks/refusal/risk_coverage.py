@@ -49,6 +49,9 @@ from ragkit.core.embeddings import load_embedder  # noqa: E402
 from ragkit.core.hybrid import default_retriever  # noqa: E402
 from ragkit.core.rerank import LocalReranker  # noqa: E402
 from ragkit.defaults import REFUSAL_SQUAD  # noqa: E402
+from ragkit.domains.statute.corpus import load_statute  # noqa: E402
+from ragkit.domains.statute.domain import STATUTE  # noqa: E402
+from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
 from ragkit.evaluation.risk_coverage import Item, choose_threshold, curves_payload, point_at  # noqa: E402
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, default_arms  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
@@ -188,7 +191,8 @@ def squad_items(graphs: SquadGraphs, names: tuple[str, ...], questions: list[dic
 def statute_items(split: str, log) -> list[Item]:
     gold = json.loads(GOLD.read_text(encoding="utf-8"))
     items = [q for q in (gold["questions"] if isinstance(gold, dict) else gold) if q["split"] == split]
-    graph = build_statute_qa_graph(refuse_below=0.0)
+    articles = load_statute()
+    graph = build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE, refuse_below=0.0)
     out, start = [], time.perf_counter()
     for q in items:
         state = graph.invoke({"question": q["question"]})

@@ -59,6 +59,7 @@ from ragkit.defaults import ROUTER, STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.article_graph import build_article_graph, statute_graph_retriever  # noqa: E402
 from ragkit.domains.statute.citations import parse_citations, pinned_articles  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
+from ragkit.domains.statute.domain import STATUTE  # noqa: E402
 from ragkit.domains.statute.questions import (  # noqa: E402
     REFUSE_KIND,
     ROUTED_KINDS,
@@ -376,8 +377,8 @@ def outcome_accuracy(m: Mapping[str, Any]) -> float:
 
 def build_graph(docs, embedder, strategies: StrategySet, table, clf_settings, evidence_bar, hops: Mapping[str, Any]):
     classifier = local_question_classifier(docs, embedder, passage_bar=STATUTE_QA.classifier_passage_bar, **clf_settings)
-    return build_statute_qa_graph(docs, strategies={name: strategies.get(name) for name in STRATEGIES}, routing_table=table,
-                                  question_classifier=classifier,
+    return build_statute_qa_graph(docs, strategies={name: strategies.get(name) for name in STRATEGIES}, domain=STATUTE,
+                                  routing_table=table, question_classifier=classifier,
                                   evidence_grader=local_evidence_grader(embedder=embedder, relevant_above=evidence_bar), **hops)
 
 

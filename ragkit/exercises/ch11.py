@@ -2,11 +2,16 @@
 wiring the statute QA graph by hand.
 
 >>> from ragkit.domains.statute.citations import cited_articles
+>>> from ragkit.domains.statute.corpus import load_statute
+>>> from ragkit.domains.statute.domain import STATUTE
 >>> from ragkit.domains.statute.plots import articles_within
+>>> from ragkit.domains.statute.strategies import strategy_searches
 >>> from ragkit.graphs.statute_qa import statute_qa_graph
 >>> check_cited_articles(cited_articles, quiet=True).passed, check_articles_within(articles_within, quiet=True).passed
 (True, True)
->>> check_statute_qa_wiring(statute_qa_graph, quiet=True).passed
+>>> articles = load_statute()
+>>> check_statute_qa_wiring(lambda: statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE),
+...                         quiet=True).passed
 True
 """
 
@@ -21,7 +26,10 @@ from typing import Any, Callable
 import networkx as nx
 
 from ragkit.domains.statute.citations import cited_articles
+from ragkit.domains.statute.corpus import load_statute
+from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.plots import articles_within
+from ragkit.domains.statute.strategies import strategy_searches
 from ragkit.exercises.core import CheckResult, Variant, check_wiring, rewired, run_checker, short
 from ragkit.graphs.statute_qa import statute_qa_graph
 
@@ -214,9 +222,15 @@ def check_articles_within(fn: Callable[[nx.DiGraph, str, int], dict[str, int]], 
 
 
 # ---------------------------------------------------------------- wiring the statute QA graph
+def _statute_qa_graph() -> Any:
+    """The builder's graph over the bundled statute: what a learner's wiring is compared with."""
+    articles = load_statute()
+    return statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)
+
+
 def _rewired(drop: tuple[tuple[str, str], ...] = (), routers: tuple[str, ...] = (),
              add: tuple[tuple[str, str], ...] = ()) -> Callable[[], Any]:
-    return lambda: rewired(statute_qa_graph(), drop=drop, routers=routers, add=add)
+    return lambda: rewired(_statute_qa_graph(), drop=drop, routers=routers, add=add)
 
 
 WIRING_VARIANTS = [
@@ -249,7 +263,7 @@ WIRING_VARIANTS = [
 def check_statute_qa_wiring(build: Callable[[], Any], quiet: bool = False) -> CheckResult:
     """Check that ``build()`` wires the statute QA graph as ``ragkit.graphs.statute_qa.statute_qa_graph`` does:
     the same nodes and edges, each conditional edge from the module's router (a known wrong wiring is named)."""
-    return check_wiring(build, statute_qa_graph(), "statute_qa_wiring", quiet, WIRING_VARIANTS)
+    return check_wiring(build, _statute_qa_graph(), "statute_qa_wiring", quiet, WIRING_VARIANTS)
 
 
 __all__ = ["CITATION_VARIANTS", "WALK_VARIANTS", "WIRING_VARIANTS", "check_articles_within", "check_cited_articles",

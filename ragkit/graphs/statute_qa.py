@@ -1,6 +1,8 @@
 """Strategy-routed QA over a statute: classify, route by a table, grade the evidence, verify every citation.
 
-The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
+The graph, over the articles of a statute (``metadata["article"]``: its number) and what the graph must know
+about that statute, ``domain`` (:class:`ragkit.roles.statute_protocols.StatuteDomain`; the bundled Coastal
+Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
 
     check_question -> unsupported_language | refuse | retrieve | classify
     classify -> refuse (unanswerable) | retrieve   (the strategy is routing_table[kind])
@@ -12,22 +14,22 @@ The graph, over the articles of ``data/statute.md`` (the Coastal Waters Act)::
     generate -> verify -> finish | generate (without the blamed paragraphs) | refuse_low_confidence
 
 - ``check_question`` reads direct citations: a question that cites an article the statute has
-  ("Art. 12(3)", "section 12", "제12조") skips classification (its kind is ``citation``) and the cited
+  ("Art. 12(3)", "section 12", "제12조") skips classification (its kind is ``domain.citation_kind``) and the cited
   articles are pinned at rank 1 (and the cited paragraphs are the writer's first evidence, the paragraphs
-  that mention them after: :func:`ragkit.domains.statute.paragraphs.cited_first`); one that cites only
+  that mention them after: ``domain.cited_first``); one that cites only
   articles the statute lacks is refused at once.
-- ``classify`` (role ``question_classifier``) labels the question's kind
-  (:mod:`ragkit.domains.statute.questions`); ``retrieve`` searches with ``routing_table[kind]``.
+- ``classify`` (role ``question_classifier``) labels the question's kind (one of the domain's kinds);
+  ``retrieve`` searches with ``routing_table[kind]``.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
   query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
 - ``follow_references`` runs once per run, before writing or rewriting: from the found paragraph the
   grader (role ``grader``) ranks first, it reads the cross-references ("Article 17", "Article 19(3)",
   "Articles 3 to 5") and defined terms of the paragraph and the paragraphs that cite its article
-  (:mod:`ragkit.core.references` over :func:`ragkit.domains.statute.article_graph.statute_reference_index`),
+  (:mod:`ragkit.core.references` over ``domain.reference_index(articles)``),
   grades the linked paragraphs against what the found one leaves of the question, and adds the best when
   its grade times the link's weight reaches the bar (the model proposes, the code disposes): a low one,
-  ``multihop_hop_bar``, when the classifier calls the question ``multihop``, and a higher one, ``hop_bar``,
-  otherwise (the classifier misses multi-hop questions, so a strong link is followed whatever the kind).
+  ``multihop_hop_bar``, when the classifier calls the question ``domain.multihop_kind``, and a higher one,
+  ``hop_bar``, otherwise (the classifier misses multi-hop questions, so a strong link is followed whatever the kind).
   The next hop starts from the added paragraph, while ``hops < max_hops`` (default
   :data:`ragkit.defaults.STATUTE_QA` ``max_hops=1``: one hop, the second retrieval). Each hop is recorded in
   ``followed`` (which paragraph, from which, why); a reference to an article or paragraph the statute
@@ -96,30 +98,6 @@ from ragkit.core.nlp import key_terms, same_query, tidy, uncovered_part
 from ragkit.core.references import Hop, ReferenceIndex, next_hop
 from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
-from ragkit.domains.statute.article_graph import statute_reference_index
-from ragkit.domains.statute.citations import pinned_articles, with_titles
-from ragkit.domains.statute.corpus import load_statute
-from ragkit.domains.statute.paragraphs import (
-    check_answer_citations,
-    cite_paragraphs,
-    cited_first,
-    paragraphs_of,
-    remove_citations,
-)
-from ragkit.domains.statute.questions import (
-    MULTIHOP_KIND,
-    REFUSALS,
-    REFUSE_KIND,
-    ROUTED_KINDS,
-    ROUTING_TABLE,
-    SAFE_KIND,
-    Refusal,
-    llm_evidence_grader,
-    llm_question_classifier,
-    local_evidence_grader,
-    local_question_classifier,
-)
-from ragkit.domains.statute.strategies import strategy_searches
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.writing import LocalRewriter, LocalWriter
@@ -135,6 +113,7 @@ from ragkit.roles.protocols import (
     choose,
     is_refusal,
 )
+from ragkit.roles.statute_protocols import Refusal, StatuteDomain
 
 BUILDER = "build_statute_qa_graph"
 
@@ -147,7 +126,8 @@ class StatuteQAState(RAGResult, total=False):
     queries: list[str]  # every query searched, in order
     cited: list[int]  # articles the question cites and the statute has (pinned at rank 1)
     citation_problems: list[str]  # cited articles the statute does not have
-    question_kind: str  # a kind of ragkit.domains.statute.questions.KINDS
+    question_kind: str  # one of the domain's kinds (domain.citation_kind for a direct citation)
+    unanswerable: bool  # the classifier chose domain.refuse_kind: refused unsearched
     kind_note: str
     strategy: str
     evidence_sufficient: bool
@@ -252,22 +232,22 @@ def usage_totals(entries: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 
 # ---------------------------------------------------------------- small helpers
-def check_routing_table(table: Mapping[str, str], strategies: Sequence[str]) -> dict[str, str]:
+def check_routing_table(table: Mapping[str, str], strategies: Sequence[str], kinds: Sequence[str]) -> dict[str, str]:
     """A routing table must send every searched kind to a known strategy.
 
     >>> check_routing_table({"single": "hybrid", "definition": "vector", "multihop": "graph", "citation": "bm25"},
-    ...                     ["vector", "hybrid", "graph"])
+    ...                     ["vector", "hybrid", "graph"], ["single", "definition", "multihop", "citation"])
     Traceback (most recent call last):
     ...
     ValueError: routing table sends 'citation' to 'bm25', which is not a strategy ['vector', 'hybrid', 'graph']
     """
-    missing = [kind for kind in ROUTED_KINDS if kind not in table]
+    missing = [kind for kind in kinds if kind not in table]
     if missing:
-        raise ValueError(f"routing table has no strategy for {missing}; it needs one for each of {list(ROUTED_KINDS)}")
-    for kind in ROUTED_KINDS:
+        raise ValueError(f"routing table has no strategy for {missing}; it needs one for each of {list(kinds)}")
+    for kind in kinds:
         if table[kind] not in strategies:
             raise ValueError(f"routing table sends {kind!r} to {table[kind]!r}, which is not a strategy {list(strategies)}")
-    return {kind: table[kind] for kind in ROUTED_KINDS}
+    return {kind: table[kind] for kind in kinds}
 
 
 def pin(results: Scored, pinned: Sequence[Document], k: int) -> list[Document]:
@@ -302,15 +282,15 @@ def article_names(articles: Sequence[Document]) -> str:
 
 
 # ---------------------------------------------------------------- nodes
-def start_run(article_numbers: Sequence[int], caps: Mapping[str, int],
-              refuse_below: float = REFUSAL.statute_qa) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
-    """What the entry node adds: the tidied question, the articles it cites, fresh counters, the caps and the
-    refusal dial."""
+def start_run(article_numbers: Sequence[int], caps: Mapping[str, int], refuse_below: float = REFUSAL.statute_qa, *,
+              domain: StatuteDomain) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
+    """What the entry node adds: the tidied question, the articles it cites (``domain.pinned_articles``), fresh
+    counters, the caps and the refusal dial."""
     numbers = tuple(article_numbers)
 
     def start(state: dict, config: RunnableConfig, question: str) -> StatuteQAState:
         question = tidy(question)
-        cited, problems = pinned_articles(question, numbers)
+        cited, problems = domain.pinned_articles(question, numbers)
         update: StatuteQAState = {
             "question": question, "active_query": question, "rewritten_query": None, "queries": [], "cited": cited,
             "citation_problems": problems, "retrieval_attempts": 0, "generation_attempts": 0, "caps": dict(caps),
@@ -322,32 +302,34 @@ def start_run(article_numbers: Sequence[int], caps: Mapping[str, int],
             "evidence_score": None, "confidence": None, "refuse_below": refuse_below,
         }
         if cited:
-            update.update(question_kind="citation", kind_note=f"direct citation of Article(s) {', '.join(map(str, cited))}")
+            update.update(question_kind=domain.citation_kind, kind_note=f"direct citation of Article(s) {', '.join(map(str, cited))}")
         return update
 
     return start
 
 
-def classify_node(classifier: QuestionClassifier) -> Node:
-    """Build the ``classify`` node around a question classifier (a failing classifier means the safe kind)."""
+def classify_node(classifier: QuestionClassifier, *, domain: StatuteDomain) -> Node:
+    """Build the ``classify`` node around a question classifier (a failing classifier means ``domain.safe_kind``)."""
 
     @traced("classify")
     def classify(state: StatuteQAState) -> StatuteQAState:
-        """Label the question's kind. Reads: question. Writes: question_kind, kind_note, usage."""
+        """Label the question's kind. Reads: question. Writes: question_kind, unanswerable, kind_note, usage."""
         start = time.perf_counter()
         with record_usage() as usage:
             try:
                 decision = classifier.classify(state["question"])
                 kind, note = decision.kind, decision.note + (" (fallback)" if decision.fallback else "")
             except Exception as err:  # noqa: BLE001 - policy 3: a crashing classifier takes the safe kind
-                kind, note = SAFE_KIND, f"classifier failed ({type(err).__name__}: {err}); searching as {SAFE_KIND!r}"
-        return {"question_kind": kind, "kind_note": note, "usage": [usage.entry("classify", time.perf_counter() - start)]}
+                kind = domain.safe_kind
+                note = f"classifier failed ({type(err).__name__}: {err}); searching as {kind!r}"
+        return {"question_kind": kind, "unanswerable": kind == domain.refuse_kind, "kind_note": note,
+                "usage": [usage.entry("classify", time.perf_counter() - start)]}
 
     return classify
 
 
 def retrieve_node(searches: Mapping[str, ScoredSearch], routing_table: Mapping[str, str], articles: Mapping[int, Document],
-                  k: int) -> Node:
+                  k: int, *, domain: StatuteDomain) -> Node:
     """Build the ``retrieve`` node: the routing table picks the strategy, cited articles are pinned at rank 1."""
 
     @traced("retrieve")
@@ -357,7 +339,7 @@ def retrieve_node(searches: Mapping[str, ScoredSearch], routing_table: Mapping[s
         Reads: question_kind, cited, active_query, rewritten_query, retrieval_attempts, queries.
         Writes: strategy, active_query, queries, articles, retrieval_attempts, search_note, search_failed.
         """
-        strategy = routing_table[state.get("question_kind", SAFE_KIND)]
+        strategy = routing_table[state.get("question_kind", domain.safe_kind)]
         attempts = state.get("retrieval_attempts", 0)
         query = state["rewritten_query"] if attempts and state.get("rewritten_query") else state["active_query"]
         outcome = run_search(searches[strategy], query, k, what=f"{strategy} search")
@@ -403,7 +385,7 @@ def grade_evidence_node(grader: EvidenceGrader, rewriter: QuestionRewriter) -> N
 
 
 def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articles: Mapping[int, Document],
-                           bar: float, multihop_bar: float) -> Node:
+                           bar: float, multihop_bar: float, *, domain: StatuteDomain) -> Node:
     """Build the ``follow_references`` node: one hop along the references of what was found."""
 
     @traced("follow_references")
@@ -420,10 +402,10 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
         articles, unresolved_references, hop_note, usage.
         """
         start = time.perf_counter()
-        need = multihop_bar if state.get("question_kind") == MULTIHOP_KIND else bar
+        need = multihop_bar if state.get("question_kind") == domain.multihop_kind else bar
         with record_usage() as usage:
             try:
-                anchors, new, note = plan_hop(state, index, grader, need)
+                anchors, new, note = plan_hop(state, index, grader, need, domain.paragraphs_of)
             except Exception as err:  # noqa: BLE001 - a crashing grader: no hop, the found evidence stands
                 anchors, new, note = [], [], f"references not followed ({type(err).__name__}: {err})"
         passages = [Document(index.passages[h.added].page_content, id=h.added,
@@ -441,11 +423,12 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
     return follow_references
 
 
-def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrader, bar: float) -> tuple[list[str], list[Hop], str]:
+def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrader, bar: float,
+             paragraphs_of: Callable[[Sequence[Document]], list[Document]]) -> tuple[list[str], list[Hop], str]:
     """One hop: the paragraphs it starts from, the references it follows (:func:`ragkit.core.references.next_hop`,
     the links graded on what the chain leaves of the question) and a note saying why."""
     followed = state.get("followed", [])
-    anchors = list(state.get("frontier", [])) or hop_anchor(state, index, graded_by(grader, state["question"]))
+    anchors = list(state.get("frontier", [])) or hop_anchor(state, index, graded_by(grader, state["question"]), paragraphs_of)
     if not anchors:
         return [], [], "nothing found to start from"
     chain = [*(h.anchor for h in followed), *(h.added for h in followed), *anchors]
@@ -461,9 +444,11 @@ def graded_by(grader: DocumentGrader, question: str) -> Callable[[list[Document]
     return lambda docs: [0.0 if g.fallback else g.score for g in grader.grade_many(question, docs)]
 
 
-def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable[[list[Document]], list[float]]) -> list[str]:
-    """Where the first hop starts: the paragraph of the first supporting article (pinned ones come first; the
-    first article found when none supports) that ``relevance`` ranks first (``[]`` when nothing was found)."""
+def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable[[list[Document]], list[float]],
+               paragraphs_of: Callable[[Sequence[Document]], list[Document]]) -> list[str]:
+    """Where the first hop starts: the paragraph (of ``paragraphs_of``, the domain's) of the first supporting
+    article (pinned ones come first; the first article found when none supports) that ``relevance`` ranks first
+    (``[]`` when nothing was found)."""
     first = (state.get("supporting") or state.get("articles", []))[:1]
     found = [p for p in paragraphs_of(first) if doc_key(p) in index.passages]
     if not found:
@@ -472,13 +457,14 @@ def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable
     return [doc_key(found[max(range(len(found)), key=lambda i: scores[i])])]
 
 
-def generate_node(writer: Writer) -> Node:
+def generate_node(writer: Writer, *, domain: StatuteDomain) -> Node:
     """Build the ``generate`` node: the writer answers from the paragraphs of the supporting articles."""
 
     @traced("generate")
     def generate(state: StatuteQAState) -> StatuteQAState:
-        """Write from paragraph documents, turning the writer's ``[n]`` into ``[Article N(p)]`` citations. A
-        cited article's title is written after its citation in the question the writer reads.
+        """Write from paragraph documents (``domain.paragraphs_of``), turning the writer's ``[n]`` into
+        ``[Article N(p)]`` citations (``domain.cite_paragraphs``). A cited article's title is written after its
+        citation in the question the writer reads (``domain.with_titles``).
 
         The paragraphs the hops added come last, marked for the writer to quote.
 
@@ -489,23 +475,24 @@ def generate_node(writer: Writer) -> Node:
         excluded = set(state.get("excluded", []))
         supporting, followed = state.get("supporting", []), state.get("followed_passages", [])
         keys = {doc_key(p) for p in followed}
-        paragraphs = [p for p in [*(p for p in paragraphs_of(supporting) if doc_key(p) not in keys), *followed]
+        paragraphs = [p for p in [*(p for p in domain.paragraphs_of(supporting) if doc_key(p) not in keys), *followed]
                       if doc_key(p) not in excluded]
         titles = {int(d.metadata["article"]): d.metadata.get("title", "") for d in supporting if d.metadata.get("pinned")}
-        paragraphs = cited_first(paragraphs, state["question"])  # a cited paragraph is the first evidence
+        paragraphs = domain.cited_first(paragraphs, state["question"])  # a cited paragraph is the first evidence
         draft = ""
         with record_usage() as usage:
             if paragraphs:
-                answer = writer.write(with_titles(state["question"], titles), paragraphs)
-                draft = cite_paragraphs(answer.text, paragraphs) if answer.answered else ""
+                answer = writer.write(domain.with_titles(state["question"], titles), paragraphs)
+                draft = domain.cite_paragraphs(answer.text, paragraphs) if answer.answered else ""
         return {"paragraphs": paragraphs, "draft": draft, "generation_attempts": state.get("generation_attempts", 0) + 1,
                 "usage": [usage.entry("generate", time.perf_counter() - start)]}
 
     return generate
 
 
-def verify_node(hallucination_grader: HallucinationGrader) -> Node:
-    """Build the ``verify`` node: every citation must name a retrieved article and support its sentence."""
+def verify_node(hallucination_grader: HallucinationGrader, *, domain: StatuteDomain) -> Node:
+    """Build the ``verify`` node: every citation must name a retrieved article and support its sentence
+    (``domain.check_answer_citations``)."""
 
     @traced("verify")
     def verify(state: StatuteQAState) -> StatuteQAState:
@@ -522,10 +509,10 @@ def verify_node(hallucination_grader: HallucinationGrader) -> Node:
                     "usage": [Usage().entry("verify", time.perf_counter() - start)]}
         retrieved = {int(d.metadata["article"]): d for d in state.get("articles", [])}
         with record_usage() as usage:
-            report = check_answer_citations(draft, retrieved, hallucination_grader)
+            report = domain.check_answer_citations(draft, retrieved, hallucination_grader)
         return {"verified": report.verified, "cited_labels": list(report.valid), "supported": list(report.supported),
                 "invalid_citations": list(report.invalid), "unsupported": list(report.unsupported),
-                "draft": remove_citations(draft, {label for label, _ in report.invalid} - set(report.valid)),
+                "draft": domain.remove_citations(draft, {label for label, _ in report.invalid} - set(report.valid)),
                 "excluded": list(dict.fromkeys([*state.get("excluded", []), *report.blamed])),
                 "usage": [usage.entry("verify", time.perf_counter() - start)]}
 
@@ -544,55 +531,71 @@ def finish(state: StatuteQAState) -> StatuteQAState:
                      sources, cited), "refusal": None, "confidence": state.get("evidence_score")}
 
 
-@traced("unsupported_language")
-def unsupported_language(state: StatuteQAState) -> StatuteQAState:
-    """The language message (policy 5), naming the cited articles so the user can ask about them in English.
+def unsupported_language_node(*, domain: StatuteDomain) -> Node:
+    """Build the ``unsupported_language`` node: the language message, in the domain's words."""
 
-    Reads: language_note, cited. Writes: the result fields (refused), refusal.
-    """
-    text, cited = state["language_note"], state.get("cited") or []
-    if cited:
-        names = [f"Article {n}" for n in cited]
-        text = f"{text} {REFUSALS['language_cited'].format(articles=', '.join(names), first=names[0])}"
-    return {**result(text, "refused", "language"), "refusal": "language"}
+    @traced("unsupported_language")
+    def unsupported_language(state: StatuteQAState) -> StatuteQAState:
+        """The language message (policy 5), naming the cited articles so the user can ask about them in English.
 
+        Reads: language_note, cited. Writes: the result fields (refused), refusal.
+        """
+        text, cited = state["language_note"], state.get("cited") or []
+        if cited:
+            names = [f"Article {n}" for n in cited]
+            text = f"{text} {domain.refusals['language_cited'].format(articles=', '.join(names), first=names[0])}"
+        return {**result(text, "refused", "language"), "refusal": "language"}
 
-@traced("refuse")
-def refuse(state: StatuteQAState) -> StatuteQAState:
-    """Refuse at once: the question is unanswerable, or cites only articles the statute lacks.
-
-    Reads: citation_problems, cited, kind_note. Writes: the result fields (refused), refusal.
-    """
-    problems = state.get("citation_problems") or []
-    if problems and not state.get("cited"):
-        text = f"{REFUSALS['no_such_article']}: {'; '.join(problems)}."
-        return {**result(text, "refused", f"no_such_article: {'; '.join(problems)}"), "refusal": "no_such_article"}
-    return {**result(REFUSALS["unanswerable"], "refused", f"unanswerable: {state.get('kind_note', '')}".rstrip(": ")),
-            "refusal": "unanswerable"}
+    return unsupported_language
 
 
-@traced("refuse_low_confidence")
-def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
-    """Refuse because the search failed, the evidence stayed short or below the refusal dial, or no draft
-    survived verification, naming the closest articles.
+def refuse_node(*, domain: StatuteDomain) -> Node:
+    """Build the ``refuse`` node: the domain's refusal of an unanswerable question or of a missing article."""
 
-    Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, evidence_score,
-    evidence_sufficient, refuse_below, unsupported. Writes: the result fields (refused), refusal, confidence.
-    """
-    if state.get("search_failed") and not state.get("articles"):
-        reason: Refusal = "search_failed"
-        detail = state.get("search_note", "the search raised an error")
-        text = f"{REFUSALS[reason]} ({detail})"
-    else:
-        reason = "unsupported" if state.get("generation_attempts", 0) and state.get("draft") else "low_confidence"
-        detail = "; ".join(state.get("unsupported", [])) if reason == "unsupported" else state.get("evidence_note", "")
-        if reason == "low_confidence" and state.get("evidence_sufficient") and not confident(state):
-            detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
-        text = REFUSALS[reason]
-        if state.get("articles"):
-            text += REFUSALS["closest"].format(articles=article_names(state["articles"][:3]))
-    return {**result(text, "refused", f"{reason}: {detail}".rstrip(": ")), "refusal": reason,
-            "confidence": state.get("evidence_score")}
+    @traced("refuse")
+    def refuse(state: StatuteQAState) -> StatuteQAState:
+        """Refuse at once: the question is unanswerable, or cites only articles the statute lacks.
+
+        Reads: citation_problems, cited, kind_note. Writes: the result fields (refused), refusal.
+        """
+        problems, refusals = state.get("citation_problems") or [], domain.refusals
+        if problems and not state.get("cited"):
+            text = f"{refusals['no_such_article']}: {'; '.join(problems)}."
+            return {**result(text, "refused", f"no_such_article: {'; '.join(problems)}"), "refusal": "no_such_article"}
+        return {**result(refusals["unanswerable"], "refused", f"unanswerable: {state.get('kind_note', '')}".rstrip(": ")),
+                "refusal": "unanswerable"}
+
+    return refuse
+
+
+def refuse_low_confidence_node(*, domain: StatuteDomain) -> Node:
+    """Build the ``refuse_low_confidence`` node: the domain's refusal when the evidence or the draft falls short."""
+
+    @traced("refuse_low_confidence")
+    def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
+        """Refuse because the search failed, the evidence stayed short or below the refusal dial, or no draft
+        survived verification, naming the closest articles.
+
+        Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, evidence_score,
+        evidence_sufficient, refuse_below, unsupported. Writes: the result fields (refused), refusal, confidence.
+        """
+        refusals = domain.refusals
+        if state.get("search_failed") and not state.get("articles"):
+            reason: Refusal = "search_failed"
+            detail = state.get("search_note", "the search raised an error")
+            text = f"{refusals[reason]} ({detail})"
+        else:
+            reason = "unsupported" if state.get("generation_attempts", 0) and state.get("draft") else "low_confidence"
+            detail = "; ".join(state.get("unsupported", [])) if reason == "unsupported" else state.get("evidence_note", "")
+            if reason == "low_confidence" and state.get("evidence_sufficient") and not confident(state):
+                detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
+            text = refusals[reason]
+            if state.get("articles"):
+                text += refusals["closest"].format(articles=article_names(state["articles"][:3]))
+        return {**result(text, "refused", f"{reason}: {detail}".rstrip(": ")), "refusal": reason,
+                "confidence": state.get("evidence_score")}
+
+    return refuse_low_confidence
 
 
 # ---------------------------------------------------------------- routers (pure functions of the state)
@@ -614,8 +617,8 @@ def route_after_check_question(state: StatuteQAState) -> Literal["unsupported_la
 
 
 def route_after_classify(state: StatuteQAState) -> Literal["refuse", "retrieve"]:
-    """An unanswerable question is refused at once; every other kind is searched."""
-    return "refuse" if state.get("question_kind") == REFUSE_KIND else "retrieve"
+    """An unanswerable question (the classify node's ``unanswerable``) is refused at once; every other kind is searched."""
+    return "refuse" if state.get("unanswerable") else "retrieve"
 
 
 def wants_hop(state: StatuteQAState) -> bool:
@@ -663,10 +666,11 @@ def route_after_verify(state: StatuteQAState) -> Literal["finish", "generate", "
 
 # ---------------------------------------------------------------- the graph
 def statute_qa_graph(
-    articles: Sequence[Document] | None = None,
+    articles: Sequence[Document],
     *,
-    strategies: Mapping[str, Any] | None = None,
-    routing_table: Mapping[str, str] = ROUTING_TABLE,
+    strategies: Mapping[str, Any],
+    domain: StatuteDomain,
+    routing_table: Mapping[str, str] | None = None,
     chat_model: BaseChatModel | None = None,
     judge_model: BaseChatModel | None = None,
     question_classifier: QuestionClassifier | None = None,
@@ -688,11 +692,14 @@ def statute_qa_graph(
 ) -> StateGraph:
     """The statute QA graph, uncompiled (see the module docstring).
 
-    ``articles`` are the statute's articles (default ``load_statute()``); ``strategies`` maps strategy
-    names to anything :func:`ragkit.core.search.as_scored_search` takes (default: vector, hybrid and graph
-    over ``articles``, built on first search). ``grader`` is the document grader the local evidence grader
-    and ``follow_references`` use; ``references`` the links between paragraphs (default
-    ``statute_reference_index(articles)``); ``max_hops=0`` turns the hop off. ``refuse_below`` is the
+    ``articles`` are the statute's articles (``metadata["article"]``: the number; the bundled statute's:
+    ``load_statute()``); ``strategies`` maps strategy names to anything
+    :func:`ragkit.core.search.as_scored_search` takes (the bundled statute's vector, hybrid and graph, built on
+    first search: ``strategy_searches(articles)``); ``domain`` is what the graph knows about the statute
+    (:class:`ragkit.roles.statute_protocols.StatuteDomain`; the bundled statute's: ``STATUTE`` of
+    ``ragkit.domains.statute.domain``). ``routing_table`` defaults to ``domain.routing_table``. ``grader`` is
+    the document grader the local evidence grader and ``follow_references`` use; ``references`` the links
+    between paragraphs (default ``domain.reference_index(articles)``); ``max_hops=0`` turns the hop off. ``refuse_below`` is the
     refusal dial: the evidence score a run needs to write. ``strict=True`` raises, instead of warning, when
     ``chat_model`` cannot return structured output.
     """
@@ -701,39 +708,41 @@ def statute_qa_graph(
         raise ValueError(f"max_hops must be 0 (no hop) or more, got {max_hops}")
     check_limit(max_question_chars)
     refuse_below = check_threshold(refuse_below)
-    articles = list(load_statute() if articles is None else articles)
+    articles = list(articles)
     by_number = {int(d.metadata["article"]): d for d in articles}
     if not by_number:
         raise ValueError(f"{BUILDER} needs the statute's articles (metadata 'article'); got none")
-    searches = {name: as_scored_search(value, k) for name, value in (strategies or strategy_searches(articles, k=k)).items()}
-    table = check_routing_table(routing_table, list(searches))
+    searches = {name: as_scored_search(value, k) for name, value in strategies.items()}
+    table = check_routing_table(domain.routing_table if routing_table is None else routing_table, list(searches),
+                                domain.routed_kinds)
     chat_model = check_chat_model(chat_model, "chat_model", strict)
     judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
     question_classifier = choose(question_classifier, QuestionClassifier, "question_classifier", model=judging,
-                                 llm=llm_question_classifier, local=lambda: local_question_classifier(articles))
+                                 llm=domain.llm_question_classifier, local=lambda: domain.local_question_classifier(articles))
     grader = choose(grader, DocumentGrader, "grader", model=judging, llm=LLMGrader, local=LocalGrader)
-    evidence_grader = choose(evidence_grader, EvidenceGrader, "evidence_grader", model=judging, llm=llm_evidence_grader,
-                             local=lambda: local_evidence_grader(grader))
+    evidence_grader = choose(evidence_grader, EvidenceGrader, "evidence_grader", model=judging,
+                             llm=domain.llm_evidence_grader, local=lambda: domain.local_evidence_grader(grader))
     writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
     hallucination_grader = choose(hallucination_grader, HallucinationGrader, "hallucination_grader", model=judging,
                                   llm=LLMHallucinationGrader, local=LocalHallucinationGrader)
     rewriter = choose(rewriter, QuestionRewriter, "rewriter", model=chat_model, llm=LLMRewriter, local=LocalRewriter)
-    references = statute_reference_index(articles) if references is None else references
+    references = domain.reference_index(articles) if references is None else references
     caps = {"retrievals": max_retrievals, "generations": max_generations, "hops": max_hops}
 
     graph = StateGraph(StatuteQAState)
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
-                                                         start_run(sorted(by_number), caps, refuse_below)))
-    graph.add_node("unsupported_language", unsupported_language)
-    graph.add_node("classify", classify_node(question_classifier))
-    graph.add_node("retrieve", retrieve_node(searches, table, by_number, k))
+                                                         start_run(sorted(by_number), caps, refuse_below, domain=domain)))
+    graph.add_node("unsupported_language", unsupported_language_node(domain=domain))
+    graph.add_node("classify", classify_node(question_classifier, domain=domain))
+    graph.add_node("retrieve", retrieve_node(searches, table, by_number, k, domain=domain))
     graph.add_node("grade_evidence", grade_evidence_node(evidence_grader, rewriter))
-    graph.add_node("follow_references", follow_references_node(references, grader, by_number, hop_bar, multihop_hop_bar))
-    graph.add_node("generate", generate_node(writer))
-    graph.add_node("verify", verify_node(hallucination_grader))
+    graph.add_node("follow_references", follow_references_node(references, grader, by_number, hop_bar, multihop_hop_bar,
+                                                               domain=domain))
+    graph.add_node("generate", generate_node(writer, domain=domain))
+    graph.add_node("verify", verify_node(hallucination_grader, domain=domain))
     graph.add_node("finish", finish)
-    graph.add_node("refuse", refuse)
-    graph.add_node("refuse_low_confidence", refuse_low_confidence)
+    graph.add_node("refuse", refuse_node(domain=domain))
+    graph.add_node("refuse_low_confidence", refuse_low_confidence_node(domain=domain))
 
     graph.add_edge(START, "check_question")
     graph.add_conditional_edges("check_question", route_after_check_question)
@@ -748,7 +757,7 @@ def statute_qa_graph(
     return graph
 
 
-def build_statute_qa_graph(articles: Sequence[Document] | None = None, *, checkpointer: Any | None = None,
+def build_statute_qa_graph(articles: Sequence[Document], *, checkpointer: Any | None = None,
                            **options: Any) -> CompiledStateGraph:
     """:func:`statute_qa_graph` compiled (same arguments), with an optional LangGraph checkpointer."""
     return statute_qa_graph(articles, **options).compile(checkpointer=checkpointer, name="statute_qa")
@@ -771,7 +780,7 @@ def summarize(state: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "check_routing_table", "classify_node", "confident",
-           "finish", "follow_references_node", "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse",
-           "refuse_low_confidence", "retrieve_node", "rewrite_repeats", "route_after_check_question", "route_after_classify",
+           "finish", "follow_references_node", "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse_node",
+           "refuse_low_confidence_node", "retrieve_node", "rewrite_repeats", "route_after_check_question", "route_after_classify",
            "route_after_follow_references", "route_after_grade_evidence", "route_after_verify", "start_run", "statute_qa_graph",
-           "summarize", "unsupported_language", "usage_totals", "verify_node", "wants_hop"]
+           "summarize", "unsupported_language_node", "usage_totals", "verify_node", "wants_hop"]

@@ -106,6 +106,9 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     from ragkit.domains.menu.routes import OFFLINE_FALLBACK, ROUTES, menu_sources
     from ragkit.domains.shop.orders import load_order_store
     from ragkit.domains.shop.tools import ORDER_TOOL_SPECS, SYSTEM_PROMPT
+    from ragkit.domains.statute.corpus import load_statute
+    from ragkit.domains.statute.domain import STATUTE
+    from ragkit.domains.statute.strategies import strategy_searches
     from ragkit.graphs.adaptive_rag import build_adaptive_rag_graph
     from ragkit.graphs.advanced_rag import build_advanced_rag_graph
     from ragkit.graphs.crag import build_crag_graph
@@ -131,7 +134,8 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
                   extras={"bandit": bandit}),
         GraphSpec("statute_qa", "Classify a question about the bundled statute, route it to vector, hybrid or graph "
                   "retrieval, answer with verified paragraph citations or refuse.",
-                  lambda cp, cm: build_statute_qa_graph(chat_model=cm, checkpointer=cp)),
+                  lambda cp, cm: build_statute_qa_graph(articles := load_statute(), strategies=strategy_searches(articles),
+                                                        domain=STATUTE, chat_model=cm, checkpointer=cp)),
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
                   lambda cp, cm: build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=cm, checkpointer=cp, run_code=python_runner())),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",

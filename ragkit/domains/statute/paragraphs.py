@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from langchain_core.documents import Document
 
@@ -30,6 +29,7 @@ from ragkit.core.nlp import cited_numbers, split_sentences
 from ragkit.core.search import doc_key
 from ragkit.domains.statute.citations import Citation, parse_citations
 from ragkit.roles.protocols import HallucinationGrader
+from ragkit.roles.statute_protocols import CitationReport
 
 _PARAGRAPH = re.compile(r"^\((\d{1,4})\)[ \t]*", re.MULTILINE)
 _BRACKET = re.compile(r"\s*\[([^\[\]\n]{1,120})\]")
@@ -162,23 +162,7 @@ def remove_citations(text: str, labels: set[str]) -> str:
     return _BRACKET.sub(keep, text)
 
 
-# ---------------------------------------------------------------- checking an answer's citations
-@dataclass(frozen=True)
-class CitationReport:
-    """What verify found: the kept citations, the dropped ones (label and why), and the unsupported sentences."""
-
-    valid: tuple[str, ...] = ()
-    invalid: tuple[tuple[str, str], ...] = ()
-    unsupported: tuple[str, ...] = ()
-    blamed: tuple[str, ...] = ()  # ids of paragraphs that were cited but did not support their sentence
-    supported: tuple[str, ...] = ()  # ids of paragraphs that were cited and supported their sentence
-
-    @property
-    def verified(self) -> bool:
-        """Every sentence kept at least one citation that supports it."""
-        return bool(self.valid) and not self.unsupported
-
-
+# ---------------------------------------------------------------- checking an answer's citations (a CitationReport)
 def cited_paragraphs(citation: Citation, articles: Mapping[int, Document]) -> list[Document]:
     """The paragraph Documents a citation names (every paragraph for a citation of a whole article)."""
     paragraphs = split_paragraphs(articles[citation.article])

@@ -33,6 +33,7 @@ from ragkit.offline.evidence import LocalEvidenceGrader
 from ragkit.offline.question_classifier import LocalQuestionClassifier
 from ragkit.roles.llm_analysis import LLMEvidenceGrader, LLMQuestionClassifier
 from ragkit.roles.protocols import DocumentGrader, RouteSpec
+from ragkit.roles.statute_protocols import Refusal
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
 REFUSE_KIND, SAFE_KIND, CITATION_KIND, MULTIHOP_KIND = "unanswerable", "single", "citation", "multihop"
@@ -143,7 +144,6 @@ STARTING_TABLE: dict[str, str] = {"single": "hybrid", "definition": "vector", "m
 # hybrid > graph > vector. The citation entry fills the ranks after the pinned articles.
 ROUTING_TABLE: dict[str, str] = {"single": "hybrid", "definition": "graph", "multihop": "graph", "citation": "hybrid"}
 
-Refusal = Literal["unanswerable", "no_such_article", "low_confidence", "unsupported", "search_failed", "language"]
 REFUSALS: dict[str, str] = {
     "unanswerable": "The statute does not deal with this question, so I will not guess an answer.",
     "no_such_article": "The question cites an article this statute does not have",
