@@ -211,5 +211,5 @@ def check_answer_citations(answer: str, retrieved: Mapping[int, Document], verif
                           tuple(dict.fromkeys(supported)))
 
 
-__all__ = ["CitationReport", "answer_citations", "bracket_citations", "check_answer_citations", "cite_paragraphs",
+__all__ = ["answer_citations", "bracket_citations", "check_answer_citations", "cite_paragraphs",
            "cited_first", "cited_paragraphs", "paragraphs_of", "remove_citations", "split_paragraphs", "strip_brackets"]

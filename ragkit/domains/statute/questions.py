@@ -33,7 +33,6 @@ from ragkit.offline.evidence import LocalEvidenceGrader
 from ragkit.offline.question_classifier import LocalQuestionClassifier
 from ragkit.roles.llm_analysis import LLMEvidenceGrader, LLMQuestionClassifier
 from ragkit.roles.protocols import DocumentGrader, RouteSpec
-from ragkit.roles.statute_protocols import Refusal
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
 REFUSE_KIND, SAFE_KIND, CITATION_KIND, MULTIHOP_KIND = "unanswerable", "single", "citation", "multihop"
@@ -200,5 +199,5 @@ def llm_evidence_grader(model: BaseChatModel) -> LLMEvidenceGrader:
 
 
 __all__ = ["CITATION_KIND", "CORPUS", "KINDS", "MULTIHOP_KIND", "QuestionKind", "REFUSALS", "REFUSE_KIND", "ROUTED_KINDS", "ROUTING_TABLE",
-           "Refusal", "SAFE_KIND", "STARTING_TABLE", "citation_note", "llm_evidence_grader", "llm_question_classifier",
+           "SAFE_KIND", "STARTING_TABLE", "citation_note", "llm_evidence_grader", "llm_question_classifier",
            "local_evidence_grader", "local_question_classifier"]
