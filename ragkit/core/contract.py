@@ -44,6 +44,7 @@ class DataNotFound(FileNotFoundError):
     """A workbook folder or data file is missing."""
 
 
+SETUP_ERRORS = (FileNotFoundError, DataError, ImportError)  # raised with their fix, never an "outcome"
 F = TypeVar("F", bound=Callable[..., Any])
 
 Outcome = Literal["answered", "refused", "asked_back"]

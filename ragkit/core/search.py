@@ -27,12 +27,11 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import VectorStore, VectorStoreRetriever
 from pydantic import ConfigDict, Field
 
-from ragkit.core.contract import DataError
+from ragkit.core.contract import SETUP_ERRORS
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import GRAPHS
 
 Scored = list[tuple[Document, float]]
-SETUP_ERRORS = (FileNotFoundError, DataError, ImportError)  # raised with their fix, never an "outcome"
 
 
 def doc_key(doc: Document) -> str:

@@ -52,6 +52,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from ragkit.core.contract import (
+    SETUP_ERRORS,
     RAGResult,
     check_limit,
     check_positive,
@@ -60,7 +61,7 @@ from ragkit.core.contract import (
     traced,
     unsupported_language,
 )
-from ragkit.core.search import SETUP_ERRORS, ScoredSearch, as_scored_search, run_search, with_score
+from ragkit.core.search import ScoredSearch, as_scored_search, run_search, with_score
 from ragkit.defaults import GRAPHS
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.structured_answers import StructuredWriter, structured_answer
