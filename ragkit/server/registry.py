@@ -119,15 +119,16 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
     from ragkit.sandbox import python_runner
 
     store = load_order_store()
+    handbook = handbook_search()  # one handbook index for the three graphs that search it, built on first use
     bandit = advanced_bandit(database, state_dir)
     specs = [
         GraphSpec("adaptive_rag", "Route a question to the menu, the wine list or the local news, or to a fallback.",
                   lambda cp, cm: build_adaptive_rag_graph(menu_sources(chat_model=cm), routes=ROUTES,
                                                           fallback_text=OFFLINE_FALLBACK, chat_model=cm, checkpointer=cp)),
         GraphSpec("self_rag", "Retrieve from the handbook, grade documents and the answer, rewrite and retry within a cap.",
-                  lambda cp, cm: build_self_rag_graph(handbook_search(), chat_model=cm, checkpointer=cp)),
+                  lambda cp, cm: build_self_rag_graph(handbook, chat_model=cm, checkpointer=cp)),
         GraphSpec("crag", "Judge retrieved handbook sections (4 verdicts), write, verify; ask back when ambiguous.",
-                  lambda cp, cm: build_crag_graph(handbook_search(), chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
+                  lambda cp, cm: build_crag_graph(handbook, chat_model=cm, checkpointer=cp), check_resume=_check_clarification),
         GraphSpec("advanced_rag", "Classify, transform the query, let a bandit pick the retriever, rerank, grade "
                   "(the grade rewards the arm), write, check for hallucination; capped retries.",
                   lambda cp, cm: build_advanced_rag_graph(load_handbook(), bandit=bandit, chat_model=cm, checkpointer=cp),
@@ -137,7 +138,7 @@ def default_specs(state_dir: Path | None = None, database: Any = None) -> dict[s
                   lambda cp, cm: build_statute_qa_graph(articles := load_statute(), strategies=strategy_searches(articles),
                                                         domain=STATUTE, chat_model=cm, checkpointer=cp)),
         GraphSpec("supervisor", "A supervisor sends the question to the rag, code, analysis or chitchat agent, or a chain.",
-                  lambda cp, cm: build_supervisor_graph(handbook_search(), domain=HANDBOOK_TEAM, chat_model=cm, checkpointer=cp, run_code=python_runner())),
+                  lambda cp, cm: build_supervisor_graph(handbook, domain=HANDBOOK_TEAM, chat_model=cm, checkpointer=cp, run_code=python_runner())),
         GraphSpec("tool_agent", "The guarded tool loop over the orders table: login, approval and one-time-code pauses.",
                   lambda cp, cm: build_tool_agent_graph(store, ORDER_TOOL_SPECS, system_prompt=SYSTEM_PROMPT,
                                                         chat_model=cm, checkpointer=cp),
