@@ -34,13 +34,13 @@ from ragkit.graphs.crag import build_crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.graphs.statute_qa import build_statute_qa_graph
 from ragkit.plots import RISK_COVERAGE_SIZE, plot_risk_coverage
+from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import (
     Answer,
     EvidenceGrade,
     Grade,
     Groundedness,
     Intent,
-    Judgement,
     KindDecision,
     QueryTransform,
     Usefulness,

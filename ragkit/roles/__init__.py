@@ -9,7 +9,7 @@ a prompt plus structured output on any LangChain chat model) and local ones (:mo
 | writer               | ``LocalWriter`` (extractive, MMR), ``offline.writing``  | ``LLMWriter``                    |
 | hallucination grader | ``LocalHallucinationGrader`` (claims), ``offline.claims`` | ``LLMHallucinationGrader``     |
 | answer grader        | ``LocalAnswerGrader`` (type + coverage), ``offline.graders`` | ``LLMAnswerGrader``         |
-| judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``                  |
+| judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``, ``roles.llm_judge`` |
 | query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's vocabulary + a domain's words), ``offline.query_analysis`` | ``LLMQueryAnalyzer``, ``roles.llm_query_analysis`` |
 
 The other roles (intent classifier and small talk, query transformer, question classifier, evidence

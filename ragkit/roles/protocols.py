@@ -181,37 +181,6 @@ class AnswerGrader(Protocol):
     def grade(self, question: str, answer: str) -> Usefulness: ...
 
 
-# ---------------------------------------------------------------- judge (CRAG)
-Verdict = Literal["sufficient", "insufficient", "ambiguous", "irrelevant"]
-
-
-@dataclass(frozen=True)
-class Judgement:
-    verdict: Verdict
-    keep: tuple[int, ...] = ()  # 0-based indexes of the documents that passed
-    note: str = ""
-    clarifying_question: str | None = None  # for "ambiguous"
-    corrected_query: str | None = None  # for "insufficient"
-    fallback: bool = False  # the judge failed and the fail-soft default was used
-    # the grader's best score among the kept documents (all of them when none is kept), read by CRAG's
-    # refusal dial; None when the judge gives no score (an LLM judge)
-    score: float | None = None
-
-
-def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:
-    """A judge's safe default: keep the top ``top`` candidates as ``sufficient`` and flag ``fallback``.
-
-    >>> fail_soft([Document("a"), Document("b")], "model call failed").keep
-    (0, 1)
-    """
-    return Judgement("sufficient", keep=tuple(range(min(top, len(documents)))), note=f"fail-soft: {note}", fallback=True)
-
-
-@runtime_checkable
-class Judge(Protocol):
-    def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
-
-
 # ---------------------------------------------------------------- intent classifier (the advanced pipeline)
 IntentRoute = Literal["rag", "chitchat"]
 INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
@@ -337,8 +306,8 @@ R = TypeVar("R")
 def methods_of(protocol: type) -> list[str]:
     """The methods a role protocol declares, in order.
 
-    >>> methods_of(DocumentGrader), methods_of(Judge)
-    (['grade'], ['judge'])
+    >>> methods_of(DocumentGrader), methods_of(HallucinationGrader)
+    (['grade'], ['check'])
     """
     return [name for name, value in vars(protocol).items() if not name.startswith("_") and inspect.isfunction(value)]
 
@@ -437,4 +406,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'EvidenceGrade', 'EvidenceGrader', 'EvidenceVerdict', 'fail_soft', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'Judge', 'Judgement', 'KindDecision', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionClassifier', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Verdict', 'Writer']
+__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'EvidenceGrade', 'EvidenceGrader', 'EvidenceVerdict', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'KindDecision', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionClassifier', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Writer']
