@@ -37,14 +37,13 @@ from ragkit.plots import RISK_COVERAGE_SIZE, plot_risk_coverage
 from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import (
     Answer,
-    EvidenceGrade,
     Grade,
     Groundedness,
     Intent,
-    KindDecision,
     QueryTransform,
     Usefulness,
 )
+from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
 
 DOCS = [Document(f"Passage {i}: the mill was built by the monks in 11{i}0.", metadata={"id": f"d{i}", "title": "Mill"})
         for i in range(4)]

@@ -258,47 +258,6 @@ class ToolPlanner(Protocol):
     def invoke(self, input: Any) -> AIMessage: ...
 
 
-# ---------------------------------------------------------------- question classifier
-@dataclass(frozen=True)
-class KindDecision:
-    """A question's *kind* (which evidence it needs: a label of a domain's table), not its *form*
-    (``core.nlp.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
-
-    kind: str
-    confidence: float
-    note: str = ""
-    fallback: bool = False
-
-
-@runtime_checkable
-class QuestionClassifier(Protocol):
-    def classify(self, question: str) -> KindDecision: ...
-
-
-# ---------------------------------------------------------------- evidence grader
-EvidenceVerdict = Literal["sufficient", "short"]
-
-
-@dataclass(frozen=True)
-class EvidenceGrade:
-    """The verdict on a set of documents; ``supporting`` are 0-based indexes of those that hold the answer."""
-
-    verdict: EvidenceVerdict
-    supporting: tuple[int, ...] = ()
-    score: float = 0.0
-    note: str = ""
-    fallback: bool = False
-
-    @property
-    def sufficient(self) -> bool:
-        return self.verdict == "sufficient"
-
-
-@runtime_checkable
-class EvidenceGrader(Protocol):
-    def grade(self, question: str, documents: Sequence[Document]) -> EvidenceGrade: ...
-
-
 # ---------------------------------------------------------------- checking and picking roles
 R = TypeVar("R")
 
@@ -406,4 +365,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'EvidenceGrade', 'EvidenceGrader', 'EvidenceVerdict', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'KindDecision', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionClassifier', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Writer']
+__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Writer']
