@@ -1,5 +1,6 @@
-"""The roles: small interfaces (:mod:`ragkit.roles.protocols`) with LLM implementations (:mod:`ragkit.roles.llm`:
-a prompt plus structured output on any LangChain chat model) and local ones (:mod:`ragkit.offline`).
+"""The roles: small interfaces (:mod:`ragkit.roles.protocols`; a family's own in ``roles.<family>_protocols``)
+with LLM implementations (:mod:`ragkit.roles.llm`, ``roles.llm_<family>``: a prompt plus structured output on any
+LangChain chat model) and local ones (:mod:`ragkit.offline`).
 
 | role                 | local (offline, deterministic)                          | LLM (prompt + structured output) |
 |----------------------|---------------------------------------------------------|----------------------------------|

@@ -40,7 +40,6 @@ from ragkit.roles.protocols import (
     Answer,
     Grade,
     Groundedness,
-    RouteSpec,
     Usefulness,
     declines,
     is_refusal,
@@ -173,19 +172,6 @@ def document_indexes(numbers: Sequence[int], n_documents: int) -> tuple[int, ...
     (1, 0)
     """
     return tuple(dict.fromkeys(n - 1 for n in numbers if 1 <= n <= n_documents))
-
-
-def format_routes(routes: Sequence[RouteSpec]) -> str:
-    """One bullet per route with its description and examples, for a prompt that lists routes (the router's).
-
-    >>> print(format_routes([RouteSpec("wine", "the wine list", ("a red for lamb?",))]))
-    - wine: the wine list (e.g. "a red for lamb?")
-    """
-    lines = []
-    for spec in routes:
-        examples = "; ".join(f'"{e}"' for e in spec.examples[:4])
-        lines.append(f"- {spec.name}: {spec.description}" + (f" (e.g. {examples})" if examples else ""))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- document grader
@@ -438,4 +424,4 @@ def message_text(message: Any) -> str:
 __all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "LLMAnswerGrader",
            "LLMGrader", "LLMHallucinationGrader", "LLMRewriter", "LLMWriter", "REWRITER_PROMPT",
            "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
-           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "format_routes", "message_text"]
+           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "message_text"]

@@ -1,4 +1,7 @@
-"""The role contracts: what each role takes and returns, and how a builder checks and picks a role.
+"""The role contracts the RAG graphs share: what each role takes and returns, and how a builder checks and
+picks a role. A family only some graphs use has a module of its own: the judge's
+(:mod:`ragkit.roles.judge_protocols`), the statute QA graph's (:mod:`ragkit.roles.statute_protocols`) and the
+supervisor's team's (:mod:`ragkit.roles.agent_protocols`).
 
 A role has a local implementation (:mod:`ragkit.offline`: offline, deterministic) and an LLM one
 (:mod:`ragkit.roles.llm`: a prompt plus structured output). Graph builders take roles as arguments, so
