@@ -37,10 +37,10 @@ from ragkit.roles.llm import (
     LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
-    LLMJudge,
     LLMRewriter,
     LLMWriter,
 )
+from ragkit.roles.llm_judge import LLMJudge
 from ragkit.roles.llm_routing import LLMRouter
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
 from ragkit.sandbox import run_python

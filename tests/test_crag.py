@@ -20,7 +20,8 @@ from ragkit.graphs.crag import (
     supporting_documents,
     thread,
 )
-from ragkit.roles.protocols import Answer, Groundedness, Judgement
+from ragkit.roles.judge_protocols import Judgement
+from ragkit.roles.protocols import Answer, Groundedness
 from tests.conftest import assert_snapshot
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "crag.mmd"

@@ -7,8 +7,9 @@ from langchain_core.documents import Document
 
 from ragkit.core.chat_models import scripted
 from ragkit.offline.judge import LocalJudge, has_antecedent, title_split, underspecified
-from ragkit.roles.llm import LLMJudge
-from ragkit.roles.protocols import Grade, Judgement, fail_soft
+from ragkit.roles.judge_protocols import Judgement, fail_soft
+from ragkit.roles.llm_judge import LLMJudge
+from ragkit.roles.protocols import Grade
 
 VERDICTS = {"sufficient", "insufficient", "ambiguous", "irrelevant"}
 

@@ -13,6 +13,8 @@ from ragkit.offline.tool_planner import LocalToolPlanner
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles import llm
 from ragkit.roles import protocols as roles
+from ragkit.roles.judge_protocols import Judge
+from ragkit.roles.llm_judge import LLMJudge
 
 
 def test_every_exported_name_exists_and_is_documented():
@@ -31,14 +33,14 @@ def test_every_exported_name_exists_and_is_documented():
         (LocalWriter, roles.Writer),
         (LocalHallucinationGrader, roles.HallucinationGrader),
         (LocalAnswerGrader, roles.AnswerGrader),
-        (LocalJudge, roles.Judge),
+        (LocalJudge, Judge),
         (LocalToolPlanner, roles.ToolPlanner),
         (llm.LLMGrader, roles.DocumentGrader),
         (llm.LLMRewriter, roles.QuestionRewriter),
         (llm.LLMWriter, roles.Writer),
         (llm.LLMHallucinationGrader, roles.HallucinationGrader),
         (llm.LLMAnswerGrader, roles.AnswerGrader),
-        (llm.LLMJudge, roles.Judge),
+        (LLMJudge, Judge),
     ],
 )
 def test_role_classes_implement_their_contract(cls, protocol):

@@ -34,17 +34,16 @@ from ragkit.graphs.crag import build_crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.graphs.statute_qa import build_statute_qa_graph
 from ragkit.plots import RISK_COVERAGE_SIZE, plot_risk_coverage
+from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import (
     Answer,
-    EvidenceGrade,
     Grade,
     Groundedness,
     Intent,
-    Judgement,
-    KindDecision,
     QueryTransform,
     Usefulness,
 )
+from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
 
 DOCS = [Document(f"Passage {i}: the mill was built by the monks in 11{i}0.", metadata={"id": f"d{i}", "title": "Mill"})
         for i in range(4)]

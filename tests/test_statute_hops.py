@@ -19,7 +19,8 @@ from ragkit.domains.statute.paragraphs import paragraphs_of
 from ragkit.domains.statute.strategies import strategy_searches
 from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize
 from ragkit.offline.writing import LocalWriter
-from ragkit.roles.protocols import EvidenceGrade, Grade, Groundedness, KindDecision
+from ragkit.roles.protocols import Grade, Groundedness
+from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
 
 HARBOUR_ACT = {  # article number -> (title, paragraphs)
     1: ("Definitions", ['"Skiff" means any boat shorter than 6 metres.', '"Reef" means a ridge of rock near the surface.']),

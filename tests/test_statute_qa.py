@@ -23,7 +23,8 @@ from ragkit.graphs.statute_qa import (
     statute_qa_graph,
     summarize,
 )
-from ragkit.roles.protocols import Answer, EvidenceGrade, Grade, Groundedness, KindDecision
+from ragkit.roles.protocols import Answer, Grade, Groundedness
+from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
 from tests.conftest import assert_snapshot
 
 ARTICLES = load_statute()

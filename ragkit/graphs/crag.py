@@ -69,18 +69,16 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMJudge, LLMRewriter, LLMWriter, check_chat_model
+from ragkit.roles.judge_protocols import Judge, Judgement, Verdict, fail_soft
+from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMWriter, check_chat_model
+from ragkit.roles.llm_judge import LLMJudge
 from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     DocumentGrader,
     HallucinationGrader,
-    Judge,
-    Judgement,
     QuestionRewriter,
-    Verdict,
     Writer,
     choose,
-    fail_soft,
 )
 
 BUILDER = "build_crag_graph"

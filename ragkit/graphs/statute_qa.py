@@ -104,16 +104,13 @@ from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMWriter, check_chat_model
 from ragkit.roles.protocols import (
     DocumentGrader,
-    EvidenceGrade,
-    EvidenceGrader,
     HallucinationGrader,
-    QuestionClassifier,
     QuestionRewriter,
     Writer,
     choose,
     is_refusal,
 )
-from ragkit.roles.statute_protocols import Refusal, StatuteDomain
+from ragkit.roles.statute_protocols import EvidenceGrade, EvidenceGrader, QuestionClassifier, Refusal, StatuteDomain
 
 BUILDER = "build_statute_qa_graph"
 

@@ -43,7 +43,8 @@ from ragkit.core.nlp import (
     supporting_sentence,
 )
 from ragkit.offline.graders import LocalGrader
-from ragkit.roles.protocols import DocumentGrader, EvidenceGrade
+from ragkit.roles.protocols import DocumentGrader
+from ragkit.roles.statute_protocols import EvidenceGrade
 
 
 def missing_names(question: str, documents: Sequence[Document], ignore: Callable[[str], str] | None = None) -> list[str]:

@@ -45,7 +45,8 @@ from ragkit.core.nlp import (
 )
 from ragkit.defaults import JUDGE, QUERY_ANALYSIS
 from ragkit.offline.graders import LocalGrader
-from ragkit.roles.protocols import DocumentGrader, Judgement, Verdict
+from ragkit.roles.judge_protocols import Judgement, Verdict
+from ragkit.roles.protocols import DocumentGrader
 
 RELEVANT_ABOVE = JUDGE.relevant_above
 IRRELEVANT_BELOW = JUDGE.irrelevant_below

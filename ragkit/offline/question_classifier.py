@@ -27,7 +27,8 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ROUTER
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.protocols import KindDecision, RouteSpec, check_routes
+from ragkit.roles.protocols import RouteSpec, check_routes
+from ragkit.roles.statute_protocols import KindDecision
 
 
 def check_kinds(kinds: Sequence[RouteSpec], refuse: str, safe: str, rules: Sequence[str] = ()) -> tuple[RouteSpec, ...]:

@@ -1,5 +1,6 @@
-"""The roles: small interfaces (:mod:`ragkit.roles.protocols`) with LLM implementations (:mod:`ragkit.roles.llm`:
-a prompt plus structured output on any LangChain chat model) and local ones (:mod:`ragkit.offline`).
+"""The roles: small interfaces (:mod:`ragkit.roles.protocols`; a family's own in ``roles.<family>_protocols``)
+with LLM implementations (:mod:`ragkit.roles.llm`, ``roles.llm_<family>``: a prompt plus structured output on any
+LangChain chat model) and local ones (:mod:`ragkit.offline`).
 
 | role                 | local (offline, deterministic)                          | LLM (prompt + structured output) |
 |----------------------|---------------------------------------------------------|----------------------------------|
@@ -9,7 +10,7 @@ a prompt plus structured output on any LangChain chat model) and local ones (:mo
 | writer               | ``LocalWriter`` (extractive, MMR), ``offline.writing``  | ``LLMWriter``                    |
 | hallucination grader | ``LocalHallucinationGrader`` (claims), ``offline.claims`` | ``LLMHallucinationGrader``     |
 | answer grader        | ``LocalAnswerGrader`` (type + coverage), ``offline.graders`` | ``LLMAnswerGrader``         |
-| judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``                  |
+| judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``, ``roles.llm_judge`` |
 | query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's vocabulary + a domain's words), ``offline.query_analysis`` | ``LLMQueryAnalyzer``, ``roles.llm_query_analysis`` |
 
 The other roles (intent classifier and small talk, query transformer, question classifier, evidence

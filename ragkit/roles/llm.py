@@ -1,4 +1,4 @@
-"""The LLM roles of the RAG graphs (grader, rewriter, writer, verifiers, judge), and the call every LLM role shares.
+"""The LLM roles of the RAG graphs (grader, rewriter, writer, verifiers), and the call every LLM role shares.
 
 Every role fills a prompt, asks the model for an object of a pydantic schema
 (``model.with_structured_output(Schema, include_raw=True)``) and uses the parsed object. The prompts are
@@ -13,7 +13,8 @@ then takes its documented safe default (``fallback=True``): a grader keeps the d
 The other LLM role families sit beside this module and use its machinery (:func:`check_chat_model`,
 :func:`call_structured`, :func:`choice_schema`, the prompt formatters, :func:`message_text`): routing
 (:mod:`ragkit.roles.llm_routing`), reading a query and replying to small talk (:mod:`ragkit.roles.llm_queries`),
-analysis (:mod:`ragkit.roles.llm_analysis`), agents (:mod:`ragkit.roles.llm_agents`).
+CRAG's judge (:mod:`ragkit.roles.llm_judge`), analysis (:mod:`ragkit.roles.llm_analysis`), agents
+(:mod:`ragkit.roles.llm_agents`).
 
 Simplification: no retry here; the chat model's own ``max_retries`` covers network errors, and a model
 that answered badly once is not asked again (a retry would double the cost of every failure).
@@ -39,11 +40,8 @@ from ragkit.roles.protocols import (
     Answer,
     Grade,
     Groundedness,
-    Judgement,
-    RouteSpec,
     Usefulness,
     declines,
-    fail_soft,
     is_refusal,
 )
 
@@ -174,19 +172,6 @@ def document_indexes(numbers: Sequence[int], n_documents: int) -> tuple[int, ...
     (1, 0)
     """
     return tuple(dict.fromkeys(n - 1 for n in numbers if 1 <= n <= n_documents))
-
-
-def format_routes(routes: Sequence[RouteSpec]) -> str:
-    """One bullet per route with its description and examples, for a prompt that lists routes (the router's).
-
-    >>> print(format_routes([RouteSpec("wine", "the wine list", ("a red for lamb?",))]))
-    - wine: the wine list (e.g. "a red for lamb?")
-    """
-    lines = []
-    for spec in routes:
-        examples = "; ".join(f'"{e}"' for e in spec.examples[:4])
-        lines.append(f"- {spec.name}: {spec.description}" + (f" (e.g. {examples})" if examples else ""))
-    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------- document grader
@@ -423,65 +408,6 @@ class LLMAnswerGrader:
         return Usefulness(result.value.useful, 1.0 if result.value.useful else 0.0)
 
 
-# ---------------------------------------------------------------- judge (CRAG)
-JUDGE_PROMPT = ChatPromptTemplate.from_messages([
-    ("system", "You judge whether retrieved documents can answer a user question, before anyone writes an "
-               "answer. Choose exactly one verdict:\n"
-               "- sufficient: one or more documents contain the answer. List their numbers in `keep`.\n"
-               "- insufficient: the documents are about the right topic but do not contain the answer. Put a "
-               "better search query in `corrected_query` (keep every name and number of the question).\n"
-               "- ambiguous: the question cannot be answered as asked, because it could mean several "
-               "different things or refers to something it does not name. Put one short question to ask "
-               "the user in `clarifying_question`.\n"
-               "- irrelevant: the documents are about something else entirely; the knowledge base does "
-               "not cover the question.\n"
-               "Judge by meaning, not by shared words."),
-    ("human", "Documents:\n\n{documents}\n\nUser question: {question}"),
-])
-
-
-class JudgeVerdict(BaseModel):
-    """What the LLM judge must return (parsed by structured output)."""
-
-    verdict: Literal["sufficient", "insufficient", "ambiguous", "irrelevant"] = Field(description="the judgement")
-    keep: list[int] = Field(default_factory=list, description="numbers [n] of the documents that answer the question")
-    corrected_query: str | None = Field(default=None, description="a better search query, for insufficient")
-    clarifying_question: str | None = Field(default=None, description="a question for the user, for ambiguous")
-    reason: str = Field(default="", description="one short sentence saying why")
-
-
-class LLMJudge:
-    """A chat model judges the documents; malformed output or a failed call -> fail-soft ``sufficient``.
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> judge = LLMJudge(scripted({"verdict": "sufficient", "keep": [2]}))
-    >>> judge.judge("Who built it?", [Document("a"), Document("b")]).keep
-    (1,)
-    """
-
-    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = JUDGE_PROMPT, fallback_keep: int = 3):
-        self.model, self.prompt, self.fallback_keep = model, prompt, fallback_keep
-
-    def judge(self, question: str, documents: Sequence[Document]) -> Judgement:
-        question, documents = clean_query(question, what="question"), list(documents)
-        if not documents:
-            return Judgement("irrelevant", note="nothing was retrieved")
-        call = call_structured(self.model, self.prompt, JudgeVerdict,
-                               {"question": question, "documents": format_documents(documents)})
-        if call.value is None:
-            return fail_soft(documents, call.note, self.fallback_keep)
-        out = call.value
-        keep = document_indexes(out.keep, len(documents))  # code disposes
-        if out.verdict == "sufficient" and not keep:
-            return fail_soft(documents, "verdict 'sufficient' without any valid document number", self.fallback_keep)
-        clarifying = (out.clarifying_question or "").strip() or None
-        if out.verdict == "ambiguous" and clarifying is None:
-            clarifying = "Could you say more precisely what you mean?"
-        corrected = (out.corrected_query or "").strip() or None
-        return Judgement(out.verdict, keep=keep, note=out.reason, clarifying_question=clarifying,
-                         corrected_query=corrected if out.verdict == "insufficient" else None)
-
-
 def message_text(message: Any) -> str:
     """The text of a chat model's reply, whether its content is a string or a list of parts.
 
@@ -495,7 +421,7 @@ def message_text(message: Any) -> str:
     return str(content)
 
 
-__all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "JUDGE_PROMPT", "LLMAnswerGrader",
-           "LLMGrader", "LLMHallucinationGrader", "LLMJudge", "LLMRewriter", "LLMWriter", "REWRITER_PROMPT",
+__all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "LLMAnswerGrader",
+           "LLMGrader", "LLMHallucinationGrader", "LLMRewriter", "LLMWriter", "REWRITER_PROMPT",
            "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
-           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "format_routes", "message_text"]
+           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "message_text"]

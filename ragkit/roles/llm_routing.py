@@ -2,7 +2,7 @@
 
 The route names become a ``Literal`` schema field (:func:`ragkit.roles.llm.choice_schema`), so the answer is
 always one of them; the prompt, adapted from the LangGraph Adaptive RAG tutorial, lists each route's
-description and up to four of its examples (:func:`ragkit.roles.llm.format_routes`). A failed or malformed
+description and up to four of its examples (:func:`format_routes`). A failed or malformed
 call goes to the fallback route, the one meant for "none of the above" (``fallback=True``).
 
 Its local stand-in is :class:`ragkit.offline.router.LocalRouter`.
@@ -19,8 +19,22 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 
 from ragkit.core.nlp import clean_query
-from ragkit.roles.llm import call_structured, choice_schema, format_routes
+from ragkit.roles.llm import call_structured, choice_schema
 from ragkit.roles.protocols import RouteDecision, RouteSpec, check_routes
+
+
+def format_routes(routes: Sequence[RouteSpec]) -> str:
+    """One bullet per route with its description and examples, for a prompt that lists routes (the router's).
+
+    >>> print(format_routes([RouteSpec("wine", "the wine list", ("a red for lamb?",))]))
+    - wine: the wine list (e.g. "a red for lamb?")
+    """
+    lines = []
+    for spec in routes:
+        examples = "; ".join(f'"{e}"' for e in spec.examples[:4])
+        lines.append(f"- {spec.name}: {spec.description}" + (f" (e.g. {examples})" if examples else ""))
+    return "\n".join(lines)
+
 
 # ---------------------------------------------------------------- router
 ROUTER_PROMPT = ChatPromptTemplate.from_messages([
@@ -57,4 +71,4 @@ class LLMRouter:
         return RouteDecision(result.value.route, 1.0, getattr(result.value, "reason", ""))
 
 
-__all__ = ["LLMRouter", "ROUTER_PROMPT"]
+__all__ = ["LLMRouter", "ROUTER_PROMPT", "format_routes"]

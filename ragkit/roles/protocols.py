@@ -1,4 +1,7 @@
-"""The role contracts: what each role takes and returns, and how a builder checks and picks a role.
+"""The role contracts the RAG graphs share: what each role takes and returns, and how a builder checks and
+picks a role. A family only some graphs use has a module of its own: the judge's
+(:mod:`ragkit.roles.judge_protocols`), the statute QA graph's (:mod:`ragkit.roles.statute_protocols`) and the
+supervisor's team's (:mod:`ragkit.roles.agent_protocols`).
 
 A role has a local implementation (:mod:`ragkit.offline`: offline, deterministic) and an LLM one
 (:mod:`ragkit.roles.llm`: a prompt plus structured output). Graph builders take roles as arguments, so
@@ -181,37 +184,6 @@ class AnswerGrader(Protocol):
     def grade(self, question: str, answer: str) -> Usefulness: ...
 
 
-# ---------------------------------------------------------------- judge (CRAG)
-Verdict = Literal["sufficient", "insufficient", "ambiguous", "irrelevant"]
-
-
-@dataclass(frozen=True)
-class Judgement:
-    verdict: Verdict
-    keep: tuple[int, ...] = ()  # 0-based indexes of the documents that passed
-    note: str = ""
-    clarifying_question: str | None = None  # for "ambiguous"
-    corrected_query: str | None = None  # for "insufficient"
-    fallback: bool = False  # the judge failed and the fail-soft default was used
-    # the grader's best score among the kept documents (all of them when none is kept), read by CRAG's
-    # refusal dial; None when the judge gives no score (an LLM judge)
-    score: float | None = None
-
-
-def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgement:
-    """A judge's safe default: keep the top ``top`` candidates as ``sufficient`` and flag ``fallback``.
-
-    >>> fail_soft([Document("a"), Document("b")], "model call failed").keep
-    (0, 1)
-    """
-    return Judgement("sufficient", keep=tuple(range(min(top, len(documents)))), note=f"fail-soft: {note}", fallback=True)
-
-
-@runtime_checkable
-class Judge(Protocol):
-    def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
-
-
 # ---------------------------------------------------------------- intent classifier (the advanced pipeline)
 IntentRoute = Literal["rag", "chitchat"]
 INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
@@ -289,47 +261,6 @@ class ToolPlanner(Protocol):
     def invoke(self, input: Any) -> AIMessage: ...
 
 
-# ---------------------------------------------------------------- question classifier
-@dataclass(frozen=True)
-class KindDecision:
-    """A question's *kind* (which evidence it needs: a label of a domain's table), not its *form*
-    (``core.nlp.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
-
-    kind: str
-    confidence: float
-    note: str = ""
-    fallback: bool = False
-
-
-@runtime_checkable
-class QuestionClassifier(Protocol):
-    def classify(self, question: str) -> KindDecision: ...
-
-
-# ---------------------------------------------------------------- evidence grader
-EvidenceVerdict = Literal["sufficient", "short"]
-
-
-@dataclass(frozen=True)
-class EvidenceGrade:
-    """The verdict on a set of documents; ``supporting`` are 0-based indexes of those that hold the answer."""
-
-    verdict: EvidenceVerdict
-    supporting: tuple[int, ...] = ()
-    score: float = 0.0
-    note: str = ""
-    fallback: bool = False
-
-    @property
-    def sufficient(self) -> bool:
-        return self.verdict == "sufficient"
-
-
-@runtime_checkable
-class EvidenceGrader(Protocol):
-    def grade(self, question: str, documents: Sequence[Document]) -> EvidenceGrade: ...
-
-
 # ---------------------------------------------------------------- checking and picking roles
 R = TypeVar("R")
 
@@ -337,8 +268,8 @@ R = TypeVar("R")
 def methods_of(protocol: type) -> list[str]:
     """The methods a role protocol declares, in order.
 
-    >>> methods_of(DocumentGrader), methods_of(Judge)
-    (['grade'], ['judge'])
+    >>> methods_of(DocumentGrader), methods_of(HallucinationGrader)
+    (['grade'], ['check'])
     """
     return [name for name, value in vars(protocol).items() if not name.startswith("_") and inspect.isfunction(value)]
 
@@ -437,4 +368,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'EvidenceGrade', 'EvidenceGrader', 'EvidenceVerdict', 'fail_soft', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'Judge', 'Judgement', 'KindDecision', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionClassifier', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Verdict', 'Writer']
+__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Writer']

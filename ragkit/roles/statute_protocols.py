@@ -1,5 +1,7 @@
-"""What the statute QA graph must know about its statute, passed in as one object (the bundled Coastal
-Waters Act's: ``ragkit.domains.statute.domain.STATUTE``).
+"""The statute QA graph's contracts: its two own roles (the question classifier and the evidence grader), and
+what it must know about its statute, passed in as one object (the bundled Coastal Waters Act's:
+``ragkit.domains.statute.domain.STATUTE``). The roles' implementations are in :mod:`ragkit.offline.question_classifier`,
+:mod:`ragkit.offline.evidence` and :mod:`ragkit.roles.llm_analysis`.
 
 The graph (:mod:`ragkit.graphs.statute_qa`) routes, hops, writes and verifies over any statute whose
 articles carry ``metadata["article"]``; what it cannot know by itself is how that statute's text is cited,
@@ -14,14 +16,57 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from ragkit.core.references import ReferenceIndex
-from ragkit.roles.protocols import DocumentGrader, EvidenceGrader, HallucinationGrader, QuestionClassifier
+from ragkit.roles.protocols import DocumentGrader, HallucinationGrader
 
+
+# ---------------------------------------------------------------- question classifier
+@dataclass(frozen=True)
+class KindDecision:
+    """A question's *kind* (which evidence it needs: a label of a domain's table), not its *form*
+    (``core.nlp.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
+
+    kind: str
+    confidence: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class QuestionClassifier(Protocol):
+    def classify(self, question: str) -> KindDecision: ...
+
+
+# ---------------------------------------------------------------- evidence grader
+EvidenceVerdict = Literal["sufficient", "short"]
+
+
+@dataclass(frozen=True)
+class EvidenceGrade:
+    """The verdict on a set of documents; ``supporting`` are 0-based indexes of those that hold the answer."""
+
+    verdict: EvidenceVerdict
+    supporting: tuple[int, ...] = ()
+    score: float = 0.0
+    note: str = ""
+    fallback: bool = False
+
+    @property
+    def sufficient(self) -> bool:
+        return self.verdict == "sufficient"
+
+
+@runtime_checkable
+class EvidenceGrader(Protocol):
+    def grade(self, question: str, documents: Sequence[Document]) -> EvidenceGrade: ...
+
+
+# ---------------------------------------------------------------- the statute
 Refusal = Literal["unanswerable", "no_such_article", "low_confidence", "unsupported", "search_failed", "language"]
 
 
@@ -77,4 +122,5 @@ class StatuteDomain:
     reference_index: Callable[[Sequence[Document]], ReferenceIndex]  # the links between the articles' paragraphs
 
 
-__all__ = ["CitationReport", "Refusal", "StatuteDomain"]
+__all__ = ["CitationReport", "EvidenceGrade", "EvidenceGrader", "EvidenceVerdict", "KindDecision", "QuestionClassifier",
+           "Refusal", "StatuteDomain"]

@@ -1,6 +1,6 @@
 """The questions people ask about the statute: their kinds, the routing table, and how the graph refuses.
 
-A question's *kind* says which evidence it needs (:class:`ragkit.roles.protocols.KindDecision`):
+A question's *kind* says which evidence it needs (:class:`ragkit.roles.statute_protocols.KindDecision`):
 
 - ``single``: the answer is in one article, asked without naming it ("What must a report of a pollution incident state?");
 - ``definition``: what a term means or whether something falls under it ("Does an accidental spill count as a discharge?");
