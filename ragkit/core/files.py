@@ -1,4 +1,4 @@
-"""Files: where the teaching data is, reading it with errors that name the file, and saving indexes atomically.
+"""Files: where the teaching data is, and reading it with errors that name the file.
 
 - **where the workbook is**: :func:`data_dir`, :func:`results_dir` and :func:`notebooks_dir` (notebooks and
   benchmarks find files through these, never through ``../``). First match wins: the kind's variable
@@ -8,11 +8,9 @@
   naming the variable and the fix. :func:`locate` resolves a loader's path argument the same way;
 - **reading**: :func:`read_json` and :func:`read_text` turn encoding and syntax errors into a
   :class:`DataError` naming the file and line; :func:`records`, :func:`require` and :func:`unique_ids`
-  check a JSON list's entries; :func:`markdown_sections` splits Markdown at its level-2 headings;
-- **saving an index**: :func:`atomic_directory` hands out a temporary folder next to the target and swaps
-  it into place with ``os.replace`` only when every file is written, so a crash never leaves a
-  half-written index (POSIX cannot rename a folder over a non-empty one in one step: the old index is
-  renamed aside first, so a crash between the two renames leaves it under ``.old-<pid>``, never a mix).
+  check a JSON list's entries; :func:`markdown_sections` splits Markdown at its level-2 headings.
+
+Saving and loading a retriever's index folder is :mod:`ragkit.core.saved_index`.
 
 What it cannot do: the checks are hand-written for flat records (a field's type, no nested schema; a
 project with many formats would use pydantic or JSON Schema), and the Markdown splitter knows level-1 and
@@ -23,9 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -171,91 +166,6 @@ def unique_ids(path: Path, docs: list[Document]) -> list[Document]:
         if doc.metadata["id"] in seen:
             raise DataError(f"{path}: the id {doc.metadata['id']!r} is used twice; ids must be unique")
         seen.add(doc.metadata["id"])
-    return docs
-
-
-# ---------------------------------------------------------------- saving an index
-FORMAT_VERSION = 1
-
-
-@contextmanager
-def atomic_directory(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary folder next to ``path``; on success it replaces ``path``, on error it is removed
-    and the old index is untouched.
-
-    >>> import tempfile
-    >>> root = Path(tempfile.mkdtemp())
-    >>> with atomic_directory(root / "idx") as tmp:
-    ...     _ = (tmp / "a.txt").write_text("hi")
-    >>> (root / "idx" / "a.txt").read_text()
-    'hi'
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists() and not target.is_dir():
-        raise FileExistsError(f"cannot save an index to {target}: a file (not a folder) is in the way")
-    tmp = target.parent / f".{target.name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
-        yield tmp
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old = target.parent / f".{target.name}.old-{os.getpid()}"
-    if target.exists():
-        os.replace(target, old)
-    try:
-        os.replace(tmp, target)
-    except BaseException:
-        if old.exists():
-            os.replace(old, target)  # put the previous index back
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write a small JSON file (sorted keys, so saves are byte-for-byte reproducible)."""
-    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def read_config(folder: str | Path, kind: str) -> dict[str, Any]:
-    """Read ``config.json`` of a saved index and check it was saved by the class that is loading it."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"no saved index at {folder}: the folder does not exist")
-    config_path = folder / "config.json"
-    if not config_path.is_file():
-        raise FileNotFoundError(f"{folder} is not a saved ragkit index: config.json is missing")
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    if config.get("kind") != kind:
-        raise ValueError(f"{folder} holds a {config.get('kind')!r} index, not a {kind!r} index")
-    if config.get("format_version") != FORMAT_VERSION:
-        raise ValueError(f"{folder} was saved with format {config.get('format_version')}, expected {FORMAT_VERSION}")
-    return config
-
-
-def write_documents(path: Path, docs: Sequence[Document]) -> None:
-    """Write documents as JSON lines: one ``{"id", "page_content", "metadata"}`` object a line."""
-    with path.open("w", encoding="utf-8") as f:
-        for doc in docs:
-            row = {"id": doc.id, "page_content": doc.page_content, "metadata": doc.metadata}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def read_documents(path: Path) -> list[Document]:
-    """Read documents written by ``write_documents``."""
-    if not path.is_file():
-        raise FileNotFoundError(f"saved index is incomplete: {path} is missing")
-    docs = []
-    with path.open(encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise ValueError(f"{path}, line {line_no}: not valid JSON ({err.msg})") from err
-            docs.append(Document(page_content=row["page_content"], metadata=row["metadata"], id=row.get("id")))
     return docs
 
 
