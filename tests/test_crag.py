@@ -11,6 +11,7 @@ from langchain_core.documents import Document
 from langgraph.types import Command
 
 from ragkit.core.nlp import same_query
+from ragkit.core.threads import thread
 from ragkit.graphs.crag import (
     REFUSALS,
     build_crag_graph,
@@ -18,7 +19,6 @@ from ragkit.graphs.crag import (
     resume_crag,
     run_crag,
     supporting_documents,
-    thread,
 )
 from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import Answer, Groundedness

@@ -300,8 +300,8 @@ def test_markdown_errors_name_file_and_line(tmp_path, loader, name, text, messag
 
 def test_markdown_sections_keeps_body_order():
     sections = markdown_sections("## A\none\n~~~\n# not a part\n~~~\n## B\ntwo")
-    assert [(s[1], s[3]) for s in sections] == [("A", None), ("B", None)]
-    assert "# not a part" in sections[0][2]
+    assert [(s.heading, s.parents) for s in sections] == [("A", ()), ("B", ())]
+    assert "# not a part" in sections[0].body
 
 
 # ---------------------------------------------------------------- web snapshot errors

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.core import files as persist
 from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.chunking import split_documents
 from ragkit.core.dense import DenseRetriever
 from ragkit.core.embeddings import load_embedder
 from ragkit.core.hybrid import reciprocal_rank_fusion, weighted_score_fusion
+from ragkit.core.saved_index import atomic_directory
 from ragkit.evaluation.beir import load_beir
 from ragkit.evaluation.ir_metrics import evaluate, ndcg_at_k, recall_at_k
 
@@ -207,7 +207,7 @@ def test_failed_save_leaves_the_old_index_intact(tmp_path, monkeypatch):
 def test_atomic_directory_refuses_to_overwrite_a_file(tmp_path):
     (tmp_path / "taken").write_text("not an index")
     with pytest.raises(FileExistsError, match="a file"):
-        with persist.atomic_directory(tmp_path / "taken"):
+        with atomic_directory(tmp_path / "taken"):
             pass
 
 

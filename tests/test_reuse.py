@@ -15,9 +15,10 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
 from ragkit.core.chat_models import scripted
 from ragkit.core.contract import DataNotFound
+from ragkit.core.threads import thread
 from ragkit.domains.handbook.corpus import handbook_search, load_handbook
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph
-from ragkit.graphs.crag import build_crag_graph, thread
+from ragkit.graphs.crag import build_crag_graph
 from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.offline.graders import LocalGrader

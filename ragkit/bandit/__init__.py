@@ -2,16 +2,16 @@
 
 A policy picks an arm (``select``), the caller runs it and reports a reward in [0, 1] (``update``), for
 example the document grader's relevant share of the top documents. Context-free policies
-(``ThompsonSampling``, ``EpsilonGreedy``, ``UCB1``) learn one best arm; contextual ones (``LinUCB``,
-``LinearThompsonSampling``) learn which arm suits which query from ``query_features``. ``SharedBandit``
-and ``save``/``load`` make one bandit safe to share between threads and keep it across restarts.
+(``ThompsonSampling``; ``EpsilonGreedy`` and ``UCB1``, the baselines it is compared with) learn one best
+arm; contextual ones (``LinUCB``, ``LinearThompsonSampling``) learn which arm suits which query from
+``query_features``. ``SharedBandit`` and ``save``/``load`` make one bandit safe to share between threads
+and keep it across restarts.
 """
 
+from ragkit.bandit.baselines import UCB1, EpsilonGreedy
 from ragkit.bandit.contextual import FEATURE_NAMES, LinearThompsonSampling, LinUCB, check_context, query_features
 from ragkit.bandit.policies import (
-    UCB1,
     BanditStateError,
-    EpsilonGreedy,
     Policy,
     ThompsonSampling,
     check_arms,

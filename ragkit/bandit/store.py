@@ -26,8 +26,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ragkit.bandit.baselines import UCB1, EpsilonGreedy
 from ragkit.bandit.contextual import LinearThompsonSampling, LinUCB
-from ragkit.bandit.policies import UCB1, BanditStateError, EpsilonGreedy, Policy, ThompsonSampling
+from ragkit.bandit.policies import BanditStateError, Policy, ThompsonSampling
 
 FORMAT = "ragkit.bandit"
 VERSION = 1

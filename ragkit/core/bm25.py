@@ -27,7 +27,8 @@ from langchain_core.documents import Document
 from pydantic import ConfigDict, PrivateAttr
 from rank_bm25 import BM25Okapi
 
-from ragkit.core.files import (
+from ragkit.core.nlp import tokenize
+from ragkit.core.saved_index import (
     FORMAT_VERSION,
     atomic_directory,
     read_config,
@@ -35,7 +36,6 @@ from ragkit.core.files import (
     write_documents,
     write_json,
 )
-from ragkit.core.nlp import tokenize
 from ragkit.core.search import Scored, ScoredRetriever, check_corpus
 from ragkit.defaults import RETRIEVAL
 

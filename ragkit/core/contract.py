@@ -31,7 +31,6 @@ from typing import Annotated, Any, Literal, TypedDict, TypeVar
 from langchain_core.documents import Document
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.graph.state import CompiledStateGraph
 
 from ragkit.core.nlp import MAX_QUERY_CHARS, clean_query, offline_language_note
 
@@ -84,18 +83,6 @@ def traced(name: str) -> Callable[[F], F]:
         return run  # type: ignore[return-value]
 
     return wrap
-
-
-def timings_by_node(timings: list[tuple[str, float]]) -> dict[str, float]:
-    """Total seconds per node name.
-
-    >>> timings_by_node([("a", 0.5), ("b", 1.0), ("a", 0.25)])
-    {'a': 0.75, 'b': 1.0}
-    """
-    totals: dict[str, float] = {}
-    for name, seconds in timings:
-        totals[name] = totals.get(name, 0.0) + seconds
-    return totals
 
 
 # ---------------------------------------------------------------- the result every RAG graph ends with
@@ -258,41 +245,6 @@ def unsupported_language(state: dict) -> RAGResult:
     Reads: language_note. Writes: the result fields (refused, reason "language").
     """
     return result(state["language_note"], "refused", "language")
-
-
-# ---------------------------------------------------------------- threads
-def thread(thread_id: str) -> dict:
-    """The run config for one conversation thread.
-
-    >>> thread("q1")
-    {'configurable': {'thread_id': 'q1'}}
-    """
-    return {"configurable": {"thread_id": str(thread_id)}}
-
-
-class ThreadedGraph(CompiledStateGraph):
-    """A compiled graph with a checkpointer that says, in plain words, when a run has no thread id."""
-
-    def stream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        self._require_thread(config)
-        return super().stream(input, config, **kwargs)
-
-    def astream(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        self._require_thread(config)
-        return super().astream(input, config, **kwargs)
-
-    def _require_thread(self, config: RunnableConfig | None) -> None:
-        configurable = (config or {}).get("configurable") or {}
-        if self.checkpointer not in (None, False) and not configurable.get("thread_id"):
-            raise ValueError(f"the {self.name} graph keeps each conversation on a thread (it can pause to ask "
-                             "back), so give it a thread id: graph.invoke(input, {'configurable': {'thread_id': "
-                             "'any-name'}}), or ragkit.core.contract.thread('any-name') as the config")
-
-
-def with_threads(graph: CompiledStateGraph) -> CompiledStateGraph:
-    """``graph``, turned into a :class:`ThreadedGraph` (same object, same behaviour, a clearer error)."""
-    graph.__class__ = ThreadedGraph
-    return graph
 
 
 # ---------------------------------------------------------------- documents and answers handed to a role

@@ -39,7 +39,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 
 from ragkit.core.embeddings import embed, embed_query, load_embedder
-from ragkit.core.files import (
+from ragkit.core.saved_index import (
     FORMAT_VERSION,
     atomic_directory,
     read_config,

@@ -1,4 +1,4 @@
-"""Files: where the teaching data is, reading it with errors that name the file, and saving indexes atomically.
+"""Files: where the teaching data is, and reading it with errors that name the file.
 
 - **where the workbook is**: :func:`data_dir`, :func:`results_dir` and :func:`notebooks_dir` (notebooks and
   benchmarks find files through these, never through ``../``). First match wins: the kind's variable
@@ -8,24 +8,23 @@
   naming the variable and the fix. :func:`locate` resolves a loader's path argument the same way;
 - **reading**: :func:`read_json` and :func:`read_text` turn encoding and syntax errors into a
   :class:`DataError` naming the file and line; :func:`records`, :func:`require` and :func:`unique_ids`
-  check a JSON list's entries; :func:`markdown_sections` splits Markdown at its level-2 headings;
-- **saving an index**: :func:`atomic_directory` hands out a temporary folder next to the target and swaps
-  it into place with ``os.replace`` only when every file is written, so a crash never leaves a
-  half-written index (POSIX cannot rename a folder over a non-empty one in one step: the old index is
-  renamed aside first, so a crash between the two renames leaves it under ``.old-<pid>``, never a mix).
+  check a JSON list's entries; :func:`markdown_sections` splits Markdown at its headings (the corpora's
+  loaders and ``ragkit ingest`` both read Markdown with it).
+
+Saving and loading a retriever's index folder is :mod:`ragkit.core.saved_index`.
 
 What it cannot do: the checks are hand-written for flat records (a field's type, no nested schema; a
-project with many formats would use pydantic or JSON Schema), and the Markdown splitter knows level-1 and
-level-2 ATX headings and fenced code only.
+project with many formats would use pydantic or JSON Schema), and the Markdown splitter knows ATX headings
+(``#`` to ``######``) and fenced code only: setext headings (a line underlined with ``===``), HTML blocks and
+indented code are read as plain lines.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -174,122 +173,55 @@ def unique_ids(path: Path, docs: list[Document]) -> list[Document]:
     return docs
 
 
-# ---------------------------------------------------------------- saving an index
-FORMAT_VERSION = 1
-
-
-@contextmanager
-def atomic_directory(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary folder next to ``path``; on success it replaces ``path``, on error it is removed
-    and the old index is untouched.
-
-    >>> import tempfile
-    >>> root = Path(tempfile.mkdtemp())
-    >>> with atomic_directory(root / "idx") as tmp:
-    ...     _ = (tmp / "a.txt").write_text("hi")
-    >>> (root / "idx" / "a.txt").read_text()
-    'hi'
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if target.exists() and not target.is_dir():
-        raise FileExistsError(f"cannot save an index to {target}: a file (not a folder) is in the way")
-    tmp = target.parent / f".{target.name}.tmp-{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir()
-    try:
-        yield tmp
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    old = target.parent / f".{target.name}.old-{os.getpid()}"
-    if target.exists():
-        os.replace(target, old)
-    try:
-        os.replace(tmp, target)
-    except BaseException:
-        if old.exists():
-            os.replace(old, target)  # put the previous index back
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
-
-
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    """Write a small JSON file (sorted keys, so saves are byte-for-byte reproducible)."""
-    path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def read_config(folder: str | Path, kind: str) -> dict[str, Any]:
-    """Read ``config.json`` of a saved index and check it was saved by the class that is loading it."""
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"no saved index at {folder}: the folder does not exist")
-    config_path = folder / "config.json"
-    if not config_path.is_file():
-        raise FileNotFoundError(f"{folder} is not a saved ragkit index: config.json is missing")
-    config = json.loads(config_path.read_text(encoding="utf-8"))
-    if config.get("kind") != kind:
-        raise ValueError(f"{folder} holds a {config.get('kind')!r} index, not a {kind!r} index")
-    if config.get("format_version") != FORMAT_VERSION:
-        raise ValueError(f"{folder} was saved with format {config.get('format_version')}, expected {FORMAT_VERSION}")
-    return config
-
-
-def write_documents(path: Path, docs: Sequence[Document]) -> None:
-    """Write documents as JSON lines: one ``{"id", "page_content", "metadata"}`` object a line."""
-    with path.open("w", encoding="utf-8") as f:
-        for doc in docs:
-            row = {"id": doc.id, "page_content": doc.page_content, "metadata": doc.metadata}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
-def read_documents(path: Path) -> list[Document]:
-    """Read documents written by ``write_documents``."""
-    if not path.is_file():
-        raise FileNotFoundError(f"saved index is incomplete: {path} is missing")
-    docs = []
-    with path.open(encoding="utf-8") as f:
-        for line_no, line in enumerate(f, 1):
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise ValueError(f"{path}, line {line_no}: not valid JSON ({err.msg})") from err
-            docs.append(Document(page_content=row["page_content"], metadata=row["metadata"], id=row.get("id")))
-    return docs
-
-
 # ---------------------------------------------------------------- Markdown sections
+_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")  # an ATX heading: "## Title", optional closing #s
 
 
-def markdown_sections(text: str) -> list[tuple[int, str, str, str | None]]:
-    """Split Markdown at level-2 headings, skipping fenced code: ``(line, heading, body, last level-1 heading)``.
+@dataclass(frozen=True)
+class Section:
+    """One section of a Markdown text: its heading, the headings it sits under, and the text under it."""
 
-    >>> markdown_sections("# Act\\n# Part I. Basics\\n## Article 1. Scope\\n(1) Text.\\n")
-    [(3, 'Article 1. Scope', '(1) Text.', 'Part I. Basics')]
+    line: int  # the heading's line, counting from 1 (1 for the text before the first heading)
+    level: int  # 1 to 6 for "#" to "######"; 0 for the text before the first heading
+    heading: str  # the heading's text ("" for the text before the first heading)
+    parents: tuple[str, ...]  # the headings it sits under, outermost first
+    body: str  # the lines under the heading up to the next cut, stripped (deeper headings stay in it)
+
+
+def markdown_sections(text: str, depth: int = 6) -> list[Section]:
+    """Split Markdown at its ATX headings of level 1 to ``depth``, outside fenced code.
+
+    Text before the first heading is a level-0 section when there is any; a heading deeper than ``depth``
+    stays in its section's body as a line of text.
+
+    >>> [(s.line, s.heading, s.parents, s.body) for s in markdown_sections("# Act\\n# Part I\\n## Article 1\\n(1) Text.")]
+    [(1, 'Act', (), ''), (2, 'Part I', (), ''), (3, 'Article 1', ('Part I',), '(1) Text.')]
+    >>> [(s.level, s.heading, s.body) for s in markdown_sections("Lead.\\n## A\\n### A.1\\nx\\n```\\n## code\\n```", depth=2)]
+    [(0, '', 'Lead.'), (2, 'A', '### A.1\\nx\\n```\\n## code\\n```')]
     """
-    sections: list[tuple[int, str, str, str | None]] = []
-    level1: str | None = None
-    current: tuple[int, str, str | None] | None = None
-    body: list[str] = []
+    sections: list[Section] = []
+    stack: list[tuple[int, str]] = []  # the open headings: (level, text)
+    line_no, body = 1, []
     fence: str | None = None
 
     def close() -> None:
-        if current is not None:
-            sections.append((current[0], current[1], "\n".join(body).strip(), current[2]))
+        content = "\n".join(body).strip()
+        if stack or content:
+            level, heading = stack[-1] if stack else (0, "")
+            sections.append(Section(line_no, level, heading, tuple(h for _, h in stack[:-1]), content))
 
-    for number, line in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for number, line in enumerate(lines, start=1):
         marker = FENCE.match(line)
         if marker and (fence is None or marker.group(1) == fence):
             fence = marker.group(1) if fence is None else None
-        elif fence is None and line.startswith("## "):
+        match = _ATX.match(line) if fence is None and not marker else None
+        if match and match.group(2) and len(match.group(1)) <= depth:
             close()
-            current, body = (number, line[3:].strip(), level1), []
-            continue
-        elif fence is None and line.startswith("# "):
-            level1 = line[2:].strip()
+            level = len(match.group(1))
+            stack = [(lv, h) for lv, h in stack if lv < level] + [(level, match.group(2))]
+            line_no, body = number, []
             continue
         body.append(line)
     close()
     return sections
-

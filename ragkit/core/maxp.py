@@ -31,7 +31,8 @@ from pydantic import ConfigDict, PrivateAttr
 
 from ragkit.core.chunking import source_id, split_documents
 from ragkit.core.dense import DenseRetriever, mmr_select
-from ragkit.core.files import (
+from ragkit.core.hybrid import HybridRetriever, bm25_retriever, fused
+from ragkit.core.saved_index import (
     FORMAT_VERSION,
     atomic_directory,
     read_config,
@@ -39,7 +40,6 @@ from ragkit.core.files import (
     write_documents,
     write_json,
 )
-from ragkit.core.hybrid import HybridRetriever, bm25_retriever, fused
 from ragkit.core.search import Scored, ScoredRetriever, check_corpus, check_k
 from ragkit.defaults import GRAPHS, RETRIEVAL, RetrievalDefaults
 

@@ -407,41 +407,19 @@ def names_symbol(text: str, symbol_list: Sequence[str]) -> bool:
 
 
 # ---------------------------------------------------------------- negation
-# One English negation lexicon in groups; a reader takes the groups it needs (matched with phrase_pattern).
-NEGATORS = ("not", "without")  # negate the action or value after them
-NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")
-WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
-               "forget about", "hold off", "hold off on", "skip", "scratch")  # set an action aside
-RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
-               "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
-               "didn't do that")  # a whole reply that takes back what was just asked
+# One English negation lexicon for questions and statements (a request's cues, which decline an action or take
+# a request back, are the request reader's own: ragkit.offline.tool_requests).
 NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere without cannot".split())
 # A question's exclusions: a list cue runs on across "and" ("without nuts and dairy"), a clause cue stops
 # there ("not vegetarian and cheap"), a suffix excludes the word before it ("nut-free").
 LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
 CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
 NEGATION_SUFFIXES = frozenset({"free"})
-APOSTROPHE = "['\u2019]"  # straight or curly
 # Negation in statements, and prefixes that negate the word they open ("unable", "non-profit", "dishonest").
 STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed",
                        "failing", "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores",
                        "ignored", "refuse", "refuses", "refused", "rather than", "instead of")
 NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
-
-
-def phrase_pattern(phrases: Sequence[str]) -> str:
-    """A regular expression (no flags) for any of ``phrases``, longest first, words apart by any white space;
-    a contraction in "n't" also matches written out, run together or with a curly apostrophe.
-
-    >>> pattern = re.compile(rf"\\b(?:{phrase_pattern(NEGATED_AUXILIARIES)})\\b", re.IGNORECASE)
-    >>> [bool(pattern.fullmatch(t)) for t in ("don't", "do not", "dont", "Don\u2019t", "do")]
-    [True, True, True, True, False]
-    """
-    def one(phrase: str) -> str:
-        return r"\s+".join(rf"{re.escape(w[:-3])}\s*n(?:o|{APOSTROPHE})?t" if w.endswith("n't") else re.escape(w)
-                           for w in phrase.split())
-
-    return "|".join(one(p) for p in sorted(dict.fromkeys(phrases), key=len, reverse=True))
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences
@@ -623,18 +601,6 @@ def supporting_sentence(question: str, text: str) -> str:
     'The abbey was founded in 1066.'
     """
     return max(split_sentences(text) or [text], key=lambda s: term_coverage(question, s))
-
-
-def uncovered_part(question: str, text: str) -> str:
-    """The question without the content words ``text`` holds (stemmed): what is left to find.
-
-    >>> uncovered_part("What is the fine for leaving a gillnet in the water?", "No gillnet shall be left in the water.")
-    'What is the fine for leaving a in the?'
-    """
-    present = set(tokenize(text))
-    kept = _WORD.sub(lambda m: "" if fold(m.group()) not in QUESTION_STOPWORDS and stem(fold(m.group())) in present
-                     else m.group(), question)
-    return re.sub(r"\s+([?.!,;:])", r"\1", " ".join(kept.split()))
 
 
 def supporting_documents(draft: str, documents: Sequence[Document], unsupported: Sequence[str]) -> list[Document]:

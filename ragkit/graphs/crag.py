@@ -52,9 +52,7 @@ from ragkit.core.contract import (
     check_threshold,
     low_confidence_note,
     result,
-    thread,
     traced,
-    with_threads,
 )
 from ragkit.core.nlp import (
     cited_numbers,
@@ -64,6 +62,7 @@ from ragkit.core.nlp import (
     tidy,
 )
 from ragkit.core.search import ScoredSearch, as_scored_search, run_search, with_score
+from ragkit.core.threads import thread, with_threads
 from ragkit.defaults import GRAPHS, REFUSAL
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
@@ -540,5 +539,5 @@ __all__ = ["REFUSALS", "VERDICTS", "CragState", "Refusal", "ask_back", "build_cr
            "clarify", "confident", "correct_node", "crag_graph", "finish", "judge_node", "merge_clarification", "paused_question",
            "refusal_reason", "refuse", "resume_crag", "retrieve_node", "revise_node", "route_after_check_question",
            "route_after_correct", "route_after_judge", "route_after_retrieve", "route_after_verify", "route_after_write",
-           "run_crag", "start_run", "supporting_documents", "thread", "tidy", "valid_judgement", "verify_node",
+           "run_crag", "start_run", "supporting_documents", "tidy", "valid_judgement", "verify_node",
            "write_node", "write_or_refuse"]

@@ -65,6 +65,7 @@ words the question does not share stays below the bar and is not followed.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -94,7 +95,7 @@ from ragkit.core.contract import (
     result,
     traced,
 )
-from ragkit.core.nlp import key_terms, same_query, tidy, uncovered_part
+from ragkit.core.nlp import QUESTION_STOPWORDS, fold, key_terms, same_query, stem, tidy, tokenize
 from ragkit.core.references import Hop, ReferenceIndex, next_hop
 from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
@@ -418,6 +419,18 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
                 "hop_note": note, "usage": [usage.entry("follow_references", time.perf_counter() - start)]}
 
     return follow_references
+
+
+def uncovered_part(question: str, text: str) -> str:
+    """The question without the content words ``text`` holds (stemmed): what is left to find.
+
+    >>> uncovered_part("What is the fine for leaving a gillnet in the water?", "No gillnet shall be left in the water.")
+    'What is the fine for leaving a in the?'
+    """
+    present = set(tokenize(text))
+    kept = re.sub(r"\w+", lambda m: "" if fold(m.group()) not in QUESTION_STOPWORDS and stem(fold(m.group())) in present
+                  else m.group(), question)
+    return re.sub(r"\s+([?.!,;:])", r"\1", " ".join(kept.split()))
 
 
 def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrader, bar: float,

@@ -35,7 +35,8 @@ from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, interrupt
 
-from ragkit.core.contract import add_path, check_limit, check_positive, check_question_node, traced, with_threads
+from ragkit.core.contract import add_path, check_limit, check_positive, check_question_node, traced
+from ragkit.core.threads import with_threads
 from ragkit.core.tools import (
     APPROVAL_SHAPE,
     LOGIN_SHAPE,

@@ -9,7 +9,8 @@ A file that cannot be used raises :class:`ReadError` with a reason a person can 
 it needs a password", "binary content (NUL bytes)", "not UTF-8 or Windows-1252 text"); the pipeline
 records it against the file's name and carries on with the rest of the folder.
 
-- Markdown: split at ATX headings (``#`` to ``######``) outside fenced code; a ``---`` front matter
+- Markdown: split at ATX headings (``#`` to ``######``) outside fenced code
+  (:func:`ragkit.core.files.markdown_sections`); a ``---`` front matter
   block is dropped (its ``title:`` is used as the title).
 - HTML: parsed by BeautifulSoup with the standard library's ``html.parser`` (no C parser needed);
   ``script``/``style``/``template``/``noscript`` are dropped; block elements become line breaks.
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from ragkit.core.nlp import FENCE
+from ragkit.core.files import markdown_sections
 
 READER_VERSION = 1  # bump when a reader's output changes, so re-ingest re-reads every file
 
@@ -81,10 +82,10 @@ def decode_text(data: bytes) -> str:
     return text
 
 
-def tidy(text: str) -> str:
+def tidy_lines(text: str) -> str:
     """Strip trailing spaces and collapse runs of blank lines to one.
 
-    >>> tidy("a  \\n\\n\\n\\nb\\n")
+    >>> tidy_lines("a  \\n\\n\\n\\nb\\n")
     'a\\n\\nb'
     """
     lines = [line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
@@ -92,9 +93,6 @@ def tidy(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------ Markdown
-
-_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-
 
 def front_matter(text: str) -> tuple[dict[str, str], str]:
     """Split a leading ``---`` block of ``key: value`` lines from the body (no block: empty dict).
@@ -120,53 +118,35 @@ def markdown_parts(text: str) -> tuple[str | None, list[Part]]:
     """Sections of Markdown at ATX headings (fenced code is not split): ``(first h1, parts)``.
 
     Each part's text starts with its heading line (without the ``#`` marks), so the heading's words
-    are searchable; ``metadata["heading"]`` is the path of headings above and including it.
+    are searchable; ``metadata["heading"]`` is the path of headings above and including it. The split
+    is :func:`ragkit.core.files.markdown_sections`.
 
     >>> h1, parts = markdown_parts("# Guide\\nIntro.\\n## Install\\nRun it.\\n```\\n# not a heading\\n```")
     >>> h1, [(p.metadata["heading"], p.text) for p in parts]
     ('Guide', [('Guide', 'Guide\\n\\nIntro.'), ('Guide > Install', 'Install\\n\\nRun it.\\n```\\n# not a heading\\n```')])
     """
-    first_h1: str | None = None
-    stack: list[tuple[int, str]] = []
+    sections = markdown_sections(text)
     parts: list[Part] = []
-    heading: str | None = None
-    body: list[str] = []
-    fence: str | None = None
-
-    def close() -> None:
-        content = tidy("\n".join(body))
-        if content or heading:
-            text_ = f"{heading}\n\n{content}" if heading and content else (heading or content)
-            meta = {"heading": " > ".join(h for _, h in stack)} if heading else {}
-            if content:  # a heading with nothing under it is folded into the path of the next one
-                parts.append(Part(text_, meta))
-
-    for line in text.split("\n"):
-        marker = FENCE.match(line)
-        if marker and (fence is None or marker.group(1) == fence):
-            fence = marker.group(1) if fence is None else None
-        match = _ATX.match(line) if fence is None and not marker else None
-        if match and match.group(2):
-            close()
-            level, heading = len(match.group(1)), match.group(2)
-            stack = [(lv, h) for lv, h in stack if lv < level] + [(level, heading)]
-            if level == 1 and first_h1 is None:
-                first_h1 = heading
-            body = []
+    for section in sections:
+        content = tidy_lines(section.body)
+        if not content:  # a heading with nothing under it is folded into the path of the next one
             continue
-        body.append(line)
-    close()
-    return first_h1, parts
+        if section.level == 0:
+            parts.append(Part(content))
+        else:
+            path = " > ".join((*section.parents, section.heading))
+            parts.append(Part(f"{section.heading}\n\n{content}", {"heading": path}))
+    return next((s.heading for s in sections if s.level == 1), None), parts
 
 
 def read_markdown(path: Path, data: bytes) -> ReadResult:
-    meta, body = front_matter(tidy(decode_text(data)))
+    meta, body = front_matter(tidy_lines(decode_text(data)))
     h1, parts = markdown_parts(body)
     return ReadResult("markdown", meta.get("title") or h1 or path.stem, parts)
 
 
 def read_text_file(path: Path, data: bytes) -> ReadResult:
-    text = tidy(decode_text(data))
+    text = tidy_lines(decode_text(data))
     return ReadResult("text", path.stem, [Part(text)] if text else [])
 
 
@@ -217,7 +197,7 @@ def html_parts(html: str) -> tuple[str | None, list[Part]]:
     parts: list[Part] = []
     stack: list[tuple[int, str]] = []
     first_h1: str | None = None
-    lead = tidy(pieces[0].replace(_MARK, ""))
+    lead = tidy_lines(pieces[0].replace(_MARK, ""))
     if lead:
         parts.append(Part(lead))
     for piece in pieces[1:]:
@@ -225,7 +205,7 @@ def html_parts(html: str) -> tuple[str | None, list[Part]]:
         heading, _, body = rest.partition("\n")
         level = int(level_text) if level_text.isdigit() else 6
         heading = heading.strip()
-        body = tidy(body)
+        body = tidy_lines(body)
         if heading:
             stack = [(lv, h) for lv, h in stack if lv < level] + [(level, heading)]
             if level == 1 and first_h1 is None:
@@ -263,7 +243,7 @@ def read_pdf(path: Path, data: bytes) -> ReadResult:
         raise
     except Exception as err:  # pypdf raises many kinds on damaged files; every one means "unreadable"
         raise ReadError(f"unreadable PDF ({type(err).__name__}: {err})") from err
-    parts = [Part(tidy(t), {"page": n}) for n, t in enumerate(texts, start=1) if tidy(t)]
+    parts = [Part(tidy_lines(t), {"page": n}) for n, t in enumerate(texts, start=1) if tidy_lines(t)]
     if not parts:
         raise ReadError(f"no extractable text in {len(texts)} page(s): a scanned PDF needs OCR first")
     return ReadResult("pdf", str(title).strip() or path.stem, parts, pages=len(texts))
@@ -295,4 +275,4 @@ def read_file(path: Path, data: bytes | None = None) -> ReadResult:
 
 
 __all__ = ["READERS", "READER_VERSION", "Part", "ReadError", "ReadResult", "decode_text", "front_matter",
-           "html_parts", "markdown_parts", "read_file", "reader_for", "tidy"]
+           "html_parts", "markdown_parts", "read_file", "reader_for", "tidy_lines"]

@@ -9,7 +9,7 @@ A collection is one folder under :func:`collections_dir` (``$RAGKIT_COLLECTIONS_
     <name>/dense/            DenseRetriever.save (FAISS flat index of the chunks' vectors)
 
 :func:`save_collection` writes all of it into a fresh folder and swaps it in with
-:func:`ragkit.core.files.atomic_directory`, so an ingest that fails or is interrupted leaves the
+:func:`ragkit.core.saved_index.atomic_directory`, so an ingest that fails or is interrupted leaves the
 previous collection as it was. A :class:`Collection` is a ragkit retriever: ``search_with_scores(query,
 k)`` is the tuned hybrid of its BM25 and dense indexes (:func:`ragkit.core.hybrid.fused`), so any
 graph takes it, and ``collection_search(NAME)`` opens it on its first search.
@@ -41,7 +41,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict
 
 from ragkit.core.embeddings import default_cache_dir, load_embedder
-from ragkit.core.files import atomic_directory, read_documents
+from ragkit.core.saved_index import atomic_directory, read_documents
 from ragkit.core.search import LazySearch, Scored, ScoredRetriever
 from ragkit.defaults import GRAPHS
 from ragkit.ingest.manifest import Manifest

@@ -13,7 +13,8 @@ arguments from the whole message gets both wrong, so :func:`split_requests` cuts
    from their example phrases by the caller), an asking word ("where", "what", "has"), a request verb
    ("show", "tell") or a negation cue, written in lower case. So "Marks and Spencer, 458 Oxford Street"
    and "A1002 as well as A1004" stay whole, while "..., York and also track A1002" is cut before "track".
-3. Each clause is read for negation (NegEx-style, with :mod:`ragkit.core.nlp`'s negation lexicon): a cue
+3. Each clause is read for negation (NegEx-style, with the cue groups below, :data:`NEGATORS` to
+   :data:`RETRACTIONS`): a cue
    declines the clause's action when an action word follows within four words ("I no longer want to
    cancel"); "I don't know where it is" declines nothing ("know" names no action), nor does "it has not
    shipped" (a "not" after "has", "is", ... states a fact). A clause that is only a retraction ("never
@@ -29,20 +30,37 @@ and the guards, not this module, are what keep a tool loop safe.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ragkit.core.nlp import (
-    APOSTROPHE,
-    NEGATED_AUXILIARIES,
-    NEGATORS,
-    RETRACTIONS,
-    WITHDRAWALS,
-    phrase_pattern,
-    split_sentences,
-    stem,
-)
+from ragkit.core.nlp import split_sentences, stem
 from ragkit.defaults import TOOL_PLANNER
+
+# The negation cues of a request, in groups (English, matched with phrase_pattern).
+NEGATORS = ("not", "without")  # negate the action or value after them
+NEGATED_AUXILIARIES = ("don't", "doesn't", "didn't", "won't")
+WITHDRAWALS = ("never mind", "nevermind", "no longer", "no need to", "instead of", "rather than", "forget",
+               "forget about", "hold off", "hold off on", "skip", "scratch")  # set an action aside
+RETRACTIONS = ("never mind", "nevermind", "forget it", "forget that", "forget about it", "forget about that",
+               "scratch that", "don't", "didn't", "don't do it", "don't do that", "didn't do it",
+               "didn't do that")  # a whole reply that takes back what was just asked
+APOSTROPHE = "['\u2019]"  # straight or curly
+
+
+def phrase_pattern(phrases: Sequence[str]) -> str:
+    """A regular expression (no flags) for any of ``phrases``, longest first, words apart by any white space;
+    a contraction in "n't" also matches written out, run together or with a curly apostrophe.
+
+    >>> pattern = re.compile(rf"\\b(?:{phrase_pattern(NEGATED_AUXILIARIES)})\\b", re.IGNORECASE)
+    >>> [bool(pattern.fullmatch(t)) for t in ("don't", "do not", "dont", "Don\u2019t", "do")]
+    [True, True, True, True, False]
+    """
+    def one(phrase: str) -> str:
+        return r"\s+".join(rf"{re.escape(w[:-3])}\s*n(?:o|{APOSTROPHE})?t" if w.endswith("n't") else re.escape(w)
+                           for w in phrase.split())
+
+    return "|".join(one(p) for p in sorted(dict.fromkeys(phrases), key=len, reverse=True))
+
 
 NEGATION_CUE = re.compile(rf"\b(?:{phrase_pattern((*NEGATED_AUXILIARIES, *WITHDRAWALS, *NEGATORS))})\b", re.IGNORECASE)
 _RETRACTION = re.compile(

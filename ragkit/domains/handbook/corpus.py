@@ -23,14 +23,15 @@ _HB_HEADING = re.compile(r"^(HB-\d{2,})\s*[.:\-\u2013\u2014]?\s+(\S.*)$")
 def load_handbook(path: str | Path | None = None) -> list[Document]:
     """One Document per ``## HB-NN Title`` section of ``handbook.md``; metadata adds has_code."""
     path = locate(path, "handbook.md", "Markdown with sections headed '## HB-01 Title'")
-    sections = markdown_sections(read_text(path))
+    sections = [s for s in markdown_sections(read_text(path), depth=2) if s.level == 2]
     if not sections:
         raise DataError(f"{path}: no sections found; each section starts with a line like '## HB-01 Title'")
     docs = []
-    for line, heading, body, _ in sections:
-        match = _HB_HEADING.match(heading)
+    for section in sections:
+        line, body = section.line, section.body
+        match = _HB_HEADING.match(section.heading)
         if not match:
-            raise DataError(f"{path}: line {line}: heading {heading!r} should look like '## HB-01 Title'")
+            raise DataError(f"{path}: line {line}: heading {section.heading!r} should look like '## HB-01 Title'")
         if not body:
             raise DataError(f"{path}: line {line}: section {match.group(1)} has no text")
         section_id, title = match.group(1), match.group(2).strip()
