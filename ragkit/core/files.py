@@ -174,7 +174,7 @@ def unique_ids(path: Path, docs: list[Document]) -> list[Document]:
 
 
 # ---------------------------------------------------------------- Markdown sections
-_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")  # an ATX heading: "## Title", optional closing #s
+_ATX = re.compile(r"^[ ]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")  # "## Title", optional closing " ##" (CommonMark)
 
 
 @dataclass(frozen=True)
@@ -198,6 +198,8 @@ def markdown_sections(text: str, depth: int = 6) -> list[Section]:
     [(1, 'Act', (), ''), (2, 'Part I', (), ''), (3, 'Article 1', ('Part I',), '(1) Text.')]
     >>> [(s.level, s.heading, s.body) for s in markdown_sections("Lead.\\n## A\\n### A.1\\nx\\n```\\n## code\\n```", depth=2)]
     [(0, '', 'Lead.'), (2, 'A', '### A.1\\nx\\n```\\n## code\\n```')]
+    >>> [s.heading for s in markdown_sections("## Using C#\\n## Title ##")]  # a closing "#" run follows a space
+    ['Using C#', 'Title']
     """
     sections: list[Section] = []
     stack: list[tuple[int, str]] = []  # the open headings: (level, text)
