@@ -23,21 +23,23 @@ from dataclasses import dataclass, field
 class RetrievalDefaults:
     """BM25, fusion, max-chunk, rerank and dense-index settings (SciFact train: ``benchmarks/README.md``)."""
 
-    # BM25 (a k1 x b grid).
+    # BM25: the best point of a k1 x b grid on SciFact train.
     bm25_k1: float = 1.2
     bm25_b: float = 0.5
-    # Fusion of BM25 and whole-document dense: weighted min-max fusion (it beat RRF); alpha is BM25's weight.
+    # BM25 + whole-document dense fusion: weighted min-max beat RRF on SciFact train; alpha is BM25's weight.
     fusion: str = "weighted"
     alpha: float = 0.6
     rrf_k: int = 60  # RRF's customary k, used whenever fusion="rrf" is asked for
     fetch_k: int = 100  # how deep each retriever is read before fusing
-    # Max-chunk dense (MaxP): 1,000-character chunks with 150 overlap, plus the whole text as one passage.
+    # Max-chunk dense (MaxP): 1,000-character chunks with 150 overlap (not searched), plus the whole text as
+    # one passage; its fusion tuned on SciFact train.
     chunk_size: int = 1000
     chunk_overlap: int = 150
     include_whole: bool = True
     maxp_fusion: str = "weighted"
     maxp_alpha: float = 0.5
-    # LocalReranker mixes (signals: sentence, passage, bm25, first_stage) and how many results it reorders.
+    # LocalReranker mixes (signals: sentence, passage, bm25, first_stage) and how many results it reorders:
+    # a weight grid x depth on SciFact train.
     rerank_weights: dict[str, float] = field(
         default_factory=lambda: {"sentence": 0.0, "passage": 0.4, "bm25": 0.4, "first_stage": 0.2})
     rerank_depth: int = 30
@@ -84,7 +86,7 @@ class RouterDefaults:
     passage_bar: float = 0.6
     term_weight: float = 0.15
     # Added to the score of a route that declares it serves a kind of question (RouteSpec.serves), times the
-    # signal's strength.
+    # signal's strength; chosen on routing dev with the six values above held fixed.
     signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.4})
 
 
@@ -103,11 +105,11 @@ class WriterDefaults:
 class VerifierDefaults:
     """LocalHallucinationGrader's bars, and LocalAnswerGrader's relevance bar.
 
-    ``support_bar`` / ``coverage_bar``: a claim is an appended clause when its aligned span's cosine is below
-    ``support_bar`` (also the sentence-level mode's bar) and fewer than ``coverage_bar`` of its content words
-    are supported (both chosen for the earlier grader); ``synonym_bar``: the word cosine at which a span word
-    counts as a synonym; ``overlap_weight``: the weight of word overlap next to cosine when a claim is aligned
-    (these two not tuned). How each was set: ``benchmarks/roles/README.md``.
+    ``support_bar`` / ``coverage_bar`` (chosen for the earlier grader): a claim is an appended clause when its
+    aligned span's cosine is below ``support_bar`` (also the sentence-level mode's bar) and fewer than
+    ``coverage_bar`` of its content words are supported; ``synonym_bar`` (not tuned): the word cosine at
+    which a span word counts as a synonym; ``overlap_weight`` (not tuned): the weight of word overlap next to
+    cosine when a claim is aligned. How each was set: ``benchmarks/roles/README.md``.
     """
 
     support_bar: float = 0.6
@@ -192,19 +194,19 @@ class StatuteQADefaults:
     hop_bar: float = 0.003
     multihop_hop_bar: float = 0.0
     # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces
-    # GRAPH_WALK there).
+    # GRAPH_WALK there), chosen on dev.
     graph_direction: str = "undirected"
     graph_damping: float = 0.3
     graph_mix: float = 0.5
     graph_seed_k: int = 10
     graph_defined_term_weight: float = 0.5  # weight of a defined-term edge (a reference edge weighs 1)
-    # The question classifier (ragkit.domains.statute.questions.local_question_classifier).
+    # The question classifier (ragkit.domains.statute.questions.local_question_classifier), chosen on dev.
     classifier_refuse_margin: float = 0.15
     classifier_k: int = 1
     classifier_passage_weight: float = 0.35
     classifier_passage_bar: float = 0.6  # not tuned (it only shifts the margin here)
     classifier_term_weight: float = 0.5
-    # The evidence grader's bar on LocalGrader's probability (0 = the names and the answer type decide).
+    # The evidence grader's bar on LocalGrader's probability, chosen on dev (0: names and answer type decide).
     evidence_relevant_above: float = 0.0
 
 
