@@ -39,9 +39,8 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
 
 Refusing is one dial: sufficient evidence is written from only when its score (``EvidenceGrade.score``; for
 the local grader, the document grader's best score among the supporting articles) reaches ``refuse_below``
-(default :data:`ragkit.defaults.REFUSAL`), else the run ends in ``refuse_low_confidence``. ``confidence`` in
-the result is that score (None when nothing was graded), so a risk-coverage curve needs one run per question
-(``benchmarks/refusal``).
+(default :data:`ragkit.defaults.REFUSAL`), else the run ends in ``refuse_low_confidence``; ``confidence`` in
+the result is that score (None when nothing was graded; risk-coverage curves: ``benchmarks/refusal``).
 
 Every run ends with the result fields (:class:`ragkit.core.contract.RAGResult`): ``sources`` are the
 paragraphs the answer was written from, ``citations`` the 1-based numbers of those it cites, and
