@@ -21,24 +21,25 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class RetrievalDefaults:
-    """BM25, fusion, max-chunk and reranking settings (all chosen on SciFact train)."""
+    """BM25, fusion, max-chunk, rerank and dense-index settings (SciFact train: ``benchmarks/README.md``)."""
 
-    # BM25: grid k1 x b; the surface is flat near the best point (Lucene's defaults are 1.2 / 0.75).
+    # BM25: the best point of a k1 x b grid on SciFact train.
     bm25_k1: float = 1.2
     bm25_b: float = 0.5
-    # Fusion of BM25 and whole-document dense: weighted min-max fusion beat RRF (0.7334 vs 0.7301 at its
-    # best k=1; 0.7179 for the customary k=60). alpha is BM25's weight.
+    # BM25 + whole-document dense fusion: weighted min-max beat RRF on SciFact train; alpha is BM25's weight.
     fusion: str = "weighted"
     alpha: float = 0.6
     rrf_k: int = 60  # RRF's customary k, used whenever fusion="rrf" is asked for
     fetch_k: int = 100  # how deep each retriever is read before fusing
-    # Max-chunk dense (MaxP): 1,000-character chunks with 150 overlap, plus the whole text as one passage.
+    # Max-chunk dense (MaxP): 1,000-character chunks with 150 overlap (not searched), plus the whole text as
+    # one passage; its fusion tuned on SciFact train.
     chunk_size: int = 1000
     chunk_overlap: int = 150
     include_whole: bool = True
     maxp_fusion: str = "weighted"
     maxp_alpha: float = 0.5
-    # LocalReranker mixes (signals: sentence, passage, bm25, first_stage) and how many results it reorders.
+    # LocalReranker mixes (signals: sentence, passage, bm25, first_stage) and how many results it reorders:
+    # a weight grid x depth on SciFact train.
     rerank_weights: dict[str, float] = field(
         default_factory=lambda: {"sentence": 0.0, "passage": 0.4, "bm25": 0.4, "first_stage": 0.2})
     rerank_depth: int = 30
@@ -46,8 +47,7 @@ class RetrievalDefaults:
         default_factory=lambda: {"sentence": 0.0, "passage": 0.3, "bm25": 0.3, "first_stage": 0.4})
     maxp_rerank_depth: int = 30
     # Dense index (``DenseRetriever(index_type="auto")``): the exact scan below ann_min_docs documents, an HNSW
-    # graph from there on. Chosen at 500k documents on SciFact train queries, recall@10 against the exact scan
-    # (``benchmarks/scale/ann_sweep.py``; the sweep and the reasons in ``benchmarks/scale/README.md``).
+    # graph from there on; chosen at 500k documents on SciFact train queries (``benchmarks/scale/README.md``).
     ann_min_docs: int = 100_000
     hnsw_m: int = 48  # graph neighbours per vector (2 M on the bottom layer)
     hnsw_ef_construction: int = 80  # candidates kept while building
@@ -56,11 +56,8 @@ class RetrievalDefaults:
 
 @dataclass(frozen=True)
 class GraderDefaults:
-    """LocalGrader: logistic weights on (cosine, best_sentence, coverage), fitted on SciFact train pairs.
-
-    The threshold keeps 80% of the relevant train pairs (``recall_target``); the train-F1-best threshold
-    is 0.33 (``benchmarks/roles/grader_scifact.py``).
-    """
+    """LocalGrader: logistic weights on (cosine, best_sentence, coverage) fitted on SciFact train pairs, and a
+    threshold that keeps ``recall_target`` of the relevant train pairs (``benchmarks/roles/README.md``)."""
 
     weights: tuple[float, float, float] = (0.6848, 8.6036, 2.9527)
     bias: float = -9.3415
@@ -89,7 +86,7 @@ class RouterDefaults:
     passage_bar: float = 0.6
     term_weight: float = 0.15
     # Added to the score of a route that declares it serves a kind of question (RouteSpec.serves), times the
-    # signal's strength; chosen on routing dev (289 questions) with the six values above held fixed.
+    # signal's strength; chosen on routing dev with the six values above held fixed.
     signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.4})
 
 
@@ -108,14 +105,11 @@ class WriterDefaults:
 class VerifierDefaults:
     """LocalHallucinationGrader's bars, and LocalAnswerGrader's relevance bar.
 
-    ``support_bar`` / ``coverage_bar``: a claim is an appended clause when its aligned span's cosine is below
-    ``support_bar`` and fewer than ``coverage_bar`` of its content words are supported; ``synonym_bar``: the
-    word cosine at which a span word counts as a synonym; ``overlap_weight``: the weight of word overlap next
-    to cosine when a claim is aligned. ``support_bar`` (also the sentence-level mode's bar) and
-    ``coverage_bar`` are the earlier grader's (``coverage_bar`` 0.6 was tried on the tune halves and was no
-    better); ``synonym_bar`` and ``overlap_weight`` were set when the alignment grader was written and are
-    not tuned in any recorded round. The grader's other choices, the rule they were made by and the
-    measured figures are in ``benchmarks/roles/README.md``.
+    ``support_bar`` / ``coverage_bar`` (chosen for the earlier grader): a claim is an appended clause when its
+    aligned span's cosine is below ``support_bar`` (also the sentence-level mode's bar) and fewer than
+    ``coverage_bar`` of its content words are supported; ``synonym_bar`` (not tuned): the word cosine at
+    which a span word counts as a synonym; ``overlap_weight`` (not tuned): the weight of word overlap next to
+    cosine when a claim is aligned. How each was set: ``benchmarks/roles/README.md``.
     """
 
     support_bar: float = 0.6
@@ -145,8 +139,8 @@ class GraphDefaults:
 
 @dataclass(frozen=True)
 class ToolPlannerDefaults:
-    """LocalToolPlanner's MiniLM bars (set by hand with the first planner, unchanged since) and its request
-    splitter's negation window (chosen with the clause rules on ``benchmarks/tools/planner_dev_messages.json``)."""
+    """LocalToolPlanner's MiniLM bars (set by hand) and its request splitter's negation window (chosen with
+    the clause rules on ``benchmarks/tools/planner_dev_messages.json``)."""
 
     min_similarity: float = 0.4  # cosine a MiniLM example must reach: "clearly about this", not "vaguely"
     min_margin: float = 0.03  # and by how much it must beat the best example of any other tool
@@ -155,23 +149,17 @@ class ToolPlannerDefaults:
 
 @dataclass(frozen=True)
 class QueryAnalysisDefaults:
-    """LocalQueryAnalyzer's embedding bars (an adjective naming a value: "Italian" -> Italy), the structured
-    retriever's cap on a listed set, and the plain-text answerability settings. The bars were set from the
-    bundled data's own values, not fitted to questions: demonyms score 0.66-0.75 against their country with
-    the next country at least 0.14 lower, while a word that names no value ("European", 0.65 vs 0.59) stays
-    under the margin; the menu set's dev split then read 22 of 24 questions right with them."""
+    """LocalQueryAnalyzer's embedding bars (an adjective naming a value: "Italian" -> Italy; set from the
+    bundled data's own values, not fitted to questions: ``benchmarks/query_analysis/README.md``), the
+    structured retriever's cap on a listed set, and the plain-text answerability settings."""
 
     adjective_bar: float = 0.6
     adjective_margin: float = 0.1
     max_results: int = 50
     # The answerability checks on plain text (ragkit.offline.judge). On documents with fields the query
-    # analysis decides instead. ``related_bar`` (a rare term found in a word this close to it, "France" ~
-    # "French"): ``benchmarks/crag/squad2_eval.py --mode tune --grid wording`` (SQuAD articles 0-7, thresholds
-    # at their defaults; benchmarks/results/crag_squad2_tuning_wording.json) picks 0.6 by its rule, but the
-    # gain over off is a quarter of one standard error (mean 0.7555 vs 0.7511, SE 0.018: answerable 0.74 vs
-    # 0.72, unanswerable 0.533 vs 0.540) and 0.6 is the lowest value of the grid, so it stays off until a
-    # wider grid and a report run on articles 8-15 support it; with it off, CRAG on plain text needs each rare
-    # term itself in the passage. The polarity check stays on (off: mean 0.72, unanswerable refused 0.44 vs 0.54).
+    # analysis decides instead. ``related_bar``: a rare term also counts when a passage word is this close to
+    # it ("France" ~ "French"); off, so CRAG on plain text needs each rare term itself in the passage (the
+    # grid's 0.6 gained less than the noise). Both chosen on SQuAD 0-7: benchmarks/query_analysis/README.md.
     related_bar: float | None = None
     negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
 
@@ -201,25 +189,24 @@ class StatuteQADefaults:
     max_generations: int = 2
     # Following references (ragkit.graphs.statute_qa's follow_references): hops per run, and the bar a linked
     # paragraph's grader probability times the link's weight must reach (for a question the classifier calls
-    # multihop, and for any other). Chosen by benchmarks/statute/statute_qa.py's HOP_RULE on dev + our 8 multi-hop dev questions.
+    # multihop, and for any other). Chosen by HOP_RULE on dev and the 8 multi-hop dev questions.
     max_hops: int = 1
     hop_bar: float = 0.003
     multihop_hop_bar: float = 0.0
     # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces
-    # GRAPH_WALK there): max mean(hit@1, recall@5) on the answerable dev questions, mix 0 (= hybrid) excluded.
+    # GRAPH_WALK there), chosen on dev.
     graph_direction: str = "undirected"
     graph_damping: float = 0.3
     graph_mix: float = 0.5
     graph_seed_k: int = 10
     graph_defined_term_weight: float = 0.5  # weight of a defined-term edge (a reference edge weighs 1)
-    # The question classifier (ragkit.domains.statute.questions.local_question_classifier): best dev accuracy over
-    # a grid neighbourhood among the settings that call at most 5% of the answerable dev questions unanswerable.
+    # The question classifier (ragkit.domains.statute.questions.local_question_classifier), chosen on dev.
     classifier_refuse_margin: float = 0.15
     classifier_k: int = 1
     classifier_passage_weight: float = 0.35
-    classifier_passage_bar: float = 0.6  # not tuned: with the same passages behind every answerable kind it only shifts the margin
+    classifier_passage_bar: float = 0.6  # not tuned (it only shifts the margin here)
     classifier_term_weight: float = 0.5
-    # The evidence grader's bar on LocalGrader's probability: best dev outcome accuracy (0 = names and answer type only).
+    # The evidence grader's bar on LocalGrader's probability, chosen on dev (0: names and answer type decide).
     evidence_relevant_above: float = 0.0
 
 
@@ -246,9 +233,8 @@ class AdvancedDefaults:
     """The advanced pipeline (``ragkit.graphs.advanced_rag``): its caps, depths and query transforms.
 
     The depths follow the production system the graph is modelled on (rerank the top 20 to the top 4; a
-    dense arm of MMR k=8 over 20). The query-transform settings were chosen on SciFact TRAIN by
-    ``benchmarks/advanced/scifact_transforms.py --split train --sample 150``
-    (``benchmarks/results/advanced_transforms_train.json``).
+    dense arm of MMR k=8 over 20); the query transforms and the intent bar were chosen on tuning splits
+    (``benchmarks/advanced/README.md``).
     """
 
     max_retrieval_retries: int = 1  # query_transform again when no reranked document is relevant
@@ -259,9 +245,8 @@ class AdvancedDefaults:
     dense_fetch_k: int = 20
     arm_k: int = 20  # results per query for the bm25 and hybrid arms
     # Local query transforms: pseudo-relevance-feedback alternatives, the extractive "hypothetical
-    # document", and how the result lists of all the queries are fused.
-    # The knobs below are the best row of the "both" grid for the hybrid retriever on 150 train claims
-    # (train nDCG@10 0.7552 vs 0.7415 without transforms); first_pass_k and n_alternatives were not tuned.
+    # document", and how the result lists of all the queries are fused: the best row of the hybrid "both"
+    # grid on 150 SciFact train claims (first_pass_k and n_alternatives not tuned).
     n_alternatives: int = 3
     prf_terms: int = 10
     first_pass_k: int = 5
@@ -270,8 +255,7 @@ class AdvancedDefaults:
     original_weight: float = 2.0  # weight of the question's own list; each alternative's list weighs 1
     hypothetical_weight: float = 0.5
     # LocalIntentClassifier: below this score a message is never small talk (it is searched). Chosen on the
-    # intent dev set plus 300 questions of SQuAD 2.0 articles 0-7 (benchmarks/advanced/intent_accuracy.py):
-    # zero errors for 0.25-0.26; the router's 0.1 sent 8 of the 300 SQuAD questions to small talk.
+    # intent dev set plus 300 questions of SQuAD 2.0 articles 0-7 (benchmarks/advanced/intent_accuracy.py).
     intent_min_similarity: float = 0.25
 
 
@@ -284,10 +268,8 @@ class RefusalDefaults:
 
     A bar belongs to a corpus: the grader's scores are not on one scale across corpora. The default is 0.0
     for every graph because the bar chosen on SQuAD (:data:`REFUSAL_SQUAD`) does not carry to the workbook's
-    own corpora: on the handbook golden set it turns 12 of 12 answered comparison questions into 4 (Self-RAG)
-    and refuses a menu question whose answer is right (``benchmarks/refusal/README.md``, "Beyond the tune
-    split"). Choose a bar for your corpus on a labelled tuning split with ``benchmarks/refusal/risk_coverage.py``
-    and pass it as ``refuse_below``."""
+    own corpora (``benchmarks/refusal/README.md``, "Beyond the tune split"). Choose a bar for your corpus on a
+    labelled tuning split with ``benchmarks/refusal/risk_coverage.py`` and pass it as ``refuse_below``."""
 
     crag: float = 0.0
     self_rag: float = 0.0
@@ -309,10 +291,8 @@ STATUTE_QA = StatuteQADefaults()
 SUPERVISOR = SupervisorDefaults()
 ADVANCED = AdvancedDefaults()
 REFUSAL = RefusalDefaults()
-# Chosen on the TUNE split of ``benchmarks/refusal/risk_coverage.py`` (SQuAD 2.0 articles 0-7, 20 + 20 per graph;
-# statute QA: its dev split) by the rule in ``benchmarks/refusal/README.md``: one recorded grader score, 0.2844, for
-# the three SQuAD graphs (the best balanced bar was about 0.38, one standard error, about 0.07, above it); statute
-# QA 0.0 on its own dev split. For SQuAD-like corpora: ``build_crag_graph(refuse_below=REFUSAL_SQUAD.crag)``.
+# Chosen on SQuAD 2.0 articles 0-7 and statute QA dev (``benchmarks/refusal/README.md``). For SQuAD-like
+# corpora: ``build_crag_graph(refuse_below=REFUSAL_SQUAD.crag)``.
 REFUSAL_SQUAD = RefusalDefaults(crag=0.2844, self_rag=0.2844, advanced_rag=0.2844, statute_qa=0.0)
 
 __all__ = ["ADVANCED", "AdvancedDefaults", "GRADER", "GRAPHS", "GRAPH_WALK", "GraderDefaults", "GraphDefaults",

@@ -25,7 +25,7 @@ The graph (after the entry node, and ``unsupported_language`` for a question the
   result fields (``outcome`` answered or refused; ``reason`` says when an answer could not be verified).
   ``finish`` is also the refusal dial: an answer is delivered only when its ``confidence`` (the grader's
   best score among the relevant documents it was written from) reaches ``refuse_below`` (default
-  :data:`ragkit.defaults.REFUSAL`), so a risk-coverage curve needs one run per question (``benchmarks/refusal``).
+  :data:`ragkit.defaults.REFUSAL`; risk-coverage curves: ``benchmarks/refusal``).
 
 The bandit is a builder argument (a :class:`ragkit.bandit.Policy`, or a ``SharedBandit`` a process shares
 between threads); it lives as long as the compiled graph, so it learns across runs. A contextual policy

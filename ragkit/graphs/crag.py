@@ -11,10 +11,9 @@ with caps kept in the state:
   ``Command(resume="...")``) merges the reply into the question and searches again (``max_clarifications``);
 - ``irrelevant`` -> an honest refusal: the knowledge base does not cover the question.
 
-Refusing is one dial: before writing, the run refuses (``low_confidence``) when the judge's evidence score
-(the grader's best score among the kept documents, ``Judgement.score``) is below ``refuse_below`` (default
-:data:`ragkit.defaults.REFUSAL`), and ``confidence`` in the result is that score, so a risk-coverage curve
-(``benchmarks/refusal``) needs one run per question. With the default 0.0 the dial refuses nothing.
+Refusing is one dial: before writing, the run refuses (``low_confidence``) when the judge's evidence
+score (``Judgement.score``: the grader's best among the kept documents; ``confidence`` in the result) is
+below ``refuse_below`` (:data:`ragkit.defaults.REFUSAL`, whose 0.0 refuses nothing; ``benchmarks/refusal``).
 
 A judge that raises or returns something malformed is *fail-soft*: the top candidates are kept as
 ``sufficient`` and ``judge_fallback`` is set. The verifier (a hallucination grader) sees only the sources

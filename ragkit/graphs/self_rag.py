@@ -14,15 +14,14 @@ Every loop is paid for from one budget: ``attempts`` counts generations plus rew
 always ends with an answer. When the budget runs out, ``give_up`` returns the best answer seen (grounded
 beats ungrounded, then the higher score) with a ``reason`` saying it was NOT verified.
 
-Refusing is one dial: ``finish`` and ``give_up`` deliver an answer only when its ``confidence`` (the
-grader's best relevance score among the documents it was written from) reaches ``refuse_below`` (default
-:data:`ragkit.defaults.REFUSAL`); below it the run is refused. The dial acts last, on a path that does not
-depend on it, so a risk-coverage curve needs one run per question (``benchmarks/refusal``).
+Refusing is one dial, acting last: ``finish`` and ``give_up`` deliver an answer only when its
+``confidence`` (the grader's best relevance score among the documents it was written from) reaches
+``refuse_below`` (default :data:`ragkit.defaults.REFUSAL`; risk-coverage curves: ``benchmarks/refusal``).
 
 The roles (:mod:`ragkit.roles.protocols`) are passed in or picked by :func:`ragkit.roles.protocols.choose`:
 yours, else the LLM role on ``chat_model`` (the judging ones on ``judge_model`` when given), else the
 local one. ``fallback_documents=n`` (off by default) hands the writer the n best documents the grader
-rejected when nothing passed and no rewrite is left; ``benchmarks/self_rag/README.md`` has why it is off.
+rejected when nothing passed and no rewrite is left (why it is off: ``benchmarks/self_rag/README.md``).
 
 What it cannot do: the Self-RAG paper trains one model to emit reflection tokens; here separate graders
 play those parts, and the local ones cannot tell an on-topic passage that lacks the answer from one that

@@ -13,47 +13,41 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
                          (follow_references runs once per run; it hops only when a link is worth following)
     generate -> verify -> finish | generate (without the blamed paragraphs) | refuse_low_confidence
 
-- ``check_question`` reads direct citations: a question that cites an article the statute has
-  ("Art. 12(3)", "section 12", "제12조") skips classification (its kind is ``domain.citation_kind``) and the cited
-  articles are pinned at rank 1 (and the cited paragraphs are the writer's first evidence, the paragraphs
-  that mention them after: ``domain.cited_first``); one that cites only
-  articles the statute lacks is refused at once.
+- ``check_question`` reads direct citations ("Art. 12(3)", "section 12", "제12조"): a question citing an
+  article the statute has skips classification (its kind is ``domain.citation_kind``), the cited articles
+  are pinned at rank 1 and their paragraphs are the writer's first evidence (``domain.cited_first``); one
+  citing only articles the statute lacks is refused at once.
 - ``classify`` (role ``question_classifier``) labels the question's kind (one of the domain's kinds);
   ``retrieve`` searches with ``routing_table[kind]``.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
   query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
-- ``follow_references`` runs once per run, before writing or rewriting: from the found paragraph the
-  grader (role ``grader``) ranks first, it reads the cross-references ("Article 17", "Article 19(3)",
-  "Articles 3 to 5") and defined terms of the paragraph and the paragraphs that cite its article
-  (:mod:`ragkit.core.references` over ``domain.reference_index(articles)``),
-  grades the linked paragraphs against what the found one leaves of the question, and adds the best when
-  its grade times the link's weight reaches the bar (the model proposes, the code disposes): a low one,
-  ``multihop_hop_bar``, when the classifier calls the question ``domain.multihop_kind``, and a higher one,
-  ``hop_bar``, otherwise (the classifier misses multi-hop questions, so a strong link is followed whatever the kind).
-  The next hop starts from the added paragraph, while ``hops < max_hops`` (default
-  :data:`ragkit.defaults.STATUTE_QA` ``max_hops=1``: one hop, the second retrieval). Each hop is recorded in
-  ``followed`` (which paragraph, from which, why); a reference to an article or paragraph the statute
-  lacks is recorded in ``unresolved_references`` and never followed. The writer must quote every
-  followed paragraph (``metadata["required"]``, after its own picks), so the answer cites both ends.
-- ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles and
-  cites them as ``[Article 12(3)]``; ``verify`` drops every citation that names an article that was not
-  retrieved, a paragraph that does not exist, or a paragraph that does not support its sentence (role
-  ``hallucination_grader``, one cited paragraph at a time). An answer whose every sentence keeps a
-  supporting citation is delivered by ``finish``; otherwise ``generate`` tries again without the
-  blamed paragraphs while ``generation_attempts < max_generations``.
+- ``follow_references`` runs once per run, before writing or rewriting: it reads the cross-references
+  ("Article 17", "Articles 3 to 5") and defined terms around the found paragraph the grader (role
+  ``grader``) ranks first (:mod:`ragkit.core.references` over ``domain.reference_index(articles)``) and adds
+  the linked paragraph whose grade times the link's weight reaches the bar (the model proposes, the code
+  disposes): a low one, ``multihop_hop_bar``, for a question the classifier calls ``domain.multihop_kind``,
+  else ``hop_bar`` (the classifier misses multi-hop questions, so a strong link is followed whatever the
+  kind). The next hop starts from the added paragraph, while ``hops < max_hops``
+  (:data:`ragkit.defaults.STATUTE_QA`: one hop). Hops are recorded in ``followed``; a reference the statute
+  lacks goes to ``unresolved_references`` and is never followed. The writer must quote every followed
+  paragraph (``metadata["required"]``, after its own picks), so the answer cites both ends.
+- ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles, citing
+  ``[Article 12(3)]``; ``verify`` (role ``hallucination_grader``, one cited paragraph at a time) drops every
+  citation of an article that was not retrieved, of a paragraph that does not exist, or of one that does not
+  support its sentence. ``finish`` delivers an answer whose every sentence keeps a supporting citation;
+  otherwise ``generate`` tries again without the blamed paragraphs, up to ``max_generations``.
 
-Refusing is one dial: sufficient evidence is written from only when its score (the evidence grader's
-``EvidenceGrade.score``: for the local grader, the document grader's best score among the supporting
-articles) reaches ``refuse_below`` (default :data:`ragkit.defaults.REFUSAL`); below it the run ends in
-``refuse_low_confidence``. ``confidence`` in the result is that score (None when nothing was graded), so a
-risk-coverage curve needs one run per question (``benchmarks/refusal``).
+Refusing is one dial: sufficient evidence is written from only when its score (``EvidenceGrade.score``; for
+the local grader, the document grader's best score among the supporting articles) reaches ``refuse_below``
+(default :data:`ragkit.defaults.REFUSAL`), else the run ends in ``refuse_low_confidence``; ``confidence`` in
+the result is that score (None when nothing was graded; risk-coverage curves: ``benchmarks/refusal``).
 
 Every run ends with the result fields (:class:`ragkit.core.contract.RAGResult`): ``sources`` are the
-paragraphs the answer was written from and ``citations`` the 1-based numbers of those it cites;
-``cited_labels`` keeps the citations in the statute's own form. With local roles, a question the offline
-models cannot read gets the language message, naming any article it cites (the pin would find it, but
-nothing could read what the question asks about it). Every node that calls a role records the model
-calls and tokens it used (``usage``; zero for local roles).
+paragraphs the answer was written from, ``citations`` the 1-based numbers of those it cites, and
+``cited_labels`` the citations in the statute's own form. With local roles, a question the offline models
+cannot read gets the language message, naming any article it cites (the pin would find it, but nothing
+could read what the question asks about it). Every node that calls a role records its model calls and
+tokens (``usage``; zero for local roles).
 
 What it cannot do: articles are retrieved whole; one question per run; the rewrite starts from the
 original question and cannot tell what was missing; a regeneration cannot tell the writer why a

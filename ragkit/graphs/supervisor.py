@@ -9,13 +9,14 @@ The graph::
     <each agent> -> aggregator -> END
 
 - ``supervisor`` (role): an ordered agent sequence, normalised in code whatever the role returned
-  (:func:`ragkit.roles.agent_protocols.normalise_sequence`): unknown names dropped, repeats in a row collapsed,
-  nothing usable -> ``rag``, cut at ``max_hops`` (a state field); the plans it weighed and why it chose one in
-  ``plan_candidates`` and ``plan_note``. Every hop's task, what it saw, its answer and its time are in ``hop_log``.
+  (:func:`ragkit.roles.agent_protocols.normalise_sequence`: unknown names dropped, repeats in a row
+  collapsed, nothing usable -> ``rag``, cut at ``max_hops``, a state field); the plans it weighed and why
+  it chose one in ``plan_candidates`` and ``plan_note``. ``hop_log`` records every hop's task, what it saw,
+  its answer and its time.
 - ``rag_agent`` runs a ragkit RAG graph as a subgraph (``rag_graph=``; default: CRAG over ``retriever``,
   built with ``max_clarifications=0`` so it never pauses to ask back) on its task's subject, without the
-  words that only name the corpus ("what does the handbook say about": :func:`ragkit.offline.agents.search_subject`),
-  and reads only its result fields.
+  words that only name the corpus ("what does the handbook say about":
+  :func:`ragkit.offline.agents.search_subject`), and reads only its result fields.
 - ``code_agent`` gets code from the ``coder`` role and runs it only through the runner it was given
   (``run_code=``, a function ``code -> result``, e.g. ``ragkit.sandbox.python_runner()``: hostile code is
   stopped by the sandbox, and the answer says what happened). Without a runner it says so, and runs nothing.
@@ -35,8 +36,8 @@ agent that raises becomes an answer saying so, and the run goes on to the aggreg
 
 What it cannot do: the plan is not revised after a hop (no replanning); an agent that runs twice in one
 plan (rag, code, rag) overwrites its own field and the ``sources`` (``hop_log`` keeps both); the rag agent
-searches with its task's subject, not with the earlier answers, and a refusal hands the later agents no passages (a
-refused result has no sources).
+searches with its task's subject, not with the earlier answers; a refusal hands the later agents no
+passages (a refused result has no sources).
 """
 
 from __future__ import annotations
@@ -412,14 +413,14 @@ def supervisor_graph(
     ``retriever`` is what the default RAG graph and the analyst's background search read (anything
     :func:`ragkit.core.search.as_scored_search` takes; the handbook's is
     ``ragkit.domains.handbook.corpus.handbook_search()``); ``domain`` is what the team knows about it (a
-    :class:`ragkit.roles.agent_protocols.TeamDomain`). ``rag_graph`` is any compiled
-    ragkit RAG graph (Self-RAG, CRAG ...): it is invoked with ``{"question": task}`` and read through its
-    result fields. ``run_code`` runs the code agent's code (``ragkit.sandbox.python_runner(**limits)``);
-    without it the code agent says it cannot run code. ``small_talk`` replies to small talk (an object with
-    ``reply(question)`` or a plain function; ``chitchat=`` is its old, deprecated name). Roles left as ``None``: the LLM role on ``chat_model`` (the
-    supervisor on ``judge_model`` when given), else the local one. ``max_hops`` is the default cap; a run
-    can pass ``{"max_hops": n}`` in its input. ``strict=True`` raises, instead of warning, when a chat
-    model cannot return structured output.
+    :class:`ragkit.roles.agent_protocols.TeamDomain`). ``rag_graph`` is any compiled ragkit RAG graph
+    (Self-RAG, CRAG ...): it is invoked with ``{"question": task}`` and read through its result fields.
+    ``run_code`` runs the code agent's code (``ragkit.sandbox.python_runner(**limits)``); without it the code
+    agent says it cannot run code. ``small_talk`` replies to small talk (an object with ``reply(question)`` or
+    a plain function; ``chitchat=`` is its old, deprecated name). Roles left as ``None``: the LLM role on
+    ``chat_model`` (the supervisor on ``judge_model`` when given), else the local one. ``max_hops`` is the
+    default cap; a run can pass ``{"max_hops": n}`` in its input. ``strict=True`` raises, instead of
+    warning, when a chat model cannot return structured output.
     """
     check_limit(max_question_chars)
     check_positive(max_hops=max_hops, k=k, previous_answer_chars=previous_answer_chars)

@@ -26,9 +26,9 @@ What they cannot do: the writer picks by similarity, so it cannot tell a sentenc
 that only shares the question's words, and a same-topic paragraph that lacks the answer is still quoted
 (SQuAD 2.0 "impossible" questions are rarely refused); quoting cannot combine facts into a new sentence,
 resolve "it", or compute anything (a total, a comparison:
-:class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code). Feedback from an off-topic document that shares a word with the question drags the rewrite
-off topic, the known failure of pseudo-relevance feedback: pass only the documents a grader kept, and cap
-the rewrite loop. The transformer cannot find vocabulary no first-pass document has, write an answer, or
+:class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code). Feedback from an
+off-topic document that shares a word with the question drags the rewrite off topic, the known failure of
+pseudo-relevance feedback: pass only the documents a grader kept, and cap the rewrite loop. The transformer cannot find vocabulary no first-pass document has, write an answer, or
 paraphrase; on a strong first stage it adds little (``benchmarks/advanced/scifact_transforms.py``).
 """
 
