@@ -384,7 +384,7 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
     def follow_references(state: StatuteQAState) -> StatuteQAState:
         """Hop 1 starts from the paragraph of the first supporting article the grader ranks first, a later hop
         from what the previous hop added. The linked paragraphs (cited, citing, or defining a term used) are
-        graded against what the chain leaves of the question (:func:`ragkit.core.nlp.uncovered_part`); the
+        graded against what the chain leaves of the question (:func:`uncovered_part`); the
         best is added when its grade times the link's weight reaches the bar (``multihop_bar`` for a question
         the classifier calls multihop, else ``bar``). Nothing is followed once the chain holds every content
         word of the question.

@@ -10,7 +10,7 @@ The planner is any chat model with tool calling (Gemini), the offline ``LocalToo
 or a ``ScriptedChatModel`` (tests). The store and the tools' specs are the caller's (the bundled shop's are
 ``load_order_store()`` and ``ORDER_TOOL_SPECS`` in ``ragkit.domains.shop``); the guards
 (:mod:`ragkit.core.tools`) read only the specs, and this module knows no domain. Resume a paused run with
-:func:`resume_tool_agent`; a run needs a thread id (``ragkit.core.contract.thread``).
+:func:`resume_tool_agent`; a run needs a thread id (``ragkit.core.threads.thread``).
 This is not a RAG graph: a turn ends with the model's answer as the last of ``messages``, so the state
 has no RAG result fields (answer, sources, outcome, citations, reason).
 
