@@ -27,19 +27,20 @@ from ragkit.graphs.supervisor import build_supervisor_graph
 from ragkit.graphs.tool_agent import build_tool_agent_graph, resume_tool_agent
 from ragkit.ingest import load_collection
 from ragkit.notebook import mermaid, seed_everything, show, show_graph
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.tool_planner import LocalToolPlanner
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles.llm import (
-    LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
     LLMRewriter,
     LLMWriter,
 )
+from ragkit.roles.llm_answer_grader import LLMAnswerGrader
 from ragkit.roles.llm_judge import LLMJudge
 from ragkit.roles.llm_routing import LLMRouter
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec

@@ -14,7 +14,7 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.nlp import has_answer, key_terms, split_sentences, symbols
-from ragkit.offline.graders import LocalAnswerGrader
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.judge import answerability_gap
 from ragkit.offline.writing import LocalWriter, answer_units
 

@@ -5,15 +5,18 @@ import inspect
 import pytest
 
 import ragkit
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.tool_planner import LocalToolPlanner
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles import llm
 from ragkit.roles import protocols as roles
+from ragkit.roles.answer_grader_protocols import AnswerGrader
 from ragkit.roles.judge_protocols import Judge
+from ragkit.roles.llm_answer_grader import LLMAnswerGrader
 from ragkit.roles.llm_judge import LLMJudge
 
 
@@ -32,14 +35,14 @@ def test_every_exported_name_exists_and_is_documented():
         (LocalRewriter, roles.QuestionRewriter),
         (LocalWriter, roles.Writer),
         (LocalHallucinationGrader, roles.HallucinationGrader),
-        (LocalAnswerGrader, roles.AnswerGrader),
+        (LocalAnswerGrader, AnswerGrader),
         (LocalJudge, Judge),
         (LocalToolPlanner, roles.ToolPlanner),
         (llm.LLMGrader, roles.DocumentGrader),
         (llm.LLMRewriter, roles.QuestionRewriter),
         (llm.LLMWriter, roles.Writer),
         (llm.LLMHallucinationGrader, roles.HallucinationGrader),
-        (llm.LLMAnswerGrader, roles.AnswerGrader),
+        (LLMAnswerGrader, AnswerGrader),
         (LLMJudge, Judge),
     ],
 )

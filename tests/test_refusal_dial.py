@@ -34,6 +34,7 @@ from ragkit.graphs.crag import build_crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph
 from ragkit.graphs.statute_qa import build_statute_qa_graph
 from ragkit.plots import RISK_COVERAGE_SIZE, plot_risk_coverage
+from ragkit.roles.answer_grader_protocols import Usefulness
 from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import (
     Answer,
@@ -41,7 +42,6 @@ from ragkit.roles.protocols import (
     Groundedness,
     Intent,
     QueryTransform,
-    Usefulness,
 )
 from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
 

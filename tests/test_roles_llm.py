@@ -13,23 +13,24 @@ import pytest
 from langchain_core.documents import Document
 
 from ragkit.core.chat_models import scripted
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.roles.answer_grader_protocols import AnswerGrader, Usefulness
 from ragkit.roles.llm import (
     WRITER_PROMPT,
-    LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
     LLMRewriter,
     LLMWriter,
 )
+from ragkit.roles.llm_answer_grader import LLMAnswerGrader
 from ragkit.roles.llm_routing import ROUTER_PROMPT, LLMRouter
 from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     Answer,
-    AnswerGrader,
     DocumentGrader,
     Grade,
     Groundedness,
@@ -37,7 +38,6 @@ from ragkit.roles.protocols import (
     QuestionRewriter,
     RouteDecision,
     Router,
-    Usefulness,
     Writer,
 )
 from tests.test_roles_local import DOCS, ROUTES

@@ -18,8 +18,9 @@ from ragkit.core.nlp import (
     tokenize,
 )
 from ragkit.evaluation.tuning import best_f1_threshold, fit_grader, fit_logistic
+from ragkit.offline.answer_grader import LocalAnswerGrader, new_terms
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader, new_terms
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter, answer_units
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec

@@ -18,7 +18,8 @@ from ragkit.graphs.self_rag import (
     build_self_rag_graph,
     worst_case_steps,
 )
-from ragkit.roles.protocols import Answer, Grade, Usefulness
+from ragkit.roles.answer_grader_protocols import Usefulness
+from ragkit.roles.protocols import Answer, Grade
 from tests.conftest import assert_snapshot
 from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 

@@ -59,8 +59,9 @@ from ragkit.core.rerank import LocalReranker
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, default_arms  # noqa: E402
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.small_talk import LocalIntentClassifier
 from ragkit.offline.writing import LocalQueryTransformer, LocalRewriter, LocalWriter

@@ -57,8 +57,9 @@ from ragkit.graphs.advanced_rag import build_advanced_rag_graph, default_arms  #
 from ragkit.graphs.crag import build_crag_graph, run_crag  # noqa: E402
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
+from ragkit.offline.answer_grader import LocalAnswerGrader  # noqa: E402
 from ragkit.offline.claims import LocalHallucinationGrader  # noqa: E402
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader  # noqa: E402
+from ragkit.offline.graders import LocalGrader  # noqa: E402
 from ragkit.offline.judge import LocalJudge  # noqa: E402
 from ragkit.offline.writing import LocalRewriter, LocalWriter  # noqa: E402
 

@@ -38,8 +38,9 @@ from ragkit.core.dense import DenseRetriever
 from ragkit.core.embeddings import load_embedder
 from ragkit.core.hybrid import HybridRetriever
 from ragkit.graphs.self_rag import build_self_rag_graph  # noqa: E402
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 
 DATA = ROOT.parent / "shared" / "datasets" / "squad2" / "dev-v2.0_cs224n_half.json"

@@ -18,10 +18,11 @@ Refusing is one dial, acting last: ``finish`` and ``give_up`` deliver an answer 
 ``confidence`` (the grader's best relevance score among the documents it was written from) reaches
 ``refuse_below`` (default :data:`ragkit.defaults.REFUSAL`; risk-coverage curves: ``benchmarks/refusal``).
 
-The roles (:mod:`ragkit.roles.protocols`) are passed in or picked by :func:`ragkit.roles.protocols.choose`:
-yours, else the LLM role on ``chat_model`` (the judging ones on ``judge_model`` when given), else the
-local one. ``fallback_documents=n`` (off by default) hands the writer the n best documents the grader
-rejected when nothing passed and no rewrite is left (why it is off: ``benchmarks/self_rag/README.md``).
+The roles (:mod:`ragkit.roles.protocols`; the answer grader's in :mod:`ragkit.roles.answer_grader_protocols`)
+are passed in or picked by :func:`ragkit.roles.protocols.choose`: yours, else the LLM role on ``chat_model``
+(the judging ones on ``judge_model`` when given), else the local one. ``fallback_documents=n`` (off by
+default) hands the writer the n best documents the grader rejected when nothing passed and no rewrite is
+left (why it is off: ``benchmarks/self_rag/README.md``).
 
 What it cannot do: the Self-RAG paper trains one model to emit reflection tokens; here separate graders
 play those parts, and the local ones cannot tell an on-topic passage that lacks the answer from one that
@@ -55,21 +56,22 @@ from ragkit.core.contract import (
 from ragkit.core.nlp import same_query
 from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, REFUSAL
+from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
-from ragkit.offline.graders import LocalAnswerGrader, LocalGrader
+from ragkit.offline.graders import LocalGrader
 from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.roles.answer_grader_protocols import AnswerGrader
 from ragkit.roles.llm import (
-    LLMAnswerGrader,
     LLMGrader,
     LLMHallucinationGrader,
     LLMRewriter,
     LLMWriter,
     check_chat_model,
 )
+from ragkit.roles.llm_answer_grader import LLMAnswerGrader
 from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     Answer,
-    AnswerGrader,
     DocumentGrader,
     Grade,
     HallucinationGrader,

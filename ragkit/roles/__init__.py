@@ -9,7 +9,7 @@ LangChain chat model) and local ones (:mod:`ragkit.offline`).
 | question rewriter    | ``LocalRewriter`` (RM3 feedback), ``offline.writing``   | ``LLMRewriter``                  |
 | writer               | ``LocalWriter`` (extractive, MMR), ``offline.writing``  | ``LLMWriter``                    |
 | hallucination grader | ``LocalHallucinationGrader`` (claims), ``offline.claims`` | ``LLMHallucinationGrader``     |
-| answer grader        | ``LocalAnswerGrader`` (type + coverage), ``offline.graders`` | ``LLMAnswerGrader``         |
+| answer grader (Self-RAG) | ``LocalAnswerGrader`` (type + coverage), ``offline.answer_grader`` | ``LLMAnswerGrader``, ``roles.llm_answer_grader`` |
 | judge (CRAG)         | ``LocalJudge`` (grades + answerability), ``offline.judge`` | ``LLMJudge``, ``roles.llm_judge`` |
 | query analyser       | ``LocalQueryAnalyzer`` (patterns + the data's vocabulary + a domain's words), ``offline.query_analysis`` | ``LLMQueryAnalyzer``, ``roles.llm_query_analysis`` |
 

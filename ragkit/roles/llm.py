@@ -1,4 +1,4 @@
-"""The LLM roles of the RAG graphs (grader, rewriter, writer, verifiers), and the call every LLM role shares.
+"""The LLM roles of the RAG graphs (grader, rewriter, writer, verifier), and the call every LLM role shares.
 
 Every role fills a prompt, asks the model for an object of a pydantic schema
 (``model.with_structured_output(Schema, include_raw=True)``) and uses the parsed object. The prompts are
@@ -13,8 +13,8 @@ then takes its documented safe default (``fallback=True``): a grader keeps the d
 The other LLM role families sit beside this module and use its machinery (:func:`check_chat_model`,
 :func:`call_structured`, :func:`choice_schema`, the prompt formatters, :func:`message_text`): routing
 (:mod:`ragkit.roles.llm_routing`), reading a query and replying to small talk (:mod:`ragkit.roles.llm_queries`),
-CRAG's judge (:mod:`ragkit.roles.llm_judge`), analysis (:mod:`ragkit.roles.llm_analysis`), agents
-(:mod:`ragkit.roles.llm_agents`).
+Self-RAG's answer grader (:mod:`ragkit.roles.llm_answer_grader`), CRAG's judge (:mod:`ragkit.roles.llm_judge`),
+analysis (:mod:`ragkit.roles.llm_analysis`), agents (:mod:`ragkit.roles.llm_agents`).
 
 Simplification: no retry here; the chat model's own ``max_retries`` covers network errors, and a model
 that answered badly once is not asked again (a retry would double the cost of every failure).
@@ -40,8 +40,6 @@ from ragkit.roles.protocols import (
     Answer,
     Grade,
     Groundedness,
-    Usefulness,
-    declines,
     is_refusal,
 )
 
@@ -371,43 +369,6 @@ class LLMHallucinationGrader:
         return Groundedness(result.value.grounded, unsupported, 1.0 if result.value.grounded else 0.0)
 
 
-# ---------------------------------------------------------------- answer grader
-ANSWER_GRADER_PROMPT = ChatPromptTemplate.from_messages([
-    ("system", "You are a grader assessing whether an answer addresses and resolves a question. An answer that "
-               "says it does not have enough information does not resolve the question. A 'how much' question "
-               "needs an amount, a 'when' question needs a time. Set `useful` to true or false."),
-    ("human", "User question: {question}\n\nAnswer: {answer}"),
-])
-
-
-class UsefulnessVerdict(BaseModel):
-    """Does the answer resolve the question?"""
-
-    useful: bool = Field(description="true if the answer addresses and resolves the question")
-
-
-class LLMAnswerGrader:
-    """A chat model judges usefulness; on failure: useful unless the answer is a refusal (it has usually passed
-    the groundedness check already, and rejecting it for a failed call would loop the graph for nothing).
-
-    >>> from ragkit.core.chat_models import scripted
-    >>> LLMAnswerGrader(scripted("not json")).grade("How much?", "12 euros.").useful
-    True
-    """
-
-    def __init__(self, model: BaseChatModel, prompt: ChatPromptTemplate = ANSWER_GRADER_PROMPT):
-        self.model, self.prompt = model, prompt
-
-    def grade(self, question: str, answer: str) -> Usefulness:
-        question, answer = clean_query(question, what="question"), check_answer(answer)
-        if declines(answer):
-            return Usefulness(False, 0.0, "the answer is a refusal")
-        result = call_structured(self.model, self.prompt, UsefulnessVerdict, {"question": question, "answer": answer})
-        if not result.ok:
-            return Usefulness(True, 0.5, f"accepted by default: {result.note}", fallback=True)
-        return Usefulness(result.value.useful, 1.0 if result.value.useful else 0.0)
-
-
 def message_text(message: Any) -> str:
     """The text of a chat model's reply, whether its content is a string or a list of parts.
 
@@ -421,7 +382,7 @@ def message_text(message: Any) -> str:
     return str(content)
 
 
-__all__ = ["ANSWER_GRADER_PROMPT", "GRADER_PROMPT", "HALLUCINATION_PROMPT", "LLMAnswerGrader",
+__all__ = ["GRADER_PROMPT", "HALLUCINATION_PROMPT",
            "LLMGrader", "LLMHallucinationGrader", "LLMRewriter", "LLMWriter", "REWRITER_PROMPT",
            "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
            "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "message_text"]

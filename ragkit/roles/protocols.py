@@ -1,7 +1,7 @@
 """The role contracts the RAG graphs share: what each role takes and returns, and how a builder checks and
-picks a role. A family only some graphs use has a module of its own: the judge's
-(:mod:`ragkit.roles.judge_protocols`), the statute QA graph's (:mod:`ragkit.roles.statute_protocols`) and the
-supervisor's team's (:mod:`ragkit.roles.agent_protocols`).
+picks a role. A family only some graphs use has a module of its own: Self-RAG's answer grader's
+(:mod:`ragkit.roles.answer_grader_protocols`), the judge's (:mod:`ragkit.roles.judge_protocols`), the statute
+QA graph's (:mod:`ragkit.roles.statute_protocols`) and the supervisor's team's (:mod:`ragkit.roles.agent_protocols`).
 
 A role has a local implementation (:mod:`ragkit.offline`: offline, deterministic) and an LLM one
 (:mod:`ragkit.roles.llm`: a prompt plus structured output). Graph builders take roles as arguments, so
@@ -25,7 +25,6 @@ TypeError: writer= needs a Writer: an object with write(question, documents) -> 
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar, get_args, runtime_checkable
@@ -38,9 +37,6 @@ from langchain_core.runnables import Runnable
 from ragkit.core.nlp import strip_citations
 
 NOT_ENOUGH_INFORMATION = "I don't have enough information in the provided documents to answer that."
-_DECLINES = re.compile(
-    r"\b(not enough information|don't know|do not know|cannot answer|can't answer|no information|unable to answer)\b",
-    re.IGNORECASE)
 
 
 def is_refusal(answer: str) -> bool:
@@ -51,15 +47,6 @@ def is_refusal(answer: str) -> bool:
     """
     text = strip_citations(answer).strip()
     return not text or text.startswith(NOT_ENOUGH_INFORMATION.rstrip("."))
-
-
-def declines(answer: str) -> bool:
-    """True for a refusal, or an answer that says in other words that it has no answer ("I don't know").
-
-    >>> declines("Sorry, I don't know."), is_refusal("Sorry, I don't know.")
-    (True, False)
-    """
-    return is_refusal(answer) or bool(_DECLINES.search(answer))
 
 
 # ---------------------------------------------------------------- router
@@ -168,20 +155,6 @@ class Groundedness:
 @runtime_checkable
 class HallucinationGrader(Protocol):
     def check(self, documents: Sequence[Document], answer: str) -> Groundedness: ...
-
-
-# ---------------------------------------------------------------- answer grader
-@dataclass(frozen=True)
-class Usefulness:
-    useful: bool
-    score: float
-    note: str = ""
-    fallback: bool = False
-
-
-@runtime_checkable
-class AnswerGrader(Protocol):
-    def grade(self, question: str, answer: str) -> Usefulness: ...
 
 
 # ---------------------------------------------------------------- intent classifier (the advanced pipeline)
@@ -368,4 +341,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ['Answer', 'AnswerGrader', 'arguments', 'as_role', 'check_routes', 'choose', 'declines', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Usefulness', 'Writer']
+__all__ = ['Answer', 'arguments', 'as_role', 'check_routes', 'choose', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Writer']
