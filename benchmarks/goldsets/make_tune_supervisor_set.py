@@ -33,6 +33,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))  # this tree's ragkit, not an installed copy
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
 from common import write_frozen_set  # noqa: E402
 
