@@ -89,14 +89,16 @@ def test_the_chosen_plan_is_earned_and_a_huge_margin_leaves_one_agent(rows, whol
         assert plan.sequence == (whole_agent(whole_scores),)
 
 
-def test_hop_gains_compare_each_run_of_another_agent_with_the_whole_questions_agent() -> None:
+def test_hop_gains_name_the_part_of_each_run_where_its_agent_gains_most() -> None:
+    """A hop is earned by its strongest part: a second part that the whole question's agent could also serve
+    ("and test it") neither adds to nor takes from the part that earns it ("code it")."""
     parts = [Clause(t, t) for t in ("look it up", "hi", "code it", "and test it", "judge it")]
     rows = [{"rag": 0.9, "code": 0.1, "analysis": 0.1}, {"rag": 0.0, "code": 0.0, "analysis": 0.0, "chitchat": 0.9},
-            {"rag": 0.2, "code": 0.7, "analysis": 0.1}, {"rag": 0.3, "code": 0.5, "analysis": 0.1},
+            {"rag": 0.2, "code": 0.7, "analysis": 0.1}, {"rag": 0.45, "code": 0.4, "analysis": 0.1},
             {"rag": 0.3, "code": 0.1, "analysis": 0.6}]
     gains = hop_gains(parts, ["rag", "chitchat", "code", "code", "analysis"], rows, "rag")
-    assert [(a, t) for a, t, _ in gains] == [("code", "code it / and test it"), ("analysis", "judge it")]
-    assert [g for _, _, g in gains] == pytest.approx([0.7, 0.3])
+    assert [(a, t) for a, t, _ in gains] == [("code", "code it"), ("analysis", "judge it")]
+    assert [g for _, _, g in gains] == pytest.approx([0.5, 0.3])
 
 
 @pytest.fixture(scope="module")

@@ -237,9 +237,11 @@ def test_a_chain_keeps_both_agents_in_order(local_supervisor, question, sequence
 
 
 def test_the_route_examples_are_not_copied_from_the_gold_set() -> None:
-    """No example (lower-cased) is a gold question, and none is within MiniLM cosine 0.9 of one."""
-    data, _ = load_goldset("supervisor_routing.json")
-    questions = [item["question"] for split in data.values() for item in split]
+    """No example (lower-cased) is a gold question of the routing, tuning or fresh set, and none is within MiniLM
+    cosine 0.9 of one."""
+    questions = [item["question"] for name in ("supervisor_routing.json", "supervisor_routing_tune.json",
+                                               "supervisor_routing_fresh.json")
+                 for split in load_goldset(name)[0].values() for item in split]
     examples = [text for spec in SUPERVISOR_ROUTES for text in (spec.description, *spec.examples)]
     assert not {e.strip().lower() for e in examples} & {q.strip().lower() for q in questions}
     embedder = load_embedder()

@@ -1,37 +1,40 @@
-"""Routing accuracy of LocalSupervisor: tuned on the DEV split, reported once on the TEST split.
+"""Routing accuracy of LocalSupervisor: tuned on DEV + TUNE, reported once on TEST (and once on the fresh set).
 
-The set is ``data/eval/supervisor_routing.json`` (frozen before any tuning; its sha256 is checked by
-``load_goldset`` and written into the results): ``{"dev": [80 items], "test": [102 items]}``, each
-``{"id", "question", "sequence", "why"}``, labelled by the rules in
+The sets (each frozen before any tuning; their sha256 is checked by ``load_goldset`` and written into the
+results): ``data/eval/supervisor_routing.json`` ``{"dev": [80 items], "test": [102 items]}`` and
+``data/eval/supervisor_routing_tune.json`` ``{"tune": [92 items]}`` (written for issue 22 with the one-agent
+questions dev lacks: a second clause the same agent serves; ``benchmarks/goldsets/make_tune_supervisor_set.py``),
+each item ``{"id", "question", "sequence", "why"}``, labelled by the rules in
 ``benchmarks/goldsets/make_agent_sets.py``'s docstring.
 
 Before anything is scored the script checks that no description or example of
-``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES`` copies a dev or test question (identical after
+``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES`` copies a dev, tune or test question (identical after
 lower-casing, or MiniLM cosine >= 0.9, with ``benchmarks/roles/check_near_duplicates.py``'s functions)
-and drops from the test split any question within cosine 0.9 of a dev question (reported as a count).
+and drops from the test split any question within cosine 0.9 of a dev or tune question (reported as a count).
 
-1. Tuning, on dev only: every question's clauses (and the whole question) are scored once per ``k``
-   (prototype part), once for the term part and once for the head part, so the grid over ``k``,
-   ``term_weight``, ``head_weight``, ``hop_cost`` and ``earn_margin`` is arithmetic through the supervisor's
-   own ``choose_plan``. The selection rule (written before the test split was run with it): (a) keep the
-   settings whose dev accuracy on one-agent questions is at least the one-agent baseline's on dev; (b) score
-   each by its *neighbourhood* dev accuracy (its own and its grid neighbours' mean), so a broad plateau beats
-   a lucky spike; (c) parsimony, the one-standard-error rule: among the settings within one binomial standard
-   error of the best neighbourhood accuracy, take the highest ``earn_margin``, then the highest ``hop_cost``
-   (the plan that must earn its hops most), then the best neighbourhood, then the best own accuracy, then
-   grid order. It is re-run through the real ``LocalSupervisor`` to prove the
-   arithmetic. The whole procedure is cross-validated on dev (5 folds, 10 shuffles) to say how well it
-   generalises. Dev mistakes are printed (dev is for looking at).
+1. Tuning, on dev + tune pooled (172 questions): every question's clauses (and the whole question) are scored
+   once per ``k`` (prototype part), once for the term part and once for the head part, and every route example
+   once per ``k`` with itself left out (the can-serve calibration's input), so the grid over ``k``,
+   ``term_weight``, ``head_weight``, ``hop_cost`` and ``earn_margin`` is arithmetic through the supervisor's own
+   ``calibrate`` and ``choose_plan``. The selection rule (written before the test split and the fresh set were
+   run with it): (a) keep the settings whose accuracy on one-agent questions is at least the one-agent baseline's
+   (same ``k``) on dev and on tune, each; (b) score each by its *neighbourhood* accuracy on dev + tune (its own
+   and its grid neighbours' mean), so a broad plateau beats a lucky spike; (c) take the best neighbourhood, then
+   the highest ``earn_margin``, the highest ``hop_cost``, the best own accuracy, then grid order. It is re-run
+   through the real ``LocalSupervisor`` to prove the arithmetic. The whole procedure is cross-validated on
+   dev + tune (5 folds, 10 shuffles) to say how well it generalises. Dev and tune mistakes are printed (they are
+   for looking at). ``--before REV`` also scores the supervisor and route examples of commit ``REV`` (with the
+   settings it shipped) on dev and tune, for the before/after table.
 2. Report (skipped with ``--dev-only``): exact-sequence accuracy, on one-agent questions and on chains,
    per-agent precision and recall (agent counts in the sequence), accuracy by gold chain length, the
    hop-by-hop confusion table and the predicted-vs-gold length table, for the tuned supervisor and two
    baselines (always ``rag``; one agent per question from the same prototypes, no clauses). Only
    aggregates are written for the test split, never its per-item errors. ``--set fresh`` reports instead on
-   ``data/eval/supervisor_routing_fresh.json`` (63 questions written and frozen before the earned-hop tuning;
+   ``data/eval/supervisor_routing_fresh.json`` (63 questions written and frozen before the earned-hop round;
    ``benchmarks/goldsets/make_fresh_supervisor_set.py``), aggregates only, keeping the test block of the same
    setting in the results file.
 
-Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/routing_accuracy.py   (about a minute)
+Run:  HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/routing_accuracy.py   (a few minutes)
 """
 
 from __future__ import annotations
@@ -49,44 +52,53 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))  # this tree's ragkit, not an installed copy
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
 from check_near_duplicates import near_pairs, normalise  # noqa: E402
 
-from ragkit.core.embeddings import embed, load_embedder
+from ragkit.core.embeddings import embed, load_embedder  # noqa: E402
 from ragkit.defaults import SUPERVISOR  # noqa: E402
 from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
-from ragkit.offline.router import LocalRouter
-from ragkit.offline.supervisor import LocalSupervisor, choose_plan, mix_evidence  # noqa: E402
+from ragkit.offline.router import LocalRouter  # noqa: E402
+from ragkit.offline.supervisor import (  # noqa: E402
+    LocalSupervisor,
+    ServeCalibration,
+    calibrate,
+    choose_plan,
+    held_out_evidence,
+    mix_evidence,
+)
 from ragkit.roles.agent_protocols import AGENTS  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/supervisor/routing_accuracy.py"
 RESULTS = HERE / "routing_results.json"
 SET = "supervisor_routing.json"
+TUNE = "supervisor_routing_tune.json"  # tuning questions with the one-agent cases dev lacks, frozen before tuning
 FRESH = "supervisor_routing_fresh.json"  # a second held-out set, written and frozen before the earned-hop tuning
 BAR = 0.9
 GRID = {
-    "k": [2, 3, 4, 5, 6],
-    "term_weight": [0.2, 0.3, 0.5, 0.8, 1.2],
-    "head_weight": [0.0, 0.1, 0.2, 0.3, 0.5, 0.8],
-    "hop_cost": [0.0, 0.1, 0.2, 0.3, 0.5],
+    "k": [3, 4, 5, 6],
+    "term_weight": [0.0, 0.15, 0.3, 0.5, 0.8],
+    "head_weight": [0.0, 0.1, 0.2, 0.3],
+    "hop_cost": [0.0, 0.1, 0.2, 0.3],
     "earn_margin": [0.0, 0.1, 0.2, 0.3, 0.4, 0.5],
 }
-PARSIMONY = ("earn_margin", "hop_cost")  # (c): within one standard error, the plan that must earn its hops most
+TIES = ("earn_margin", "hop_cost")  # (c): between equal neighbourhoods, the plan that must earn its hops most
 NONE = "(none)"
 
 
 # ---------------------------------------------------------------- checks
-def example_texts() -> list[str]:
-    return [t for spec in SUPERVISOR_ROUTES for t in [spec.description, *spec.examples] if t.strip()]
+def example_texts(routes: Sequence[Any] = SUPERVISOR_ROUTES) -> list[str]:
+    return [t for spec in routes for t in [spec.description, *spec.examples] if t.strip()]
 
 
-def check_examples(embedder: Any, dev: list[dict], test: list[dict], held_name: str = "test") -> dict[str, Any]:
+def check_examples(embedder: Any, sets: dict[str, list[dict]]) -> dict[str, Any]:
     """Fail when a route example (nearly) copies a gold question; report the highest cosines."""
     examples = example_texts()
     ex_vecs = embed(embedder, examples)
     report: dict[str, Any] = {}
-    for name, items in (("dev", dev), (held_name, test)):
+    for name, items in sets.items():
         questions = [item["question"] for item in items]
         sims = ex_vecs @ embed(embedder, questions).T
         flagged = near_pairs(examples, questions, sims, BAR)
@@ -98,11 +110,12 @@ def check_examples(embedder: Any, dev: list[dict], test: list[dict], held_name: 
     return report
 
 
-def drop_test_near_dev(embedder: Any, dev: list[dict], test: list[dict]) -> tuple[list[dict], int]:
-    sims = embed(embedder, [t["question"] for t in test]) @ embed(embedder, [d["question"] for d in dev]).T
-    keep = [t for i, t in enumerate(test)
-            if sims[i].max() < BAR and all(normalise(t["question"]) != normalise(d["question"]) for d in dev)]
-    return keep, len(test) - len(keep)
+def drop_near(embedder: Any, tuning: list[dict], held: list[dict]) -> tuple[list[dict], int]:
+    """The held-out questions that are not within cosine 0.9 of (or equal to) a tuning question, and how many were dropped."""
+    sims = embed(embedder, [t["question"] for t in held]) @ embed(embedder, [d["question"] for d in tuning]).T
+    keep = [t for i, t in enumerate(held)
+            if sims[i].max() < BAR and all(normalise(t["question"]) != normalise(d["question"]) for d in tuning)]
+    return keep, len(held) - len(keep)
 
 
 # ---------------------------------------------------------------- scoring
@@ -123,13 +136,28 @@ def precompute(items: list[dict], supervisors: dict[int, LocalSupervisor]) -> li
     return out
 
 
-def predict(pre: dict, setting: dict) -> tuple[str, ...]:
+class Calibrations:
+    """The supervisor's can-serve calibration for every (k, term_weight, head_weight), fitted once each."""
+
+    def __init__(self, embedder: Any):
+        self.rows = {k: held_out_evidence(SUPERVISOR_ROUTES, embedder, k) for k in GRID["k"]}
+        self.fitted: dict[tuple, ServeCalibration] = {}
+
+    def __call__(self, setting: dict) -> ServeCalibration:
+        key = (setting["k"], setting["term_weight"], setting["head_weight"])
+        if key not in self.fitted:
+            self.fitted[key] = calibrate(self.rows[key[0]], key[1], key[2])
+        return self.fitted[key]
+
+
+def predict(pre: dict, setting: dict, calibrations: Calibrations) -> tuple[str, ...]:
     mixed = functools.partial(mix_evidence, term_weight=setting["term_weight"], head_weight=setting["head_weight"])
     scores = [mixed(p, t, h) for p, t, h in zip(pre["protos"][setting["k"]], pre["terms"], pre["heads"])]
     protos, terms, heads = pre["whole"]
+    serve = calibrations(setting)
     return choose_plan(pre["question"], pre["clauses"], scores, setting["hop_cost"], SUPERVISOR.max_hops,
-                       whole=mixed(protos[setting["k"]], terms, heads),
-                       earn_margin=setting["earn_margin"]).sequence
+                       whole=serve(mixed(protos[setting["k"]], terms, heads)), earn_margin=setting["earn_margin"],
+                       serve=[serve(row) for row in scores]).sequence
 
 
 def settings() -> list[dict]:
@@ -137,9 +165,9 @@ def settings() -> list[dict]:
     return [dict(zip(keys, values)) for values in itertools.product(*(GRID[k] for k in keys))]
 
 
-def correctness(pres: Sequence[dict]) -> dict[tuple, np.ndarray]:
+def correctness(pres: Sequence[dict], calibrations: Calibrations) -> dict[tuple, np.ndarray]:
     """Per setting: whether each question's predicted sequence is exact (computed once, indexed by folds)."""
-    return {tuple(s.values()): np.array([predict(p, s) == p["gold"] for p in pres]) for s in settings()}
+    return {tuple(s.values()): np.array([predict(p, s, calibrations) == p["gold"] for p in pres]) for s in settings()}
 
 
 def neighbourhood(scores: dict[tuple, float]) -> dict[tuple, float]:
@@ -159,27 +187,28 @@ def neighbourhood(scores: dict[tuple, float]) -> dict[tuple, float]:
     return out
 
 
-def tune(correct: dict[tuple, np.ndarray], single: np.ndarray, baseline: dict[int, np.ndarray],
+def tune(correct: dict[tuple, np.ndarray], single: np.ndarray, source: np.ndarray, baseline: dict[int, np.ndarray],
          rows: np.ndarray) -> tuple[dict, float, float]:
-    """The selection rule of the module docstring, on the questions ``rows``: (a) one-agent accuracy at least
-    the one-agent baseline's, (b) neighbourhood accuracy, (c) the highest ``hop_cost`` within one standard
-    error of the best neighbourhood. Returns (setting, its accuracy, its neighbourhood accuracy)."""
+    """The selection rule of the module docstring, on the questions ``rows``: (a) one-agent accuracy at least the
+    one-agent baseline's on each source set (dev, tune) among ``rows``, (b) neighbourhood accuracy, (c) the best
+    neighbourhood, then the highest ``earn_margin`` and ``hop_cost``, then the best own accuracy. Returns
+    (setting, its accuracy, its neighbourhood accuracy)."""
     keys, axis = list(GRID), list(GRID).index("k")
     scores = {point: float(hits[rows].mean()) for point, hits in correct.items()}
     smooth = neighbourhood(scores)
-    ones = rows[single[rows]]
-    allowed = [point for point, hits in correct.items()
-               if not len(ones) or hits[ones].mean() >= baseline[point[axis]][ones].mean()] or list(correct)
-    top = max(smooth[point] for point in allowed)
-    bar = top - float(np.sqrt(top * (1 - top) / len(rows)))
-    order = [keys.index(key) for key in PARSIMONY]
-    best = max((point for point in allowed if smooth[point] >= bar),
-               key=lambda point: (*(point[i] for i in order), smooth[point], scores[point]))
+    ones = [rows[single[rows] & (source[rows] == name)] for name in np.unique(source[rows])]
+
+    def feasible(point: tuple) -> bool:
+        return all(correct[point][o].mean() >= baseline[point[axis]][o].mean() for o in ones if len(o))
+
+    allowed = [point for point in correct if feasible(point)] or list(correct)
+    order = [keys.index(key) for key in TIES]
+    best = max(allowed, key=lambda point: (smooth[point], *(point[i] for i in order), scores[point]))
     return dict(zip(keys, best)), scores[best], smooth[best]
 
 
-def cross_validate(correct: dict[tuple, np.ndarray], single: np.ndarray, baseline: dict[int, np.ndarray],
-                   folds: int = 5, shuffles: int = 10, seed: int = 0) -> dict[str, float]:
+def cross_validate(correct: dict[tuple, np.ndarray], single: np.ndarray, source: np.ndarray,
+                   baseline: dict[int, np.ndarray], folds: int = 5, shuffles: int = 10, seed: int = 0) -> dict[str, float]:
     rng = random.Random(seed)
     accs = []
     n = len(single)
@@ -188,7 +217,8 @@ def cross_validate(correct: dict[tuple, np.ndarray], single: np.ndarray, baselin
         rng.shuffle(order)
         for f in range(folds):
             held = np.array(sorted(order[f::folds]))
-            setting, _, _ = tune(correct, single, baseline, np.array([i for i in range(n) if i not in set(held)]))
+            train = np.array([i for i in range(n) if i not in set(held)])
+            setting, _, _ = tune(correct, single, source, baseline, train)
             accs.append(float(correct[tuple(setting.values())][held].mean()))
     return {"mean": round(float(np.mean(accs)), 4), "std": round(float(np.std(accs)), 4), "runs": len(accs)}
 
@@ -235,66 +265,103 @@ def whole_question_baseline(router: LocalRouter, items: Sequence[dict]) -> list[
     return out
 
 
+def before(rev: str, embedder: Any, sets: dict[str, list[dict]]) -> dict[str, Any]:
+    """The supervisor, route examples and settings of commit ``rev``, scored on the tuning sets (aggregates)."""
+    from common import module_from_git
+
+    shipped = module_from_git(rev, "ragkit/defaults.py", "defaults_before").SUPERVISOR
+    routes = module_from_git(rev, "ragkit/domains/handbook/agents.py", "agents_before").SUPERVISOR_ROUTES
+    old = module_from_git(rev, "ragkit/offline/supervisor.py", "supervisor_before")
+    setting = {key: getattr(shipped, key) for key in ("k", "term_weight", "head_weight", "hop_cost", "earn_margin")}
+    sup = old.LocalSupervisor(routes, embedder, **setting)
+    router = LocalRouter(routes, fallback="rag", embedder=embedder, k=setting["k"])
+    out: dict[str, Any] = {"rev": rev, "setting": setting}
+    for name, items in sets.items():
+        gold = [tuple(i["sequence"]) for i in items]
+        out[name] = {"local_supervisor": metrics(gold, [sup.plan(i["question"]).sequence for i in items]),
+                     "baseline_whole_question_one_agent": metrics(gold, whole_question_baseline(router, items))}
+    return out
+
+
+def show(label: str, m: dict[str, Any]) -> None:
+    print(f"{label}: exact {m['exact_sequence_accuracy']:.4f}  one-agent {m['one_agent']['accuracy']:.4f}  "
+          f"chains {m['chains']['accuracy']:.4f}  by length {({k: v['accuracy'] for k, v in m['by_chain_length'].items()})}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dev-only", action="store_true", help="tune and print dev numbers; do not touch test")
+    parser.add_argument("--dev-only", action="store_true", help="tune and print dev and tune numbers; no test")
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation (faster while editing)")
+    parser.add_argument("--before", metavar="REV", help="also score commit REV's supervisor on dev and tune")
     parser.add_argument("--set", choices=("test", "fresh"), default="test",
                         help="the held-out set to report on once: the test split, or the fresh set (%(default)s)")
     args = parser.parse_args(argv)
 
     data, sha = load_goldset(SET)
-    dev, test = data["dev"], data["test"]
+    tune_data, tune_sha = load_goldset(TUNE)
+    dev, test, extra = data["dev"], data["test"], tune_data["tune"]
+    tuning = {"dev": dev, "tune": extra}
     embedder = load_embedder()
-    checks = check_examples(embedder, dev, test)
-    test, dropped = drop_test_near_dev(embedder, dev, test)
-    print(f"{SET} sha256 {sha[:12]}; dev {len(dev)}, test {len(test)} (dropped {dropped} near dev); {checks}")
+    checks = check_examples(embedder, {"dev": dev, "tune": extra, "test": test})
+    test, dropped = drop_near(embedder, dev + extra, test)
+    print(f"{SET} sha256 {sha[:12]}; {TUNE} sha256 {tune_sha[:12]}; dev {len(dev)}, tune {len(extra)}, test {len(test)} "
+          f"(dropped {dropped} near dev or tune); {checks}")
 
     supervisors = {k: LocalSupervisor(SUPERVISOR_ROUTES, embedder, k=k, term_weight=0.0, head_weight=0.0)
                    for k in GRID["k"]}
-    dev_pre = precompute(dev, supervisors)
-    correct = correctness(dev_pre)
-    single = np.array([len(item["sequence"]) == 1 for item in dev])
+    calibrations = Calibrations(embedder)
+    pooled = dev + extra
+    pre = precompute(pooled, supervisors)
+    correct = correctness(pre, calibrations)
+    single = np.array([len(item["sequence"]) == 1 for item in pooled])
+    source = np.array(["dev"] * len(dev) + ["tune"] * len(extra))
     baseline = {k: np.array([p == tuple(i["sequence"]) for p, i in zip(whole_question_baseline(
-        LocalRouter(SUPERVISOR_ROUTES, fallback="rag", embedder=embedder, k=k), dev), dev)]) for k in GRID["k"]}
-    setting, dev_acc, smooth = tune(correct, single, baseline, np.arange(len(dev)))
-    print(f"chosen on dev: {setting}  dev accuracy {dev_acc:.4f} (neighbourhood {smooth:.4f})")
+        LocalRouter(SUPERVISOR_ROUTES, fallback="rag", embedder=embedder, k=k), pooled), pooled)]) for k in GRID["k"]}
+    setting, acc, smooth = tune(correct, single, source, baseline, np.arange(len(pooled)))
+    print(f"chosen on dev + tune: {setting}  accuracy {acc:.4f} (neighbourhood {smooth:.4f})")
     defaults = {key: getattr(SUPERVISOR, key) for key in GRID}
     if setting != defaults:
         print(f"NOTE: ragkit.defaults.SUPERVISOR holds {defaults}; update it to the chosen setting")
     real = LocalSupervisor(SUPERVISOR_ROUTES, embedder, **setting)
-    dev_pred = [real.plan(item["question"]).sequence for item in dev]
-    assert [predict(p, setting) for p in dev_pre] == dev_pred, "the grid arithmetic disagrees with LocalSupervisor"
-    for item, pred in zip(dev, dev_pred):
+    pooled_pred = [real.plan(item["question"]).sequence for item in pooled]
+    assert [predict(p, setting, calibrations) for p in pre] == pooled_pred, "the grid arithmetic disagrees with LocalSupervisor"
+    for item, pred in zip(pooled, pooled_pred):
         if tuple(item["sequence"]) != pred:
-            print(f"  dev miss {item['id']}: gold {item['sequence']} got {list(pred)}  {item['question']!r}")
-    cv = None if args.no_cv else cross_validate(correct, single, baseline)
+            print(f"  miss {item['id']}: gold {item['sequence']} got {list(pred)}  {item['question']!r}")
+    cv = None if args.no_cv else cross_validate(correct, single, source, baseline)
     if cv:
-        print(f"5-fold cross-validated dev accuracy of the tuning procedure: {cv}")
+        print(f"5-fold cross-validated accuracy of the tuning procedure on dev + tune: {cv}")
 
     whole = LocalRouter(SUPERVISOR_ROUTES, fallback="rag", embedder=embedder, k=setting["k"])
     result: dict[str, Any] = {
-        "command": COMMAND, "set": f"data/eval/{SET}", "sha256": sha, "checks": checks,
-        "test_dropped_near_dev": dropped, "grid": GRID, "chosen": setting,
-        "dev": {"n": len(dev), "accuracy": round(dev_acc, 4), "neighbourhood_accuracy": round(smooth, 4),
-                "cross_validated": cv, "metrics": metrics([tuple(i["sequence"]) for i in dev], dev_pred),
-                "baseline_whole_question_one_agent": metrics([tuple(i["sequence"]) for i in dev],
-                                                             whole_question_baseline(whole, dev))},
-        "note": "dev: tuned here, mistakes printed; test: reported once, aggregates only (no per-item errors)",
+        "command": COMMAND, "set": f"data/eval/{SET}", "sha256": sha, "tune_set": f"data/eval/{TUNE}",
+        "tune_sha256": tune_sha, "checks": checks, "test_dropped_near_dev_or_tune": dropped, "grid": GRID,
+        "chosen": setting, "accuracy_dev_and_tune": round(acc, 4), "neighbourhood_accuracy": round(smooth, 4),
+        "cross_validated_dev_and_tune": cv,
+        "note": "dev and tune: tuned on, mistakes printed; test and fresh: reported once, aggregates only (no per-item errors)",
     }
-    for name, m in (("LocalSupervisor", result["dev"]["metrics"]),
-                    ("one agent per whole question", result["dev"]["baseline_whole_question_one_agent"])):
-        print(f"dev {name}: exact {m['exact_sequence_accuracy']:.4f}  one-agent {m['one_agent']['accuracy']:.4f}  "
-              f"chains {m['chains']['accuracy']:.4f}")
+    offset = 0
+    for name, items in tuning.items():
+        gold = [tuple(i["sequence"]) for i in items]
+        result[name] = {"n": len(items), "metrics": metrics(gold, pooled_pred[offset:offset + len(items)]),
+                        "baseline_whole_question_one_agent": metrics(gold, whole_question_baseline(whole, items))}
+        offset += len(items)
+        show(f"{name} LocalSupervisor", result[name]["metrics"])
+        show(f"{name} one agent per whole question", result[name]["baseline_whole_question_one_agent"])
+    if args.before:
+        result["before"] = before(args.before, embedder, tuning)
+        for name in tuning:
+            show(f"{name} before ({args.before})", result["before"][name]["local_supervisor"])
+            show(f"{name} before: one agent per whole question", result["before"][name]["baseline_whole_question_one_agent"])
     if args.dev_only:
-        print(json.dumps(result["dev"]["metrics"]["per_agent"], indent=1))
+        print(json.dumps({name: result[name]["metrics"]["per_agent"] for name in tuning}, indent=1))
         return 0
     held = test
     if args.set == "fresh":
         fresh, fresh_sha = load_goldset(FRESH)
-        held, near = drop_test_near_dev(embedder, dev, fresh["fresh"])
-        result.update({"fresh_set": f"data/eval/{FRESH}", "fresh_sha256": fresh_sha, "fresh_dropped_near_dev": near,
-                       "checks": {**checks, **check_examples(embedder, dev, held, "fresh")}})
+        held, near = drop_near(embedder, dev + extra, fresh["fresh"])
+        result.update({"fresh_set": f"data/eval/{FRESH}", "fresh_sha256": fresh_sha, "fresh_dropped_near_dev_or_tune": near,
+                       "checks": {**checks, **check_examples(embedder, {"fresh": held})}})
         previous = json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.is_file() else {}
         if previous.get("chosen") == setting and "test" in previous:
             result["test"] = previous["test"]  # the test run of the same setting, kept next to the fresh one
@@ -306,8 +373,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     RESULTS.write_text(json.dumps(result, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     for name, m in result[args.set].items():
-        print(f"{args.set} {name}: exact {m['exact_sequence_accuracy']:.4f}  one-agent {m['one_agent']['accuracy']:.4f}  "
-              f"chains {m['chains']['accuracy']:.4f}  by length {({k: v['accuracy'] for k, v in m['by_chain_length'].items()})}")
+        show(f"{args.set} {name}", m)
     print(f"wrote {RESULTS.relative_to(ROOT)}")
     return 0
 

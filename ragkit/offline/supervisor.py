@@ -8,30 +8,38 @@ of its parts' scores for the agents serving them. A change of agent is a hop tha
 ``hop_cost`` unless the wording marks a new step there (a sentence end, "then", "first" ...), since a comma or
 a bare "and" also joins the pieces of one request. Small talk and scene-setting parts (``context``) go with a
 neighbour's agent and add no hop. Dynamic programming finds the best plan for every ending agent and hop count;
-the best evidence net of costs wins (a tie: the shorter), with the candidates and the reason kept. The first
-hypothesis is the one agent that serves the whole question (scored as one text); any other plan must be earned:
-each of its hops served by another agent needs ``earn_margin`` more evidence on its parts than that agent has
-there (``PlanCandidate.earned`` and ``why``; with ``earn_margin=0`` a hop needs only to score higher). The examples
-are passed in (``routes``, e.g. ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and
-how its settings were chosen: ``benchmarks/supervisor/README.md``.
+the best evidence net of costs wins (a tie: the shorter), with the candidates and the reason kept.
+
+The first hypothesis is the one agent that can best serve the whole question, and any other plan must be earned
+by a part that agent cannot serve. Raw scores of two agents are not comparable (one agent's examples share more
+words with everything), so each score is turned into a *can-serve probability* (:class:`ServeCalibration`): the
+supervisor scores every route example as if it were a part, with the example itself left out
+(:func:`held_out_evidence`), and for each agent compares a score with the scores it gives its own examples and
+the other agents' examples (two Gaussians with a shared spread, weighted by how many examples each side has). The
+whole question's agent is the one most likely to serve it (:func:`whole_agent`), and a hop of another agent is
+earned when one of its parts is more likely served by that agent than by the whole question's agent by at least
+``earn_margin`` (:func:`hop_gains`; ``PlanCandidate.earned`` and ``why``). The examples are passed in
+(``routes``, e.g. ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and how its settings
+were chosen: ``benchmarks/supervisor/README.md``.
 
 What it cannot do: it reads no meaning beyond MiniLM's similarity to its examples and their words, so an
 implicit step ("Using the manual's definition, ...") is found only when its part is close to a ``rag`` example,
-a follow-up in one sentence ("..., and which value does it recommend?") can buy a hop it does not need, and
-"what does the snippet print" (look it up) and "run the snippet" differ only by their wording. The earned-hop
-test compares summed scores, which are not calibrated: a real step that resembles its examples weakly gains as
-little over the whole question's agent as a spurious follow-up does (on the dev split they overlap, so the
-tuned margin is 0), and each (last agent, hops) pair keeps only its best labelling, so an earned labelling behind
-an unearned better one is not weighed.
+a detail of one request that names a topic ("..., and show the DCG along the way") can look like a lookup, a step
+worded unlike every example ("fuse the lists") is not seen as one, and "what does the snippet print" (look it
+up) and "run the snippet" differ only by their wording. The probabilities are calibrated on the route examples,
+not on questions, so they say how an example-like text would be served; each (last agent, hops) pair keeps only
+its best labelling, so an earned labelling behind an unearned better one is not weighed.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
+import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed
@@ -178,8 +186,92 @@ def mix_evidence(protos: dict[str, float], terms: dict[str, float], heads: dict[
     return {a: protos[a] + term_weight * terms[a] + head_weight * heads[a] for a in protos}
 
 
+Evidence = tuple[str, dict[str, float], dict[str, float], dict[str, float]]  # (route, prototypes, terms, heads)
+
+
+def held_out_evidence(routes: Sequence[RouteSpec], embedder: Embeddings, k: int) -> list[Evidence]:
+    """Every route example scored as a part would be, with the example itself left out of the prototypes, the term
+    counts and the heads: (its route, prototype, term and head evidence per route). What :func:`calibrate` reads.
+
+    >>> from langchain_core.embeddings import DeterministicFakeEmbedding
+    >>> routes = [RouteSpec("code", "", ("write a function", "write a class", "print it")),
+    ...           RouteSpec("rag", "", ("look it up", "find the page", "read the section"))]
+    >>> route, protos, terms, heads = held_out_evidence(routes, DeterministicFakeEmbedding(size=8), k=1)[0]
+    >>> route, round(terms["code"], 2), round(heads["code"], 2)  # only "write a class" still explains "write"
+    ('code', 0.31, 1.0)
+    """
+    texts = [(spec.name, text, is_example) for spec in routes
+             for text, is_example in [(spec.description, False)] * bool(spec.description.strip())
+             + [(example, True) for example in spec.examples]]
+    vectors = embed(embedder, [text for _, text, _ in texts])
+    owners = np.array([name for name, _, _ in texts])
+    frequencies, sizes, heads = example_vocabulary(routes)
+    rows = []
+    for i, (own, text, is_example) in enumerate(texts):
+        if not is_example:
+            continue
+        sims, others = vectors @ vectors[i], np.arange(len(texts)) != i
+        protos = {}
+        for spec in routes:
+            nearest = np.sort(sims[(owners == spec.name) & others])[::-1][:k]
+            protos[spec.name] = float(nearest.mean()) if len(nearest) else 0.0
+        terms, opener = list(dict.fromkeys(tokenize(text))), head(text)
+        without = {name: freq - Counter(set(terms)) if name == own else freq for name, freq in frequencies.items()}
+        opened = {name: count - Counter([opener]) if name == own else count for name, count in heads.items()}
+        less = {name: size - (name == own) for name, size in sizes.items()}
+        term_share, head_share = term_shares(terms, without, less, UNKNOWN_TERMS), term_shares([opener], opened, less, UNKNOWN_TERMS)
+        rows.append((own, protos, {n: term_share[n] for n in frequencies}, {n: head_share[n] for n in heads}))
+    return rows
+
+
+@dataclass(frozen=True)
+class ServeCalibration:
+    """Per route, the (slope, offset) of the log-odds that the route serves a text given the route's score on it:
+    ``P = 1 / (1 + exp(-(slope * score + offset)))``, so every agent's score is on one scale."""
+
+    log_odds: Mapping[str, tuple[float, float]]
+
+    def __call__(self, scores: Mapping[str, float]) -> dict[str, float]:
+        """The can-serve probability of each route for one text's scores.
+
+        >>> ServeCalibration({"rag": (10.0, -5.0)})({"rag": 0.5})
+        {'rag': 0.5}
+        """
+        return {name: 1.0 / (1.0 + math.exp(-max(-50.0, min(50.0, a * value + b))))
+                for name, value in scores.items() for a, b in [self.log_odds[name]]}
+
+
+def calibrate(rows: Sequence[Evidence], term_weight: float, head_weight: float) -> ServeCalibration:
+    """Each route's can-serve calibration from held-out example scores (:func:`held_out_evidence`): its scores on
+    its own examples and on the other routes' examples as two Gaussians with one shared variance, weighted by their
+    counts (linear discriminant analysis on one feature), which gives a log-odds linear in the score.
+
+    >>> rows = [("a", {"a": s, "b": 1 - s}, {"a": 0.0, "b": 0.0}, {"a": 0.0, "b": 0.0}) for s in (0.8, 0.9)]
+    >>> rows += [("b", {"a": s, "b": 1 - s}, {"a": 0.0, "b": 0.0}, {"a": 0.0, "b": 0.0}) for s in (0.1, 0.3)]
+    >>> calibration = calibrate(rows, 0.0, 0.0)  # a scores its own examples 0.85 on average, b's 0.2
+    >>> {name: round(p, 2) for name, p in calibration({"a": 0.525, "b": 0.475}).items()}  # both halfway
+    {'a': 0.5, 'b': 0.5}
+    >>> round(calibration({"a": 0.7, "b": 0.0})["a"], 2), round(calibration({"a": 0.7, "b": 0.0})["b"], 2)
+    (1.0, 0.0)
+    """
+    mixed = [(own, mix_evidence(protos, terms, heads, term_weight, head_weight)) for own, protos, terms, heads in rows]
+    log_odds = {}
+    for name in mixed[0][1]:
+        mine = np.array([scores[name] for own, scores in mixed if own == name])
+        others = np.array([scores[name] for own, scores in mixed if own != name])
+        if len(mine) < 2 or len(others) < 2:  # too few examples to calibrate: keep the raw score's order
+            log_odds[name] = (1.0, 0.0)
+            continue
+        spread = max(1e-6, (((mine - mine.mean()) ** 2).sum() + ((others - others.mean()) ** 2).sum())
+                     / (len(mine) + len(others) - 2))
+        slope = (mine.mean() - others.mean()) / spread
+        log_odds[name] = (float(slope), float(-slope * (mine.mean() + others.mean()) / 2 + math.log(len(mine) / len(others))))
+    return ServeCalibration(log_odds)
+
+
 def whole_agent(whole: dict[str, float]) -> AgentName:
-    """The one agent that serves the whole question best: its highest score among the agents (never ``context``).
+    """The one agent that serves the whole question best: its highest score (or can-serve probability) among the
+    agents, never ``context``.
 
     >>> whole_agent({"rag": 0.4, "analysis": 0.4, "code": 0.1, "context": 0.9})
     'rag'
@@ -187,13 +279,15 @@ def whole_agent(whole: dict[str, float]) -> AgentName:
     return max(AGENTS, key=lambda agent: (whole.get(agent, float("-inf")), -AGENTS.index(agent)))
 
 
-def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], scores: Sequence[dict[str, float]],
+def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], serve: Sequence[dict[str, float]],
               base: AgentName) -> list[tuple[str, str, float]]:
-    """For each run of parts labelled with one agent other than ``base``: (agent, its parts, how much more
-    evidence that agent has on them than ``base`` has). Chitchat and ``context`` parts are nobody's hop.
+    """For each run of parts labelled with one agent other than ``base``: (agent, the run's part where that agent
+    gains most, how much more likely it serves that part than ``base`` does). Chitchat and ``context`` parts are
+    nobody's hop.
 
-    >>> parts = [Clause(t, t) for t in ("look it up", "and code it")]
-    >>> hop_gains(parts, ["rag", "code"], [{"rag": 0.9, "code": 0.1}, {"rag": 0.3, "code": 0.8}], "rag")
+    >>> parts = [Clause(t, t) for t in ("look it up", "and code it", "and test it")]
+    >>> rows = [{"rag": 0.9, "code": 0.1}, {"rag": 0.3, "code": 0.8}, {"rag": 0.4, "code": 0.5}]
+    >>> hop_gains(parts, ["rag", "code", "code"], rows, "rag")
     [('code', 'and code it', 0.5)]
     """
     runs: list[tuple[str, list[int]]] = []
@@ -204,29 +298,35 @@ def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], scores: Sequence
             runs[-1][1].append(i)
         else:
             runs.append((label, [i]))
-    return [(agent, " / ".join(clauses[i].text for i in parts),
-             round(sum(scores[i][agent] - scores[i].get(base, 0.0) for i in parts), 4))
-            for agent, parts in runs if agent != base]
+    out = []
+    for agent, parts in runs:
+        if agent != base:
+            gain, i = max((serve[i][agent] - serve[i].get(base, 0.0), -i) for i in parts)
+            out.append((agent, clauses[-i].text, round(gain, 4)))
+    return out
 
 
 def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[str, float]], hop_cost: float,
-                max_hops: int, whole: dict[str, float] | None = None, earn_margin: float = 0.0) -> SupervisorPlan:
+                max_hops: int, whole: dict[str, float] | None = None, earn_margin: float = 0.0,
+                serve: Sequence[dict[str, float]] | None = None) -> SupervisorPlan:
     """The best plan of :func:`best_labellings` (a tie goes to fewer hops), with every distinct candidate and a
     note naming the plan chosen and the shorter plan it beat or the longer one that did not earn its hop.
 
-    With ``whole`` (the whole question's score per agent) the plan starts as one hypothesis: the single agent
-    that serves the whole question (:func:`whole_agent`). Any other plan is allowed only when every hop of it
-    served by another agent is *earned*: that agent's evidence on the hop's parts beats the whole question's
-    agent's by at least ``earn_margin`` (:func:`hop_gains`), i.e. the whole question's agent cannot serve
-    that part. Plans that are not earned stay in the candidates with the reason (``earned``, ``why``).
+    With ``whole`` (how likely each agent serves the whole question) the plan starts as one hypothesis: the single
+    agent that serves the whole question (:func:`whole_agent`). Any other plan is allowed only when every hop of it
+    served by another agent is *earned*: on one of the hop's parts, that agent is more likely to serve it than the
+    whole question's agent by at least ``earn_margin`` (:func:`hop_gains` on ``serve``, the parts' can-serve
+    probabilities; without ``serve``, on ``scores``), i.e. the whole question's agent cannot serve that part. Plans
+    that are not earned stay in the candidates with the reason (``earned``, ``why``).
     """
+    serve = scores if serve is None else serve
     base = whole_agent(whole) if whole is not None else None
     options: dict[tuple[AgentName, ...], tuple[PlanCandidate, Plan]] = {}
     for evidence, cost, labels in best_labellings(scores, marked_boundaries(question, clauses), hop_cost):
         plan = plan_from_labels(question, clauses, labels, scores, max_hops)
         earned, why = True, ""
         if base is not None and plan.sequence != (base,):
-            gains = hop_gains(clauses, labels, scores, base)
+            gains = hop_gains(clauses, labels, serve, base)
             weakest = min(gains, key=lambda g: g[2]) if gains else None
             earned = weakest is not None and weakest[2] >= earn_margin
             why = f"no part is served by another agent than {base}" if weakest is None else (
@@ -266,6 +366,7 @@ class LocalSupervisor:
         self.frequencies, self.sizes, self.heads = example_vocabulary(routes)
         self.term_weight, self.head_weight, self.hop_cost = term_weight, head_weight, hop_cost
         self.earn_margin = earn_margin
+        self.calibration = calibrate(held_out_evidence(routes, self.router.embedder, k), term_weight, head_weight)
 
     def term_evidence(self, text: str) -> dict[str, float]:
         """The share of the text's idf weight each route's examples explain (unknown terms count for none)."""
@@ -282,6 +383,10 @@ class LocalSupervisor:
         return mix_evidence(self.router.scores(text), self.term_evidence(text), self.head_evidence(text),
                             self.term_weight, self.head_weight)
 
+    def can_serve(self, text: str) -> dict[str, float]:
+        """How likely each route is to serve the text: its score through the calibration (:class:`ServeCalibration`)."""
+        return self.calibration(self.scores(text))
+
     def evidence(self, question: str) -> list[tuple[Clause, dict[str, float]]]:
         """Each part (clause) of the question with its score per route."""
         clauses = split_clauses(question) or [Clause(question, question)]
@@ -292,10 +397,12 @@ class LocalSupervisor:
         """The ordered agents for a question, the part each hop is for (``tasks``), and the candidates weighed."""
         question = clean_query(question, what="question")
         evidence = self.evidence(question)
-        return choose_plan(question, [c for c, _ in evidence], [s for _, s in evidence], self.hop_cost, max_hops,
-                           whole=self.scores(question), earn_margin=self.earn_margin)
+        scores = [s for _, s in evidence]
+        return choose_plan(question, [c for c, _ in evidence], scores, self.hop_cost, max_hops,
+                           whole=self.can_serve(question), earn_margin=self.earn_margin,
+                           serve=[self.calibration(s) for s in scores])
 
 
-__all__ = ["LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "SupervisorPlan", "UNHEADED", "UNKNOWN_TERMS",
-           "best_labellings", "choose_plan", "example_vocabulary", "head", "hop_gains", "marked_boundaries", "mix_evidence", "plan_from_labels",
-           "whole_agent"]
+__all__ = ["Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED",
+           "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "example_vocabulary", "head", "held_out_evidence",
+           "hop_gains", "marked_boundaries", "mix_evidence", "plan_from_labels", "whole_agent"]
