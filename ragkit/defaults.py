@@ -214,7 +214,8 @@ class StatuteQADefaults:
 class SupervisorDefaults:
     """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
     LocalSupervisor's evidence weights, hop cost and earn margin (chosen on the dev split of
-    ``data/eval/supervisor_routing.json``, ``benchmarks/supervisor/routing_accuracy.py``)."""
+    ``data/eval/supervisor_routing.json`` plus ``data/eval/supervisor_routing_tune.json``,
+    ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
@@ -222,7 +223,7 @@ class SupervisorDefaults:
     term_weight: float = 0.15  # weight of the example-vocabulary term evidence
     head_weight: float = 0.3  # weight of the head evidence (which agents' examples open with a part's first word)
     hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
-    earn_margin: float = 0.1  # how much more evidence a hop's agent must have on its parts than the whole question's agent
+    earn_margin: float = 0.1  # how much more likely to serve its part a hop's agent must be than the whole question's agent
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256
     sandbox_max_output_bytes: int = 20_000
