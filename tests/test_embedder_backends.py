@@ -53,6 +53,14 @@ def test_onnx_vectors_equal_pytorch_vectors(torch_and_onnx) -> None:
     assert np.allclose(torch_emb.embed_query(QUERIES[0]), onnx_emb.embed_query(QUERIES[0]), atol=1e-4)
 
 
+def test_a_text_embedded_alone_gets_the_vector_it_gets_in_a_padded_batch(torch_and_onnx) -> None:
+    _, onnx_emb = torch_and_onnx
+    batch = onnx_emb.embed_array(TEXTS)  # one batch, padded to the longest text
+    alone = np.array([onnx_emb.embed_query(t) for t in TEXTS], dtype=np.float32)  # no padding
+    np.testing.assert_allclose(alone, batch, atol=1e-5)
+    assert ((alone * batch).sum(axis=1) >= 0.99999).all()
+
+
 def test_onnx_and_pytorch_rank_documents_the_same(torch_and_onnx) -> None:
     rankings = []
     for emb in torch_and_onnx:

@@ -70,6 +70,9 @@ def test_one_measured_row_per_system(tiny_beir: Path, tmp_path: Path, system: st
     assert len(row["load_average"]) == 3
     if system == "dense-hnsw":
         assert row["recall@10_vs_exact"] == 1.0 and (tmp_path / "hnsw.faiss").is_file()
+        assert row["query_embedding_ms_p95"] >= row["query_embedding_ms_p50"] > 0  # the embedding's share, timed alone
+    else:
+        assert "query_embedding_ms_p50" not in row
 
 
 def test_the_plot_reads_a_saved_record(tmp_path: Path) -> None:

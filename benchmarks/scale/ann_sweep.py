@@ -41,7 +41,7 @@ from ragkit.evaluation.beir import load_beir  # noqa: E402
 from ragkit.evaluation.scale import nearest_cosines, scale_corpus  # noqa: E402
 
 K = 10
-EF = (64, 128, 256, 384, 512, 768, 1024, 1536, 2048)
+EF = (64, 96, 128, 192, 256, 384, 512, 640, 768, 1024, 1536, 2048)
 NPROBE = (8, 16, 32, 64, 96, 128, 192, 256, 384, 512)
 
 
@@ -61,12 +61,12 @@ def configs(d: int, n: int) -> dict[str, tuple[Callable[[], faiss.Index], str]]:
     """``name -> (make an empty index, the search setting swept)``."""
     nlist = int(4 * math.sqrt(n))
     out: dict[str, tuple[Callable[[], faiss.Index], str]] = {}
-    for m in (32, 48, 64):
-        def make(m: int = m) -> faiss.Index:
+    for m, ef_construction in ((32, 80), (48, 80), (64, 80), (32, 160), (48, 160)):
+        def make(m: int = m, ef_construction: int = ef_construction) -> faiss.Index:
             index = faiss.IndexHNSWFlat(d, m, faiss.METRIC_INNER_PRODUCT)
-            index.hnsw.efConstruction = 80
+            index.hnsw.efConstruction = ef_construction
             return index
-        out[f"hnsw-M{m}"] = (make, "efSearch")
+        out[f"hnsw-M{m}" + ("" if ef_construction == 80 else f"-efc{ef_construction}")] = (make, "efSearch")
     out[f"ivf{nlist}-flat"] = (lambda: ivf(d, nlist, "flat", "flat"), "nprobe")
     out[f"ivf{nlist}-hnswcoarse-flat"] = (lambda: ivf(d, nlist, "hnsw", "flat"), "nprobe")
 
@@ -118,6 +118,24 @@ def search_one_by_one(index: faiss.Index, queries: np.ndarray, k: int = K) -> tu
     return ids, times
 
 
+def interleaved(indexes: dict[str, tuple[faiss.Index, str, int]], queries: np.ndarray, passes: int = 3) -> dict[str, dict]:
+    """Search p50/p95 of each ``name -> (index, param, value)`` at its setting, timed round-robin: every query
+    goes through every index in turn (the starting index rotating each pass), so a change in the machine's
+    load hits all of them alike and their ratios hold where their absolute times do not."""
+    for index, param, value in indexes.values():
+        set_param(index, param, value)
+    times: dict[str, list[float]] = {name: [] for name in indexes}
+    names = list(indexes)
+    for p in range(passes):
+        order = names[p % len(names):] + names[: p % len(names)]
+        for row in queries:
+            for name in order:
+                start = time.perf_counter()
+                indexes[name][0].search(row[None, :], K)
+                times[name].append((time.perf_counter() - start) * 1000)
+    return {name: {indexes[name][1]: indexes[name][2], "search_ms": ms(t)} for name, t in times.items()}
+
+
 def prefix_index(vectors: np.ndarray) -> faiss.Index:
     index = faiss.IndexFlatIP(vectors.shape[1])
     index.add(vectors)
@@ -161,6 +179,8 @@ def main() -> None:
     parser.add_argument("--test-queries", type=int, default=50)
     parser.add_argument("--exact-sizes", default="50000,100000,200000", help="also time the exact scan of the first N vectors")
     parser.add_argument("--target", type=float, default=0.98)
+    parser.add_argument("--interleave", action="store_true",
+                        help="keep every index that reaches the target in memory and time them round-robin at the end")
     parser.add_argument("--save", type=Path, default=ROOT / "benchmarks" / "results" / "scale_ann.json")
     parser.add_argument("--table", action="store_true", help="print the saved results as the README's table and stop")
     args = parser.parse_args()
@@ -204,6 +224,7 @@ def main() -> None:
              "load_average_start": [round(x, 2) for x in os.getloadavg()], "indexes": []}
     print("query embedding", entry["query_embedding_ms"], "exact search", entry["exact_search_ms"], by_size, flush=True)
     chosen = set(args.configs.split(",")) if args.configs else None
+    kept: dict[str, tuple[faiss.Index, str, int]] = {}
     for name, (make, param) in configs(vectors.shape[1], len(vectors)).items():
         if chosen is not None and name not in chosen:
             continue
@@ -214,8 +235,11 @@ def main() -> None:
                "index_mb": round((folder / f"{name}.faiss").stat().st_size / 2**20), "sweep": []}
         for value in EF if param == "efSearch" else NPROBE:
             set_param(index, param, value)
+            faiss.cvar.hnsw_stats.reset()
             found, times = search_one_by_one(index, tune_q)
             point = {param: value, "recall@10": round(recall(found, tune_truth), 4), "search_ms": ms(times)}
+            if param == "efSearch":  # distances computed per query: the search's cost, whatever the load
+                point["distances"] = round(faiss.cvar.hnsw_stats.ndis / len(tune_q))
             row["sweep"].append(point)
             print(name, point, flush=True)
             if point["recall@10"] >= args.target:
@@ -241,7 +265,13 @@ def main() -> None:
                                                     ("test", search_one_by_one(index, test_q), test_truth))}}
             print(name, "at the default", row["at_default"], flush=True)
         entry["indexes"].append(row)
+        if reached and args.interleave:
+            kept[name] = (index, param, reached[0][param])
         del index
+    if len(kept) > 1:  # the indexes that reached the target, each at its setting, timed against each other
+        entry["interleaved_train"] = interleaved(kept, tune_q)
+        print("interleaved (train)", entry["interleaved_train"], flush=True)
+        kept.clear()
     entry["load_average_end"] = [round(x, 2) for x in os.getloadavg()]
     record = json.loads(args.save.read_text()) if args.save.is_file() else {}
     record["command"] = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/scale/ann_sweep.py --keep <folder> --vectors gaussian|near-real"

@@ -17,7 +17,10 @@ def table(record: dict) -> str:
         if "error" in r:
             lines.append(f"| {r['size']:,} | {r['system']} | failed: {r['error']} | | | | | |")
             continue
-        extra = f" (recall@10 vs exact {r['recall@10_vs_exact']:.4f})" if "recall@10_vs_exact" in r else ""
+        notes = [f"recall@10 vs exact {r['recall@10_vs_exact']:.4f}"] if "recall@10_vs_exact" in r else []
+        if "query_embedding_ms_p50" in r:
+            notes.append(f"query embedding alone p50 {r['query_embedding_ms_p50']:.1f} ms")
+        extra = f" ({'; '.join(notes)})" if notes else ""
         lines.append(f"| {r['size']:,} | {r['system']}{extra} | {r['build_s']:.1f} | {r['query_ms_p50']:.1f} | "
                      f"{r['query_ms_p95']:.1f} | {r['index_mb']:,} ({r['peak_mb']:,}) | {r['ndcg@10']:.4f} | "
                      f"{r['load_average_start'][0]:.1f}-{r['load_average'][0]:.1f} |")

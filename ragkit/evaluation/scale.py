@@ -19,7 +19,9 @@ Distractors are never relevant, so nDCG@10 on the SciFact test judgements is def
 ``benchmarks/scale/run.py``), so its memory is its own: ``index_mb`` is what the process holds after
 building and querying minus what it held before building (corpus, vectors, the embedder), ``peak_mb``
 the highest point above that during the build and the queries (``VmHWM``, reset before the build). Query latency includes embedding
-the query (ONNX MiniLM, never from the cache) and reads 100 results, as ``ragkit bench retrieval`` does.
+the query (ONNX MiniLM, never from the cache) and reads 100 results, as ``ragkit bench retrieval`` does; the
+dense rows also time the query's embedding alone (``query_embedding_ms_p50``, embedded once more just before
+each query), so the search's share is the difference.
 
 Systems: ragkit's BM25 on rank-bm25 and on bm25s, dense exact (FAISS flat) and HNSW, the hybrid every
 graph runs (bm25s + dense, exact below ``ANN_MIN_DOCS`` and HNSW above, weighted fusion); LangChain's
@@ -279,8 +281,12 @@ def measure(system: str, size: int, data_dir: str | Path, queries: int | None = 
     build_s = time.perf_counter() - started
     peak = rss_mb("VmHWM")
     search("warm up the index")
-    run, latencies = {}, []
+    run, latencies, embedding = {}, [], []
     for qid in qids:
+        if system.startswith("dense-"):  # the query's embedding alone, timed just before the whole query
+            t = time.perf_counter()
+            retriever.query_vector(data.queries[qid])
+            embedding.append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
         run[qid] = search(data.queries[qid])
         latencies.append((time.perf_counter() - t) * 1000)
@@ -292,6 +298,9 @@ def measure(system: str, size: int, data_dir: str | Path, queries: int | None = 
            "ndcg@10": round(evaluate(run, {q: data.qrels[q] for q in qids}, ks=(10,))["ndcg@10"], 4),
            "ndcg@10_first10": round(evaluate(run, {q: data.qrels[q] for q in qids[:10]}, ks=(10,))["ndcg@10"], 4),
            "load_average": [round(x, 2) for x in os.getloadavg()]}
+    if embedding:
+        row["query_embedding_ms_p50"] = round(statistics.median(embedding), 2)
+        row["query_embedding_ms_p95"] = round(float(np.percentile(embedding, 95)), 2)
     if system == "dense-hnsw":
         row["recall@10_vs_exact"] = round(recall_against_exact(docs, vectors, search, [data.queries[q] for q in qids]), 4)
         if ann_path is not None:
