@@ -14,9 +14,9 @@ from ragkit.offline.small_talk import (
     CHITCHAT_EXAMPLES,
     RAG_EXAMPLES,
     LocalIntentClassifier,
+    LocalQueryTransformer,
     LocalSmallTalk,
 )
-from ragkit.offline.writing import LocalQueryTransformer
 from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
 from ragkit.roles.protocols import IntentClassifier, QueryTransformer
 

@@ -5,7 +5,7 @@ The retrievers are those of ``ragkit bench retrieval`` (``ragkit.core.hybrid`` w
 ``dense`` as the weaker first stages. For each claim:
 
 - ``none``: the retriever's top 100 for the claim (for hybrid this reproduces the README's figures);
-- ``multi_query``: the claim plus the :class:`~ragkit.offline.writing.LocalQueryTransformer`'s
+- ``multi_query``: the claim plus the :class:`~ragkit.offline.small_talk.LocalQueryTransformer`'s
   pseudo-relevance-feedback alternatives, each searched 100 deep, the lists fused;
 - ``hyde``: the claim plus the local "hypothetical document" (the best sentences of the first pass);
 - ``both``: all of them, which is what the advanced graph searches.
@@ -52,7 +52,7 @@ from ragkit.defaults import ADVANCED, RETRIEVAL  # noqa: E402
 from ragkit.evaluation.beir import load_beir
 from ragkit.evaluation.ir_metrics import ndcg_at_k, recall_at_k
 from ragkit.graphs.advanced_rag import search_queries, weighted_queries
-from ragkit.offline.writing import LocalQueryTransformer
+from ragkit.offline.small_talk import LocalQueryTransformer
 from ragkit.roles.protocols import QueryTransform
 
 DATA = datasets_dir() / "scifact"

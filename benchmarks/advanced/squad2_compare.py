@@ -63,8 +63,8 @@ from ragkit.offline.answer_grader import LocalAnswerGrader
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
-from ragkit.offline.small_talk import LocalIntentClassifier
-from ragkit.offline.writing import LocalQueryTransformer, LocalRewriter, LocalWriter
+from ragkit.offline.small_talk import LocalIntentClassifier, LocalQueryTransformer
+from ragkit.offline.writing import LocalRewriter, LocalWriter
 
 DATA = datasets_dir() / "squad2" / "dev-v2.0_cs224n_half.json"
 OUT = ROOT / "benchmarks" / "results" / "advanced_squad2_{split}.json"

@@ -74,8 +74,8 @@ from ragkit.core.search import LazySearch, ScoredSearch, as_scored_search, doc_k
 from ragkit.defaults import ADVANCED, GRAPHS, REFUSAL
 from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
-from ragkit.offline.small_talk import LocalIntentClassifier, LocalSmallTalk
-from ragkit.offline.writing import LocalQueryTransformer, LocalWriter
+from ragkit.offline.small_talk import LocalIntentClassifier, LocalQueryTransformer, LocalSmallTalk
+from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMWriter, check_chat_model
 from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
 from ragkit.roles.protocols import (

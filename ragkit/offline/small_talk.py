@@ -1,4 +1,5 @@
-"""Small talk without a chat model: is a message small talk or a request, which kind, and a canned reply.
+"""The advanced pipeline's front end without a chat model: is a message small talk or a request, which kind,
+a canned reply, and the query transformer (:class:`LocalQueryTransformer`).
 
 Both roles are a :class:`ragkit.offline.router.LocalRouter` (nearest labelled examples) over a route table:
 
@@ -24,12 +25,16 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
+from ragkit.core.contract import check_documents
 from ragkit.core.embeddings import load_embedder
+from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED, ROUTER
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.protocols import Intent, RouteSpec
+from ragkit.offline.writing import LocalRewriter, LocalWriter
+from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, RouteSpec, new_queries
 
 # ---------------------------------------------------------------- rag or small talk: a router over two routes
 RAG_DESCRIPTION = ("A request for information that the documents may hold: a question about a topic, a fact, a "
@@ -189,3 +194,64 @@ class LocalSmallTalk:
 
     def reply(self, question: str) -> str:
         return self.replies[self.kind(question)]
+
+
+# ---------------------------------------------------------------- the query transformer: RM3 alternatives + an extractive passage
+class LocalQueryTransformer:
+    """Query transforms without a model to imagine an answer with, saying what they do: one RM3 expansion
+    (:class:`ragkit.offline.writing.LocalRewriter`) per first-pass document that shares a key term with the
+    question, so each leans towards a different document, and a "hypothetical document" that is not
+    hypothetical (the first-pass sentences :class:`ragkit.offline.writing.LocalWriter` would quote). On a
+    retry it gets the queries already tried and a first pass without the rejected documents.
+
+    It cannot find vocabulary no first-pass document has, write an answer, or paraphrase; on a strong first
+    stage it adds little (``benchmarks/advanced/scifact_transforms.py``).
+
+    >>> docs = [Document("Chablis is a dry white wine from Burgundy; it suits oysters."),
+    ...         Document("Muscadet, a crisp white from the Loire, is the classic match for oysters.")]
+    >>> t = LocalQueryTransformer(prf_terms=2, hypothetical_sentences=0)
+    >>> t.transform("What goes with oysters?", docs).queries
+    ('What goes with oysters? chablis dry', 'What goes with oysters? muscadet crisp')
+    """
+
+    uses_first_pass = True
+
+    def __init__(self, embedder: Embeddings | None = None, n_alternatives: int = ADVANCED.n_alternatives,
+                 prf_terms: int = ADVANCED.prf_terms, hypothetical_sentences: int = ADVANCED.hypothetical_sentences):
+        for name, value in {"n_alternatives": n_alternatives, "prf_terms": prf_terms,
+                            "hypothetical_sentences": hypothetical_sentences}.items():
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+        self.embedder = embedder
+        self.n_alternatives, self.prf_terms, self.hypothetical_sentences = n_alternatives, prf_terms, hypothetical_sentences
+        self._rm3 = LocalRewriter(max_terms=prf_terms, feedback_docs=1)
+        self._writer: LocalWriter | None = None
+
+    def alternatives(self, question: str, documents: Sequence[Document], tried: Sequence[str] = ()) -> tuple[str, ...]:
+        """One RM3 expansion of the question per feedback document; without any, the question's keywords."""
+        if self.n_alternatives == 0:
+            return ()
+        feedback = LocalRewriter(feedback_docs=len(documents)).feedback(question, documents)
+        candidates = [self._rm3.rewrite(question, [doc]) for doc in feedback] or [self._rm3.rewrite(question)]
+        return new_queries(candidates, question, tried, self.n_alternatives)
+
+    def hypothetical(self, question: str, documents: Sequence[Document]) -> str:
+        """The most relevant sentences of the documents (the writer's relevance and MMR), as one passage."""
+        if self.hypothetical_sentences == 0 or not documents:
+            return ""
+        if self._writer is None:  # no bar: the best sentences, whatever their score
+            self._writer = LocalWriter(self.embedder if self.embedder is not None else load_embedder(),
+                                       max_sentences=self.hypothetical_sentences, support_bar=-1.0, relative_bar=2.0)
+        units, relevance, vectors = self._writer.score_units(question, documents)
+        return " ".join(units[i].text for i in self._writer.select(relevance, vectors))[:MAX_HYPOTHETICAL_CHARS]
+
+    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform:
+        question = clean_query(question, what="question")
+        documents = check_documents(documents)
+        queries = self.alternatives(question, documents, tried)
+        hypothetical = self.hypothetical(question, documents)
+        if hypothetical and hypothetical.lower() in {q.lower() for q in tried}:
+            hypothetical = ""
+        note = (f"{len(queries)} feedback quer{'y' if len(queries) == 1 else 'ies'} and a "
+                f"{len(hypothetical.split())}-word passage from {len(documents)} first-pass documents")
+        return QueryTransform(queries, hypothetical, note)

@@ -1,26 +1,16 @@
-"""Writing offline, without a model: an extractive writer, an RM3 rewriter, and a query transformer built on both.
+"""Writing offline, without a model: an extractive writer and an RM3 rewriter.
 
 ``LocalWriter`` writes nothing of its own: it quotes. Each prose sentence of the documents
 (:func:`answer_units`) is scored ``w * cosine(question, sentence) + (1 - w) * key-term coverage``; up to
 ``max_sentences`` that clear ``support_bar`` and come within ``relative_bar`` of the best
-(:data:`ragkit.defaults.WRITER`) are picked by maximal marginal relevance (relevance minus a penalty for
-resembling a sentence already picked) and cited ``[n]``, a later sentence prefixed with its document's
-title (:func:`with_subject`), so every word is the source's. When none clears the bar it refuses with
-``NOT_ENOUGH_INFORMATION``. The caller can mark evidence chosen in code: a ``metadata["cited"]`` document
-(the question names it) opens the answer and a ``metadata["required"]`` one is quoted too, even below the
-bars, as long as something else clears them; a question with several asks ("how long ... and who ...?")
-gets a sentence for each ask the documents answer.
+(:data:`ragkit.defaults.WRITER`) are picked by maximal marginal relevance and cited ``[n]``, so every word
+is the source's; when none clears the bar it refuses with ``NOT_ENOUGH_INFORMATION``. The caller can mark
+evidence chosen in code: ``metadata["cited"]`` (opens the answer) and ``metadata["required"]`` (quoted too).
 
 ``LocalRewriter`` does pseudo-relevance feedback in the style of RM3 (Lavrenko and Croft's relevance
 model, as in Anserini): assume the top documents that share a key term with the question are relevant,
-estimate which words they are about (each document weighted by the share of the question's key terms it
-holds), interpolate that model with the question's own, and append the strongest new words to the
-question. Without usable documents the rewrite is the question's content words.
-
-``LocalQueryTransformer`` (the advanced pipeline's local transformer) has no model to imagine an answer
-with, so it says what it does: one RM3 expansion per first-pass document that shares a key term with the
-question (so each leans towards a different document), and a "hypothetical document" that is not
-hypothetical (the first-pass sentences the writer would quote).
+estimate which words they are about, interpolate that model with the question's own, and append the
+strongest new words to the question. Without usable documents the rewrite is the question's content words.
 
 What they cannot do: the writer picks by similarity, so it cannot tell a sentence that answers from one
 that only shares the question's words, and a same-topic paragraph that lacks the answer is still quoted
@@ -28,8 +18,7 @@ that only shares the question's words, and a same-topic paragraph that lacks the
 resolve "it", or compute anything (a total, a comparison:
 :class:`ragkit.offline.structured_answers.StructuredWriter` decides those in code). Feedback from an
 off-topic document that shares a word with the question drags the rewrite off topic, the known failure of
-pseudo-relevance feedback: pass only the documents a grader kept, and cap the rewrite loop. The transformer cannot find vocabulary no first-pass document has, write an answer, or
-paraphrase; on a strong first stage it adds little (``benchmarks/advanced/scifact_transforms.py``).
+pseudo-relevance feedback: pass only the documents a grader kept, and cap the rewrite loop.
 """
 
 from __future__ import annotations
@@ -62,8 +51,8 @@ from ragkit.core.nlp import (
     tokenize,
     words,
 )
-from ragkit.defaults import ADVANCED, WRITER
-from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, NOT_ENOUGH_INFORMATION, Answer, QueryTransform, new_queries
+from ragkit.defaults import WRITER
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer
 
 # ---------------------------------------------------------------- the extractive writer
 MIN_UNIT_WORDS = 5
@@ -345,58 +334,4 @@ class LocalRewriter:
         return f"{question} {' '.join(added)}".strip()
 
 
-# ---------------------------------------------------------------- the query transformer: RM3 alternatives + an extractive passage
-class LocalQueryTransformer:
-    """Pseudo-relevance-feedback alternatives and an extractive "hypothetical document" (see the module docs); on
-    a retry it gets the queries already tried and a first pass without the rejected documents.
-
-    >>> docs = [Document("Chablis is a dry white wine from Burgundy; it suits oysters."),
-    ...         Document("Muscadet, a crisp white from the Loire, is the classic match for oysters.")]
-    >>> t = LocalQueryTransformer(prf_terms=2, hypothetical_sentences=0)
-    >>> t.transform("What goes with oysters?", docs).queries
-    ('What goes with oysters? chablis dry', 'What goes with oysters? muscadet crisp')
-    """
-
-    uses_first_pass = True
-
-    def __init__(self, embedder: Embeddings | None = None, n_alternatives: int = ADVANCED.n_alternatives,
-                 prf_terms: int = ADVANCED.prf_terms, hypothetical_sentences: int = ADVANCED.hypothetical_sentences):
-        for name, value in {"n_alternatives": n_alternatives, "prf_terms": prf_terms,
-                            "hypothetical_sentences": hypothetical_sentences}.items():
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        self.embedder = embedder
-        self.n_alternatives, self.prf_terms, self.hypothetical_sentences = n_alternatives, prf_terms, hypothetical_sentences
-        self._rm3 = LocalRewriter(max_terms=prf_terms, feedback_docs=1)
-        self._writer: LocalWriter | None = None
-
-    def alternatives(self, question: str, documents: Sequence[Document], tried: Sequence[str] = ()) -> tuple[str, ...]:
-        """One RM3 expansion of the question per feedback document; without any, the question's keywords."""
-        if self.n_alternatives == 0:
-            return ()
-        feedback = LocalRewriter(feedback_docs=len(documents)).feedback(question, documents)
-        candidates = [self._rm3.rewrite(question, [doc]) for doc in feedback] or [self._rm3.rewrite(question)]
-        return new_queries(candidates, question, tried, self.n_alternatives)
-
-    def hypothetical(self, question: str, documents: Sequence[Document]) -> str:
-        """The most relevant sentences of the documents (the writer's relevance and MMR), as one passage."""
-        if self.hypothetical_sentences == 0 or not documents:
-            return ""
-        if self._writer is None:  # no bar: the best sentences, whatever their score
-            self._writer = LocalWriter(self.embedder if self.embedder is not None else load_embedder(),
-                                       max_sentences=self.hypothetical_sentences, support_bar=-1.0, relative_bar=2.0)
-        units, relevance, vectors = self._writer.score_units(question, documents)
-        return " ".join(units[i].text for i in self._writer.select(relevance, vectors))[:MAX_HYPOTHETICAL_CHARS]
-
-    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform:
-        question = clean_query(question, what="question")
-        documents = check_documents(documents)
-        queries = self.alternatives(question, documents, tried)
-        hypothetical = self.hypothetical(question, documents)
-        if hypothetical and hypothetical.lower() in {q.lower() for q in tried}:
-            hypothetical = ""
-        note = (f"{len(queries)} feedback quer{'y' if len(queries) == 1 else 'ies'} and a "
-                f"{len(hypothetical.split())}-word passage from {len(documents)} first-pass documents")
-        return QueryTransform(queries, hypothetical, note)
-
-__all__ = ["LocalQueryTransformer", "LocalRewriter", "LocalWriter", "answer_units", "cite", "with_subject"]
+__all__ = ["LocalRewriter", "LocalWriter", "answer_units", "cite", "with_subject"]

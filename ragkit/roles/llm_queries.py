@@ -14,7 +14,7 @@ and a query transformer.
   a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
 
 Their local stand-ins are :class:`ragkit.offline.small_talk.LocalIntentClassifier`, ``LocalSmallTalk`` and
-:class:`ragkit.offline.writing.LocalQueryTransformer`.
+:class:`ragkit.offline.small_talk.LocalQueryTransformer`.
 """
 
 from __future__ import annotations
