@@ -1,17 +1,12 @@
 """Every tuned default of ragkit, in one place: retrieval settings, role thresholds and graph caps.
 
-The benchmarks, the graphs' default retrievers, the roles and the notebooks all read these values, so a
-number chosen on a tuning split is written once, next to where it came from. Change one here and every
-part of ragkit that uses it changes with it (and the benchmark that chose it should be re-run).
+The benchmarks, the graphs, the roles and the notebooks all read these values, so a number chosen on a
+tuning split is written once, next to how it was chosen (the history is in the benchmark's README). "SciFact
+train" means ``ragkit bench tune`` on the 809 train claims; "SQuAD 0-7" means SQuAD 2.0 articles 0-7;
+"routing dev" means ``data/routing_dev.json``. None was chosen on a reporting split.
 
-Each value says how it was chosen. "SciFact train" means ``ragkit bench tune`` on the 809 train claims
-(``benchmarks/results/scifact_tuning_train*.json``); "SQuAD 0-7" means SQuAD 2.0 articles 0-7 in file
-order; "routing dev" means ``data/routing_dev.json``. None was chosen on a reporting split.
-
-Simplification: the values are plain module constants (frozen dataclasses), not a configuration system;
-to run with other values, pass them to the class or builder that takes them, or build a variant with
-``dataclasses.replace(RETRIEVAL, alpha=0.5)`` (the benchmark takes one). The weight dicts are copied by
-everything that reads them; do not mutate them in place.
+Simplification: plain frozen dataclasses, not a configuration system: pass other values to the class or
+builder that takes them, or ``dataclasses.replace(RETRIEVAL, alpha=0.5)``. Do not mutate the weight dicts.
 """
 
 from __future__ import annotations
@@ -31,23 +26,20 @@ class RetrievalDefaults:
     alpha: float = 0.6
     rrf_k: int = 60  # RRF's customary k, used whenever fusion="rrf" is asked for
     fetch_k: int = 100  # how deep each retriever is read before fusing
-    # Max-chunk dense (MaxP): 1,000-character chunks with 150 overlap (not searched), plus the whole text as
-    # one passage; its fusion tuned on SciFact train.
+    # Max-chunk dense (MaxP): chunking set by hand (not searched); its fusion tuned on SciFact train.
     chunk_size: int = 1000
     chunk_overlap: int = 150
     include_whole: bool = True
     maxp_fusion: str = "weighted"
     maxp_alpha: float = 0.5
-    # LocalReranker mixes (signals: sentence, passage, bm25, first_stage) and how many results it reorders:
-    # a weight grid x depth on SciFact train.
+    # LocalReranker's signal weights and how many results it reorders: a weight grid x depth on SciFact train.
     rerank_weights: dict[str, float] = field(
         default_factory=lambda: {"sentence": 0.0, "passage": 0.4, "bm25": 0.4, "first_stage": 0.2})
     rerank_depth: int = 30
     maxp_rerank_weights: dict[str, float] = field(
         default_factory=lambda: {"sentence": 0.0, "passage": 0.3, "bm25": 0.3, "first_stage": 0.4})
     maxp_rerank_depth: int = 30
-    # Dense index (``DenseRetriever(index_type="auto")``): the exact scan below ann_min_docs documents, an HNSW
-    # graph from there on; chosen at 500k documents on SciFact train queries (``benchmarks/scale/README.md``).
+    # Dense index: exact below ann_min_docs documents, HNSW above; chosen at 500k documents (benchmarks/scale).
     ann_min_docs: int = 100_000
     hnsw_m: int = 48  # graph neighbours per vector (2 M on the bottom layer)
     hnsw_ef_construction: int = 80  # candidates kept while building
@@ -85,8 +77,7 @@ class RouterDefaults:
     passage_weight: float = 0.7
     passage_bar: float = 0.6
     term_weight: float = 0.15
-    # Added to the score of a route that declares it serves a kind of question (RouteSpec.serves), times the
-    # signal's strength; chosen on routing dev with the six values above held fixed.
+    # Bonus for a route that serves the question's kind (RouteSpec.serves); routing dev, the six above held fixed.
     signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.4})
 
 
@@ -103,13 +94,11 @@ class WriterDefaults:
 
 @dataclass(frozen=True)
 class VerifierDefaults:
-    """LocalHallucinationGrader's bars, and LocalAnswerGrader's relevance bar.
+    """LocalHallucinationGrader's bars, and LocalAnswerGrader's relevance bar (``benchmarks/roles/README.md``).
 
-    ``support_bar`` / ``coverage_bar`` (chosen for the earlier grader): a claim is an appended clause when its
-    aligned span's cosine is below ``support_bar`` (also the sentence-level mode's bar) and fewer than
-    ``coverage_bar`` of its content words are supported; ``synonym_bar`` (not tuned): the word cosine at
-    which a span word counts as a synonym; ``overlap_weight`` (not tuned): the weight of word overlap next to
-    cosine when a claim is aligned. How each was set: ``benchmarks/roles/README.md``.
+    ``support_bar`` / ``coverage_bar`` (chosen for the earlier grader): a claim is an appended clause when its aligned
+    span's cosine is below ``support_bar`` and fewer than ``coverage_bar`` of its content words are supported;
+    ``synonym_bar`` and ``overlap_weight`` were not tuned.
     """
 
     support_bar: float = 0.6
@@ -139,27 +128,25 @@ class GraphDefaults:
 
 @dataclass(frozen=True)
 class ToolPlannerDefaults:
-    """LocalToolPlanner's MiniLM bars (set by hand) and its request splitter's negation window (chosen with
-    the clause rules on ``benchmarks/tools/planner_dev_messages.json``)."""
+    """LocalToolPlanner's MiniLM bars (set by hand) and its negation window (chosen on
+    ``benchmarks/tools/planner_dev_messages.json``)."""
 
-    min_similarity: float = 0.4  # cosine a MiniLM example must reach: "clearly about this", not "vaguely"
+    min_similarity: float = 0.4  # cosine a MiniLM example must reach
     min_margin: float = 0.03  # and by how much it must beat the best example of any other tool
     negation_window: int = 4  # words after a negation cue in which an action word counts as negated
 
 
 @dataclass(frozen=True)
 class QueryAnalysisDefaults:
-    """LocalQueryAnalyzer's embedding bars (an adjective naming a value: "Italian" -> Italy; set from the
-    bundled data's own values, not fitted to questions: ``benchmarks/query_analysis/README.md``), the
-    structured retriever's cap on a listed set, and the plain-text answerability settings."""
+    """LocalQueryAnalyzer's embedding bars (an adjective naming a value, "Italian" -> Italy: set from the
+    bundled data's values, ``benchmarks/query_analysis/README.md``), the structured retriever's cap on a
+    listed set, and the plain-text answerability settings (ragkit.offline.judge)."""
 
     adjective_bar: float = 0.6
     adjective_margin: float = 0.1
     max_results: int = 50
-    # The answerability checks on plain text (ragkit.offline.judge). On documents with fields the query
-    # analysis decides instead. ``related_bar``: a rare term also counts when a passage word is this close to
-    # it ("France" ~ "French"); off, so CRAG on plain text needs each rare term itself in the passage (the
-    # grid's 0.6 gained less than the noise). Both chosen on SQuAD 0-7: benchmarks/query_analysis/README.md.
+    # Plain-text answerability, both chosen on SQuAD 0-7 (benchmarks/query_analysis/README.md): related_bar lets a
+    # passage word this close count for a rare term ("France" ~ "French"), off as the grid's 0.6 gained < noise.
     related_bar: float | None = None
     negation_check: bool = True  # a "not" question needs a negated sentence, unless the analysis understood it
 
@@ -178,23 +165,18 @@ class GraphWalkDefaults:
 
 @dataclass(frozen=True)
 class StatuteQADefaults:
-    """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): caps, depth, the article-graph walk, the
-    question classifier and the evidence grader. The tuned values were chosen on the DEV split of
-    ``data/eval/statute_qa.json`` by ``benchmarks/statute/statute_qa.py`` (grids and rules in
-    ``benchmarks/results/statute_qa_tuning.json``, history in ``benchmarks/statute/README.md``); the caps
-    (2 retrievals, 2 generations) were set by design, not tuned."""
+    """Strategy-routed statute QA (``ragkit.graphs.statute_qa``): the tuned values were chosen on the DEV split
+    of ``data/eval/statute_qa.json`` (``benchmarks/statute/README.md``); the caps were set by design."""
 
     k: int = 5  # articles a strategy returns (and the evidence grader reads)
     max_retrievals: int = 2
     max_generations: int = 2
-    # Following references (ragkit.graphs.statute_qa's follow_references): hops per run, and the bar a linked
-    # paragraph's grader probability times the link's weight must reach (for a question the classifier calls
-    # multihop, and for any other). Chosen by HOP_RULE on dev and the 8 multi-hop dev questions.
+    # follow_references: hops per run, and the bar a linked paragraph's grader probability times the link's
+    # weight must reach (multihop questions, others). Chosen by HOP_RULE on dev.
     max_hops: int = 1
     hop_bar: float = 0.003
     multihop_hop_bar: float = 0.0
-    # The walk over the article graph (ragkit.domains.statute.article_graph.STATUTE_GRAPH_DEFAULTS; it replaces
-    # GRAPH_WALK there), chosen on dev.
+    # The walk over the article graph (it replaces GRAPH_WALK there), chosen on dev.
     graph_direction: str = "undirected"
     graph_damping: float = 0.3
     graph_mix: float = 0.5
@@ -212,10 +194,8 @@ class StatuteQADefaults:
 
 @dataclass(frozen=True)
 class SupervisorDefaults:
-    """The supervisor graph's caps, its code runner's limits (``ragkit.sandbox.python_runner``), and
-    LocalSupervisor's evidence weights, hop cost and earn margin (chosen on the dev split of
-    ``data/eval/supervisor_routing.json`` plus ``data/eval/supervisor_routing_tune.json``,
-    ``benchmarks/supervisor/routing_accuracy.py``)."""
+    """The supervisor graph's caps, its code runner's limits, and LocalSupervisor's weights, hop cost and earn
+    margin (chosen on supervisor routing dev + tune: ``benchmarks/supervisor/routing_accuracy.py``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
@@ -231,12 +211,8 @@ class SupervisorDefaults:
 
 @dataclass(frozen=True)
 class AdvancedDefaults:
-    """The advanced pipeline (``ragkit.graphs.advanced_rag``): its caps, depths and query transforms.
-
-    The depths follow the production system the graph is modelled on (rerank the top 20 to the top 4; a
-    dense arm of MMR k=8 over 20); the query transforms and the intent bar were chosen on tuning splits
-    (``benchmarks/advanced/README.md``).
-    """
+    """The advanced pipeline's caps, depths (those of the production system it is modelled on) and query
+    transforms (chosen on tuning splits: ``benchmarks/advanced/README.md``)."""
 
     max_retrieval_retries: int = 1  # query_transform again when no reranked document is relevant
     max_generation_retries: int = 1  # generate again when the answer is not grounded
@@ -245,9 +221,8 @@ class AdvancedDefaults:
     dense_k: int = 8  # the dense arm: MMR picks k of fetch_k
     dense_fetch_k: int = 20
     arm_k: int = 20  # results per query for the bm25 and hybrid arms
-    # Local query transforms: pseudo-relevance-feedback alternatives, the extractive "hypothetical
-    # document", and how the result lists of all the queries are fused: the best row of the hybrid "both"
-    # grid on 150 SciFact train claims (first_pass_k and n_alternatives not tuned).
+    # Local query transforms and the fusion of their lists: the best row of the hybrid "both" grid on 150
+    # SciFact train claims (first_pass_k and n_alternatives not tuned).
     n_alternatives: int = 3
     prf_terms: int = 10
     first_pass_k: int = 5
@@ -255,22 +230,16 @@ class AdvancedDefaults:
     fusion: str = "weighted"
     original_weight: float = 2.0  # weight of the question's own list; each alternative's list weighs 1
     hypothetical_weight: float = 0.5
-    # LocalIntentClassifier: below this score a message is never small talk (it is searched). Chosen on the
-    # intent dev set plus 300 questions of SQuAD 2.0 articles 0-7 (benchmarks/advanced/intent_accuracy.py).
+    # Below this score a message is searched, never small talk: intent dev + 300 SQuAD 0-7 questions.
     intent_min_similarity: float = 0.25
 
 
 @dataclass(frozen=True)
 class RefusalDefaults:
-    """The answer/refuse dial of each RAG graph: its builder's ``refuse_below``. A run that reached an answer
-    keeps it only when its ``confidence`` (the document grader's best relevance score among the documents the
-    answer is written from, :data:`ragkit.core.contract.RAGResult`) is at least this bar; 0.0 answers whatever
-    the graph's own checks let through.
-
-    A bar belongs to a corpus: the grader's scores are not on one scale across corpora. The default is 0.0
-    for every graph because the bar chosen on SQuAD (:data:`REFUSAL_SQUAD`) does not carry to the workbook's
-    own corpora (``benchmarks/refusal/README.md``, "Beyond the tune split"). Choose a bar for your corpus on a
-    labelled tuning split with ``benchmarks/refusal/risk_coverage.py`` and pass it as ``refuse_below``."""
+    """The answer/refuse dial of each RAG graph (its builder's ``refuse_below``): a run keeps its answer only
+    when its ``confidence`` reaches the bar. 0.0 for every graph: a bar belongs to a corpus, and the one chosen
+    on SQuAD (:data:`REFUSAL_SQUAD`) does not carry to the workbook's corpora (``benchmarks/refusal/README.md``);
+    choose yours with ``benchmarks/refusal/risk_coverage.py``."""
 
     crag: float = 0.0
     self_rag: float = 0.0

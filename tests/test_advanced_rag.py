@@ -18,7 +18,8 @@ from ragkit.defaults import REFUSAL
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.graphs.advanced_rag import build_advanced_rag_graph, worst_case_steps
 from ragkit.offline.small_talk import CANNED_REPLIES
-from ragkit.roles.protocols import Answer, Intent, QueryTransform
+from ragkit.roles.llm_queries import Intent, QueryTransform
+from ragkit.roles.protocols import Answer
 from tests.conftest import assert_snapshot
 from tests.doubles import Script, ScriptedGrader, ScriptedHallucinationGrader
 

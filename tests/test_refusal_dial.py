@@ -36,13 +36,8 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph
 from ragkit.plots import RISK_COVERAGE_SIZE, plot_risk_coverage
 from ragkit.roles.answer_grader_protocols import Usefulness
 from ragkit.roles.judge_protocols import Judgement
-from ragkit.roles.protocols import (
-    Answer,
-    Grade,
-    Groundedness,
-    Intent,
-    QueryTransform,
-)
+from ragkit.roles.llm_queries import Intent, QueryTransform
+from ragkit.roles.protocols import Answer, Grade, Groundedness
 from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
 
 DOCS = [Document(f"Passage {i}: the mill was built by the monks in 11{i}0.", metadata={"id": f"d{i}", "title": "Mill"})

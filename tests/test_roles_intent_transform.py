@@ -17,8 +17,14 @@ from ragkit.offline.small_talk import (
     LocalQueryTransformer,
     LocalSmallTalk,
 )
-from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
-from ragkit.roles.protocols import IntentClassifier, QueryTransformer
+from ragkit.roles.llm_queries import (
+    SMALL_TALK_PROMPT,
+    IntentClassifier,
+    LLMIntentClassifier,
+    LLMQueryTransformer,
+    LLMSmallTalk,
+    QueryTransformer,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [

@@ -53,7 +53,7 @@ from ragkit.evaluation.beir import load_beir
 from ragkit.evaluation.ir_metrics import ndcg_at_k, recall_at_k
 from ragkit.graphs.advanced_rag import search_queries, weighted_queries
 from ragkit.offline.small_talk import LocalQueryTransformer
-from ragkit.roles.protocols import QueryTransform
+from ragkit.roles.llm_queries import QueryTransform
 
 DATA = datasets_dir() / "scifact"
 OUT = {"train": ROOT / "benchmarks" / "results" / "advanced_transforms_train.json",

@@ -1,19 +1,15 @@
 """The contract every ragkit graph keeps; whoever consumes a graph relies on these and nothing else.
 
-1. **Input is checked first.** The entry node (:func:`check_question_node`) raises a ``ValueError``
-   (``TypeError`` for a non-string) for an empty question or one over ``max_question_chars``, naming the
-   builder argument that raises the limit, before any search, model or embedder is touched.
+1. **Input is checked first** (:func:`check_question_node`), before any search, model or embedder is touched.
 2. **A search that fails at run time is an outcome** (:func:`ragkit.core.search.run_search`), not a crash;
-   a setup error (missing data or index, broken data file, missing package) is raised with its fix
-   (:class:`DataNotFound`, :class:`DataError`, ``ImportError``).
+   a setup error is raised with its fix (:data:`SETUP_ERRORS`).
 3. **A role that fails takes its documented safe default** (``fallback=True``).
 4. **Every loop has a cap in the state**, and a test proves the run ends within it.
 5. **A question the models cannot read is told so** (:func:`unsupported_language`).
 6. **One result**: every RAG graph ends with the :class:`RAGResult` fields.
-7. **Every node is traced** (:func:`traced`): ``path`` and ``timings``, two state keys with reducers.
-   Timings vary from run to run, so notebooks print ``path`` and only plot timings.
-8. **Refusing is one dial**: a run keeps its answer only when its ``confidence`` reaches the builder's
-   ``refuse_below`` (:func:`answers_at`), and reports ``confidence`` either way.
+7. **Every node is traced** (:func:`traced`): ``path`` and ``timings`` (which vary, so notebooks only plot them).
+8. **Refusing is one dial** (:func:`answers_at`): a run keeps its answer only when its ``confidence`` reaches
+   the builder's ``refuse_below``.
 
 >>> check_question("x" * 30, 10, "build_self_rag_graph")
 Traceback (most recent call last):
@@ -95,9 +91,8 @@ class RAGResult(TypedDict, total=False):
     outcome: Outcome
     citations: list[int]  # 1-based numbers into ``sources`` that the answer cites
     reason: str  # why this outcome: the checks passed, the refusal's cause, what was asked back
-    # What the refusal dial compares with ``refuse_below``: the grader's best score among the documents the
-    # answer is written from (None: nothing was scored). It ranks runs of one graph with the same roles; it is
-    # not the probability that the answer is right, and means nothing across graders.
+    # The grader's best score among the documents the answer is written from (None: nothing was scored): it
+    # ranks runs of one graph with the same roles, it is not the probability that the answer is right.
     confidence: float | None
     language_note: str | None  # set by the entry node when the local roles cannot read the question
     path: Annotated[list[str], add_path]
@@ -215,8 +210,7 @@ def check_question_node(builder: str, max_chars: int, chat_model_set: bool, star
     """The entry node every graph starts with: check the question (policies 1 and 5), then ``start``.
 
     ``start(state, config, question)`` returns the graph's own first update (its counters, its caps checked
-    against the run's ``recursion_limit``); it may raise a ``ValueError`` too. ``field="messages"``: a chat
-    graph's text is its last message, the user's, checked against ``max_chars`` as ``max_message_chars``.
+    against the run's ``recursion_limit``). ``field="messages"``: a chat graph's text is the last message.
     """
     what, arg = ("message", "max_message_chars") if field == "messages" else ("question", "max_question_chars")
 

