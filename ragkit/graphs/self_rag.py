@@ -175,8 +175,7 @@ def best_candidate(candidates: list[Candidate]) -> Candidate:
 # ---------------------------------------------------------------- nodes
 def start_run(default_max_attempts: int,
               refuse_below: float = REFUSAL.self_rag) -> Callable[[dict, RunnableConfig, str], SelfRAGState]:
-    """What the entry node adds: the budget (checked against the run's ``recursion_limit``), fresh counters
-    and the refusal dial."""
+    """What the entry node adds: the budget (checked against ``recursion_limit``), fresh counters, the dial."""
 
     def start(state: dict, config: RunnableConfig, question: str) -> SelfRAGState:
         cap = state.get("max_attempts", default_max_attempts)
@@ -216,10 +215,8 @@ def grade_documents_node(grader: DocumentGrader, fallback_documents: int) -> Cal
 
     @traced("grade_documents")
     def grade_documents(state: SelfRAGState) -> SelfRAGState:
-        """Keep only the documents the grader finds relevant to the question.
-
-        The last chance: when none passes and no rewrite is left, keep instead the ``fallback_documents``
-        best-scored documents the grader rejected during the run; ``relevance_fallback`` says so.
+        """Keep the documents the grader finds relevant; when none passes and no rewrite is left, the
+        ``fallback_documents`` best the grader rejected in this run (``relevance_fallback`` says so).
 
         Reads: question, documents, rejected, attempts, max_attempts.
         Writes: documents, grades, rejected, relevance_fallback, evidence_score.
@@ -247,10 +244,9 @@ def transform_query_node(rewriter: QuestionRewriter, fallback_documents: int = 0
     def transform_query(state: SelfRAGState) -> SelfRAGState:
         """Rewrite the current query for a better search; counts as one attempt.
 
-        The rewriter sees only the documents the grader kept (feedback from rejected documents would pull
-        the next search back to them). A rewrite this run already searched (a deterministic rewriter
-        reaches a fixed point) would find the same documents, so it is not searched: ``repeated_query`` is
-        set and the writer gets the ``fallback_documents`` best rejected documents.
+        The rewriter sees only the kept documents (rejected ones would pull the search back to them). A rewrite
+        this run already searched (a deterministic rewriter reaches a fixed point) is not searched again:
+        ``repeated_query`` is set and the writer gets the ``fallback_documents`` best rejected documents.
 
         Reads: question, query, searched, documents, rejected, relevance_fallback, attempts, rewrites.
         Writes: query, attempts, rewrites, repeated_query (and documents, relevance_fallback, evidence_score on
@@ -344,8 +340,7 @@ def finish(state: SelfRAGState) -> SelfRAGState:
 
 @traced("give_up")
 def give_up(state: SelfRAGState) -> SelfRAGState:
-    """Out of budget: return the best answer seen and say plainly that it was not verified (refused when its
-    confidence is below the refusal dial).
+    """Out of budget: the best answer seen, saying plainly that it was not verified (or the dial's refusal).
 
     Reads: candidates, attempts, generations, rewrites, refuse_below. Writes: the result fields, confidence,
     generation, gave_up.

@@ -1,12 +1,11 @@
 """An offline document grader: is this document relevant to the question?
 
-``LocalGrader`` is a small calibrated classifier: logistic regression over three features of a (question,
-document) pair, ``cosine`` (MiniLM similarity to the whole document), ``best_sentence`` (to its closest
-sentence, so a long document with one relevant sentence still scores) and ``coverage`` (the share of the
-question's stemmed key terms it has). The weights and threshold are in :data:`ragkit.defaults.GRADER`;
-the threshold favours recall, because a relevant document wrongly dropped costs a rewrite while a
-marginal one wrongly kept is still checked downstream. :func:`ragkit.evaluation.tuning.fit_grader` refits it on your
-labelled pairs. Self-RAG's answer grader is in :mod:`ragkit.offline.answer_grader`.
+``LocalGrader`` is logistic regression over three features of a (question, document) pair: ``cosine``
+(MiniLM similarity to the whole document), ``best_sentence`` (to its closest sentence, so a long document
+with one relevant sentence still scores) and ``coverage`` (the share of the question's key terms it has).
+Its threshold (:data:`ragkit.defaults.GRADER`) favours recall: a relevant document wrongly dropped costs a
+rewrite, a marginal one wrongly kept is still checked downstream. :func:`ragkit.evaluation.tuning.fit_grader`
+refits it on your labelled pairs.
 
 What it cannot do: three features and a linear model, no IDF (a question verb like "goes" counts as
 much as "oysters"); refit or move the threshold on another collection.

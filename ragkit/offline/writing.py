@@ -92,11 +92,8 @@ def answer_units(documents: Sequence[Document]) -> list[SourceSentence]:
 
 
 def with_subject(unit: SourceSentence, document: Document) -> str:
-    """The sentence to quote, "<title>: <sentence>" when it is not its document's first and does not name the title.
-
-    A later sentence often leans on the first ("Dietary: vegan." says nothing about WHICH dish). Only a
-    title that occurs in the document's own text is used (:func:`ragkit.core.nlp.document_subject`), so
-    the answer stays a quote.
+    """The sentence to quote, "<title>: <sentence>" when it is not its document's first and does not name the title
+    (a title the document's text contains: :func:`ragkit.core.nlp.document_subject`, so the answer stays a quote).
 
     >>> doc = Document(page_content="Panna cotta with figs (dessert, 8.00 EUR). Figs are roasted in honey. "
     ...                "Dietary: gluten-free, vegetarian, no nuts.", metadata={"title": "Panna cotta with figs"})

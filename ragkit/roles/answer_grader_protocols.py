@@ -3,8 +3,7 @@
 
 What it cannot do: an answer grader does not check that the answer is right (that it is grounded is the
 hallucination grader's question, asked before this one); :func:`declines` knows a few English phrasings of
-"I don't know", no others. Its implementations: :class:`ragkit.offline.answer_grader.LocalAnswerGrader` and
-:class:`ragkit.roles.llm_answer_grader.LLMAnswerGrader`.
+"I don't know", no others.
 """
 
 from __future__ import annotations

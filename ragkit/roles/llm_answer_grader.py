@@ -1,6 +1,5 @@
 """The LLM answer grader (Self-RAG): a chat model says whether an answer addresses and resolves the question
-(a prompt plus structured output, adapted from the LangGraph Self-RAG tutorial); code decides refusals, and a
-failed call or malformed output accepts the answer. Local stand-in: :class:`ragkit.offline.answer_grader.LocalAnswerGrader`.
+(prompt adapted from the LangGraph Self-RAG tutorial); code decides refusals; a failed call accepts the answer.
 """
 
 from __future__ import annotations
