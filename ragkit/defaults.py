@@ -29,7 +29,7 @@ class RetrievalDefaults:
     # Max-chunk dense (MaxP): chunking set by hand (not searched); its fusion tuned on SciFact train.
     chunk_size: int = 1000
     chunk_overlap: int = 150
-    include_whole: bool = True
+    include_whole: bool = True  # the whole text is one more passage
     maxp_fusion: str = "weighted"
     maxp_alpha: float = 0.5
     # LocalReranker's signal weights and how many results it reorders: a weight grid x depth on SciFact train.
@@ -77,7 +77,8 @@ class RouterDefaults:
     passage_weight: float = 0.7
     passage_bar: float = 0.6
     term_weight: float = 0.15
-    # Bonus for a route that serves the question's kind (RouteSpec.serves); routing dev, the six above held fixed.
+    # Bonus, times the signal's strength, for a route serving the question's kind (RouteSpec.serves); routing
+    # dev, with the six values above held fixed.
     signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.4})
 
 
@@ -97,14 +98,14 @@ class VerifierDefaults:
     """LocalHallucinationGrader's bars, and LocalAnswerGrader's relevance bar (``benchmarks/roles/README.md``).
 
     ``support_bar`` / ``coverage_bar`` (chosen for the earlier grader): a claim is an appended clause when its aligned
-    span's cosine is below ``support_bar`` and fewer than ``coverage_bar`` of its content words are supported;
-    ``synonym_bar`` and ``overlap_weight`` were not tuned.
+    span's cosine is below ``support_bar`` (also the sentence-level mode's bar) and fewer than ``coverage_bar``
+    of its content words are supported.
     """
 
     support_bar: float = 0.6
     coverage_bar: float = 0.7
-    synonym_bar: float = 0.6
-    overlap_weight: float = 0.5
+    synonym_bar: float = 0.6  # the word cosine at which a span word counts as a synonym (not tuned)
+    overlap_weight: float = 0.5  # weight of word overlap next to cosine when a claim is aligned (not tuned)
     answer_bar: float = 0.35
     answer_similarity_weight: float = 0.6
 
