@@ -250,7 +250,7 @@ def offline_language_note(question: str, chat_model_set: bool = False) -> str | 
             f"(or pass chat_model=) to ask in {name}, or ask in English.")
 
 
-# ---------------------------------------------------------------- question form and answer type
+# ---------------------------------------------------------------- answer type
 AnswerType = Literal["person", "time", "quantity", "yes/no", "other"]
 ANSWER_TYPES: tuple[str, ...] = get_args(AnswerType)
 _PATTERNS: dict[str, re.Pattern[str]] = {

@@ -342,9 +342,9 @@ def negation_count(text: str, scope: set[str] | None = None, lexicon: Collection
     (1, 1, 0)
     >>> negation_count("A gluten-free tart, made without flour."), negation_count("It is impossible.")
     (2, 1)
-    >>> negation_count("Oysters come from the farm at Punta Bassa and are not served cooked.",
-    ...                scope=_key_set("The oysters come from a farm"))
-    0
+    >>> negation_count("Oysters are farmed and not cooked.", _key_set("Oysters are farmed")), negation_count(
+    ...     "Oysters are farmed and not cooked.", _key_set("Oysters are cooked"))
+    (0, 1)
     """
     text = re.sub(r"\bno-(?=\w)", " ", text, flags=re.IGNORECASE)  # "a no-take zone" names a thing
     text = _NT.sub(" not", re.sub(r"(?i)\bcan't\b|\bcannot\b", "can not", text))
@@ -650,12 +650,10 @@ class LocalHallucinationGrader:
         if "name" in self.checks:
             doc_words, doc_keys = {w.lower() for w in re.findall(r"[\w'-]+", doc)} | set(words(doc)), _key_set(doc)
             missing = sorted(n for n in _capital_words(claim.own) if n not in doc_words and not keys(n) & doc_keys
-                             and not _acronym_in(n.upper(), doc))
+                             and not _acronym_in(n.upper(), doc)) or [
+                p for p in name_phrases(claim.own) if not phrase_in(p, doc) and not _acronym_in(p, doc)]
             if missing:
                 return "name", f"the name {missing[0]!r} is not in the source"
-            phrases = [p for p in name_phrases(claim.own) if not phrase_in(p, doc) and not _acronym_in(p, doc)]
-            if phrases:
-                return "name", f"the name {phrases[0]!r} is not in the source"
         if not self.check_claims:
             if best_cosine < self.support_bar:
                 return "similarity", f"no source passage is similar enough ({best_cosine:.2f} < {self.support_bar})"
