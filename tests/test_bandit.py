@@ -25,7 +25,7 @@ from ragkit.bandit import (
     query_features,
     save,
 )
-from ragkit.core.nlp import question_form
+from ragkit.bandit.contextual import question_form
 
 ARMS = ["dense", "bm25", "hybrid"]
 CONTEXTUAL = (LinUCB, LinearThompsonSampling)

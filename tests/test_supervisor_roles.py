@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
 from ragkit.core.embeddings import embed, load_embedder
-from ragkit.core.nlp import Clause, code_blocks, reorder, split_clauses
+from ragkit.core.nlp import Clause, code_blocks, split_clauses
 from ragkit.domains.handbook.agents import CONTEXT, DESCRIPTIONS, HANDBOOK_TEAM, SUPERVISOR_ROUTES, TITLES
 from ragkit.goldsets import load_goldset
 from ragkit.offline.agents import (
@@ -31,7 +31,7 @@ from ragkit.offline.agents import (
     printed_numbers,
 )
 from ragkit.offline.small_talk import LocalSmallTalk
-from ragkit.offline.supervisor import LocalSupervisor, best_labellings, choose_plan, marked_boundaries
+from ragkit.offline.supervisor import LocalSupervisor, best_labellings, choose_plan, marked_boundaries, reorder
 from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, agent_name, normalise_sequence, truncate
 from ragkit.roles.llm_agents import (
     LLMAggregator,

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ragkit.bandit.policies import Policy, Seed
-from ragkit.core.nlp import question_form, tokenize, words
+from ragkit.core.nlp import POLAR_OPENERS, QUESTION_WORDS, tokenize, words
 from ragkit.core.search import LazySearch
 
 
@@ -170,10 +170,9 @@ class LinearThompsonSampling(_LinearArms):
 #
 # Everything is read from the query and from an idf table of the corpus (term -> Lucene idf
 # ``log(1 + (N - n + 0.5) / (n + 0.5))``, n = documents containing the term: ``BM25Retriever.idf``), so
-# nothing is fitted to one collection; the question form comes from
-# :func:`ragkit.core.nlp.question_form`. Idf values are divided by the largest idf in the table
-# (a term found in one document), which
-# puts them in [0, 1] whatever the corpus size. A term counts as *rare* when its scaled idf is at least
+# nothing is fitted to one collection; the question form comes from :func:`question_form`. Idf values are
+# divided by the largest idf in the table (a term found in one document), which puts them in [0, 1] whatever
+# the corpus size. A term counts as *rare* when its scaled idf is at least
 # one half, which for Lucene idf means it occurs in fewer than about ``sqrt(1.5 N)`` documents (88 of
 # SciFact's 5,183). A term the corpus never uses (out of vocabulary) gets the largest idf.
 #
@@ -192,6 +191,24 @@ FEATURE_NAMES = (
     "has_digits",  # 1 if a word contains a digit (doses, years, gene names)
     "q_what", "q_how", "q_why", "q_wh_other", "q_yes_no",  # question form, one-hot (all 0: a statement)
 )
+
+
+def question_form(question: str) -> str | None:
+    """The question's form: "what", "how", "why", "wh_other" (who, which, where, when ...) from its first word
+    (or any wh-word of a question), "yes_no" (an auxiliary first and a "?"), None for a statement.
+
+    >>> question_form("Why do cells divide?"), question_form("Does aspirin thin blood?"), question_form("Aspirin thins blood.")
+    ('why', 'yes_no', None)
+    """
+    tokens = words(question)
+    asks = question.rstrip().endswith("?")
+    if not tokens:
+        return None
+    if tokens[0] in QUESTION_WORDS:
+        return QUESTION_WORDS[tokens[0]]
+    if tokens[0] in POLAR_OPENERS and asks:
+        return "yes_no"
+    return next((QUESTION_WORDS[t] for t in tokens if t in QUESTION_WORDS), None) if asks else None
 
 
 def query_features(query: str, idf: Mapping[str, float]) -> np.ndarray:

@@ -1,10 +1,9 @@
 """The one text module of ragkit: every retriever and local role cuts text with these functions.
 
 Tokens (:func:`tokenize`, :func:`key_terms`), sentences (:func:`split_sentences`, :func:`prose_sentences`),
-the language of a question (:func:`detect_language`), its form and the answer it asks for
-(:func:`question_form`, :func:`answer_type`, :func:`has_answer`), one negation lexicon, facts in a sentence
-(:func:`numbers`, :func:`names`, ``[n]`` citations), Markdown code fences (:data:`FENCE`) and the clauses of a
-request (:func:`split_clauses`).
+the language of a question (:func:`detect_language`), the answer it asks for (:func:`answer_type`,
+:func:`has_answer`), one negation lexicon, facts in a sentence (:func:`numbers`, :func:`names`, ``[n]``
+citations), Markdown code fences (:data:`FENCE`) and the clauses of a request (:func:`split_clauses`).
 
 What it cannot do: it reads English only (French, Spanish and German are recognised, not read); the
 splitters and the name finder are regular expressions, not trained models, so unusual text is sometimes
@@ -251,7 +250,7 @@ def offline_language_note(question: str, chat_model_set: bool = False) -> str | 
             f"(or pass chat_model=) to ask in {name}, or ask in English.")
 
 
-# ---------------------------------------------------------------- question form and answer type
+# ---------------------------------------------------------------- answer type
 AnswerType = Literal["person", "time", "quantity", "yes/no", "other"]
 ANSWER_TYPES: tuple[str, ...] = get_args(AnswerType)
 _PATTERNS: dict[str, re.Pattern[str]] = {
@@ -287,24 +286,6 @@ def answer_type(question: str) -> AnswerType:
     if found:
         return min(found)[1]  # type: ignore[return-value]
     return "yes/no" if text.split(" ", 1)[0] in POLAR_OPENERS else "other"
-
-
-def question_form(question: str) -> str | None:
-    """The question's form: "what", "how", "why", "wh_other" (who, which, where, when ...) from its first word
-    (or any wh-word of a question), "yes_no" (an auxiliary first and a "?"), None for a statement.
-
-    >>> question_form("Why do cells divide?"), question_form("Does aspirin thin blood?"), question_form("Aspirin thins blood.")
-    ('why', 'yes_no', None)
-    """
-    tokens = words(question)
-    asks = question.rstrip().endswith("?")
-    if not tokens:
-        return None
-    if tokens[0] in QUESTION_WORDS:
-        return QUESTION_WORDS[tokens[0]]
-    if tokens[0] in POLAR_OPENERS and asks:
-        return "yes_no"
-    return next((QUESTION_WORDS[t] for t in tokens if t in QUESTION_WORDS), None) if asks else None
 
 
 def has_answer(kind: str, text: str, question: str = "") -> bool:
@@ -688,13 +669,13 @@ def _strip_leading(text: str, words: Sequence[str]) -> tuple[str, str]:
 
 
 def split_clauses(question: str) -> list[Clause]:
-    """The clauses of a request, as written, each with its order mark (:func:`reorder` applies them).
+    """The clauses of a request, as written, each with its order mark (``offline.supervisor.reorder`` applies them).
 
     It cuts at ``. ? ! ; : ,`` before a space, at arrows (``->``) and before connectives that can open a
     step (``and``, ``then``, ``after``, ``before``, ``once``, ``finally`` ...), never inside brackets, quotes
     or backticks, and drops :data:`SEQUENCE_WORDS` from a clause's front. What it cannot do: it has no
     parser, so "after" as a preposition ("what happens after a crash?") is cut like the conjunction, and a
-    cut inside a noun phrase ("BM25 and dense retrieval") is left for the caller to :func:`merge` back.
+    cut inside a noun phrase ("BM25 and dense retrieval") is left for the caller to merge back.
 
     >>> [c.text for c in split_clauses("Look up BM25, implement it, and then compare it with [1, 2].")]
     ['Look up BM25', 'implement it', 'compare it with [1, 2]']
@@ -720,33 +701,3 @@ def split_clauses(question: str) -> list[Clause]:
         if text.strip():
             clauses.append(Clause(text.strip(), raw, order))
     return clauses
-
-
-def reorder(clauses: Sequence[Clause]) -> list[Clause]:
-    """Apply the order marks: "first" clauses to the front, a prerequisite before the clause it follows,
-    an "after_next" clause behind the next one.
-
-    >>> [c.text for c in reorder([Clause("code it", ""), Clause("look it up", "", "before_previous")])]
-    ['look it up', 'code it']
-    """
-    items = list(clauses)
-    for i in range(1, len(items)):
-        if items[i].order == "before_previous":
-            items[i - 1], items[i] = items[i], items[i - 1]
-    for i in range(len(items) - 2, -1, -1):
-        if items[i].order == "after_next":
-            items[i], items[i + 1] = items[i + 1], items[i]
-    return [c for c in items if c.order == "first"] + [c for c in items if c.order != "first"]
-
-
-_ORDER_STRENGTH: tuple[Order, ...] = ("first", "before_previous", "after_next", "")
-
-
-def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
-    """Two neighbouring clauses as one; ``order`` defaults to the stronger of their marks.
-
-    >>> merge(Clause("a", "a"), Clause("b", "b", "first"))
-    Clause(text='a b', raw='a b', order='first')
-    """
-    order = min(a.order, b.order, key=_ORDER_STRENGTH.index) if order is None else order
-    return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)

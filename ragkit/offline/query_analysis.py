@@ -544,7 +544,8 @@ def clauses(toks: list[Tok]) -> list[list[int]]:
 def is_polar(toks: list[Tok]) -> bool:
     """A yes/no question: its first clause opener is an auxiliary ("Is", "Do", "Can"), not a wh-word.
 
-    Unlike :func:`ragkit.core.nlp.question_form`, every clause counts: "Coeliac here, is the tart safe?" is polar.
+    Unlike :func:`ragkit.bandit.contextual.question_form`, every clause counts: "Coeliac here, is the tart
+    safe?" is polar.
     """
     start = True
     for t in toks:

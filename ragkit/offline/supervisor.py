@@ -43,7 +43,7 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed
-from ragkit.core.nlp import Clause, clean_query, merge, reorder, split_clauses, tokenize
+from ragkit.core.nlp import Clause, Order, clean_query, split_clauses, tokenize
 from ragkit.defaults import SUPERVISOR
 from ragkit.offline.router import LocalRouter, term_shares
 from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, AgentName, Plan
@@ -72,6 +72,36 @@ class PlanCandidate:
 @dataclass(frozen=True)
 class SupervisorPlan(Plan):
     candidates: tuple[PlanCandidate, ...] = ()  # every plan weighed, the chosen one first
+
+
+def reorder(clauses: Sequence[Clause]) -> list[Clause]:
+    """Apply the order marks: "first" clauses to the front, a prerequisite before the clause it follows,
+    an "after_next" clause behind the next one.
+
+    >>> [c.text for c in reorder([Clause("code it", ""), Clause("look it up", "", "before_previous")])]
+    ['look it up', 'code it']
+    """
+    items = list(clauses)
+    for i in range(1, len(items)):
+        if items[i].order == "before_previous":
+            items[i - 1], items[i] = items[i], items[i - 1]
+    for i in range(len(items) - 2, -1, -1):
+        if items[i].order == "after_next":
+            items[i], items[i + 1] = items[i + 1], items[i]
+    return [c for c in items if c.order == "first"] + [c for c in items if c.order != "first"]
+
+
+_ORDER_STRENGTH: tuple[Order, ...] = ("first", "before_previous", "after_next", "")
+
+
+def merge(a: Clause, b: Clause, order: Order | None = None) -> Clause:
+    """Two neighbouring clauses as one; ``order`` defaults to the stronger of their marks.
+
+    >>> merge(Clause("a", "a"), Clause("b", "b", "first"))
+    Clause(text='a b', raw='a b', order='first')
+    """
+    order = min(a.order, b.order, key=_ORDER_STRENGTH.index) if order is None else order
+    return Clause(f"{a.text} {b.text}".strip(), f"{a.raw} {b.raw}".strip(), order)
 
 
 def head(text: str) -> str:
@@ -148,7 +178,7 @@ def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[
                      scores: Sequence[dict[str, float]], max_hops: int) -> Plan:
     """The plan of a labelling: parts of one agent in a row are one hop; a ``context`` or ``chitchat`` part
     joins the hop before it, its words kept in that hop's task (a scene-setting part in front joins the next
-    hop; small talk in front is dropped); order marks applied (:func:`ragkit.core.nlp.reorder`), repeats in a
+    hop; small talk in front is dropped); order marks applied (:func:`reorder`), repeats in a
     row collapsed, cut at ``max_hops``. No agent part: one hop for the agent of the highest summed score.
 
     >>> parts = [Clause(t, t) for t in ("hi", "my corpus is small", "is a flat index enough", "thanks")]

@@ -29,7 +29,7 @@ from ragkit.roles.protocols import DocumentGrader, HallucinationGrader
 @dataclass(frozen=True)
 class KindDecision:
     """A question's *kind* (which evidence it needs: a label of a domain's table), not its *form*
-    (``core.nlp.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
+    (``bandit.contextual.question_form``) nor its *answer type* (``core.nlp.answer_type``); confidence is a score."""
 
     kind: str
     confidence: float
