@@ -31,6 +31,7 @@ import ast
 import builtins
 import math
 import re
+from itertools import takewhile
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -79,12 +80,7 @@ def _phrase(words: list[str], skip: int = 0) -> list[str]:
     (at most MAX_OPTION_WORDS)."""
     while skip and words and _stop(words[0]) and words[0][0].isalnum():
         words, skip = words[1:], skip - 1
-    out = []
-    for word in words[:MAX_OPTION_WORDS]:
-        if _stop(word):
-            break
-        out.append(word)
-    return out
+    return list(takewhile(lambda word: not _stop(word), words[:MAX_OPTION_WORDS]))
 
 
 def options_in(question: str) -> list[str]:
@@ -124,13 +120,9 @@ def evidence_sentences(findings: Sequence[AgentAnswer], documents: Sequence[Docu
 
 def printed_numbers(findings: Sequence[AgentAnswer], max_lines: int = 5) -> list[str]:
     """Lines of program output (inside the code agent's "Output" block) that hold a digit."""
-    lines: list[str] = []
-    for answer in findings:
-        if answer.agent != "code":
-            continue
-        for block in re.findall(r"Output:\n```\n(.*?)```", answer.text, flags=re.DOTALL):
-            lines.extend(line.strip() for line in block.splitlines() if re.search(r"\d", line))
-    return lines[:max_lines]
+    blocks = [block for answer in findings if answer.agent == "code"
+              for block in re.findall(r"Output:\n```\n(.*?)```", answer.text, flags=re.DOTALL)]
+    return [line.strip() for block in blocks for line in block.splitlines() if re.search(r"\d", line)][:max_lines]
 
 
 class LocalAnalyst:

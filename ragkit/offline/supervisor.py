@@ -31,6 +31,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -284,16 +285,9 @@ def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], serve: Sequence[
     >>> hop_gains(parts, ["rag", "code", "code"], rows, "rag")
     [('code', 'and code it', 0.5)]
     """
-    runs: list[tuple[str, list[int]]] = []
-    for i, label in enumerate(labels):
-        if label not in AGENTS or label == "chitchat":
-            continue
-        if runs and runs[-1][0] == label:
-            runs[-1][1].append(i)
-        else:
-            runs.append((label, [i]))
+    agent_parts = [i for i, label in enumerate(labels) if label in AGENTS and label != "chitchat"]
     out = []
-    for agent, parts in runs:
+    for agent, parts in groupby(agent_parts, key=lambda i: labels[i]):
         if agent != base:
             gain, i = max((serve[i][agent] - serve[i].get(base, 0.0), -i) for i in parts)
             out.append((agent, clauses[-i].text, round(gain, 4)))
