@@ -12,7 +12,8 @@ Unlike a supervisor that loops back to itself after every worker (stopped only b
 limit), the plan is made once and the hops are counted in the state, so a run takes at most
 ``worst_case_steps(max_hops)`` steps whatever the supervisor proposes. The plans weighed and why one was
 chosen are in ``plan_candidates`` and ``plan_note``; ``hop_log`` records every hop's task, what it saw, its
-answer and its time. An agent that raises becomes an answer saying so, and the run goes on to the
+answer and its time. An empty or oversized question, a bad ``max_hops`` or a ``recursion_limit`` too low for
+it raises before any agent runs; an agent that raises becomes an answer saying so, and the run goes on to the
 aggregator. The final state carries the RAG result fields (:class:`ragkit.core.contract.RAGResult`).
 
 What it cannot do: the plan is not revised after a hop (no replanning); an agent that runs twice in one
