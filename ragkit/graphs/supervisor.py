@@ -8,31 +8,13 @@ The graph::
     <each agent> -> next_hop -> <the next planned agent>   (while hops remain and hops < max_hops)
     <each agent> -> aggregator -> END
 
-- ``supervisor`` (role): an ordered agent sequence, normalised in code whatever the role returned
-  (:func:`ragkit.roles.agent_protocols.normalise_sequence`: unknown names dropped, repeats in a row
-  collapsed, nothing usable -> ``rag``, cut at ``max_hops``, a state field); the plans it weighed and why
-  it chose one in ``plan_candidates`` and ``plan_note``. ``hop_log`` records every hop's task, what it saw,
-  its answer and its time.
-- ``rag_agent`` runs a ragkit RAG graph as a subgraph (``rag_graph=``; default: CRAG over ``retriever``,
-  built with ``max_clarifications=0`` so it never pauses to ask back) on its task's subject, without the
-  words that only name the corpus ("what does the handbook say about":
-  :func:`ragkit.offline.agents.search_subject`), and reads only its result fields.
-- ``code_agent`` gets code from the ``coder`` role and runs it only through the runner it was given
-  (``run_code=``, a function ``code -> result``, e.g. ``ragkit.sandbox.python_runner()``: hostile code is
-  stopped by the sandbox, and the answer says what happened). Without a runner it says so, and runs nothing.
-- ``analysis_agent`` (``analyst`` role) compares what the earlier agents found; ``chitchat_agent`` answers
-  small talk without retrieval; ``aggregator`` (role) merges the answers, keeping each one's details.
-
-The final state carries the RAG result fields too: ``answer`` (the aggregated answer), ``sources`` and
-``citations`` (what the rag agent's result cited), ``outcome`` and ``reason``. Domain knowledge (the
-agents' descriptions, the local supervisor's examples, the small-talk replies) is passed in as ``domain=``
-(the handbook's: ``ragkit.domains.handbook.agents.HANDBOOK_TEAM``).
-
 Unlike a supervisor that loops back to itself after every worker (stopped only by LangGraph's recursion
 limit), the plan is made once and the hops are counted in the state, so a run takes at most
-``worst_case_steps(max_hops)`` steps whatever the supervisor proposes. An empty or oversized question, a
-bad ``max_hops`` or one the run's ``recursion_limit`` could not finish raises before any agent runs; an
-agent that raises becomes an answer saying so, and the run goes on to the aggregator.
+``worst_case_steps(max_hops)`` steps whatever the supervisor proposes. The plans weighed and why one was
+chosen are in ``plan_candidates`` and ``plan_note``; ``hop_log`` records every hop's task, what it saw, its
+answer and its time. An empty or oversized question, a bad ``max_hops`` or a ``recursion_limit`` too low for
+it raises before any agent runs; an agent that raises becomes an answer saying so, and the run goes on to the
+aggregator. The final state carries the RAG result fields (:class:`ragkit.core.contract.RAGResult`).
 
 What it cannot do: the plan is not revised after a hop (no replanning); an agent that runs twice in one
 plan (rag, code, rag) overwrites its own field and the ``sources`` (``hop_log`` keeps both); the rag agent
@@ -171,13 +153,6 @@ def rag_answer(output: dict[str, Any]) -> AgentAnswer:
                        citations=tuple(output.get("citations") or ()))
 
 
-def code_answer(explanation: str, code: str, run: CodeRun) -> str:
-    """The code agent's answer: what the code is, the code, what it printed, how the run ended."""
-    shown = truncate(run.stdout, MAX_OUTPUT_SHOWN) if run.stdout.strip() else ""
-    output = f"Output:\n```\n{shown}\n```\n" if shown else "It printed nothing.\n"
-    return f"{explanation}\n\n```python\n{code}\n```\n{output}{run.summary()}"
-
-
 def outcome_of(answers: list[AgentAnswer]) -> tuple[Literal["answered", "refused"], str]:
     """``answered`` when at least one agent did its part, else ``refused``; the reason names who did what.
 
@@ -210,7 +185,8 @@ def start_run(default_max_hops: int) -> Callable[[dict, RunnableConfig, str], Su
 
 
 def supervisor_node(supervisor: Supervisor) -> Callable[[SupervisorState], SupervisorState]:
-    """Build the ``supervisor`` node: ask the role for a plan, then normalise it in code, whatever it returned."""
+    """Build the ``supervisor`` node: ask the role for a plan, then normalise it in code, whatever it returned
+    (:func:`ragkit.roles.agent_protocols.normalise_sequence`)."""
 
     @traced("supervisor")
     def supervise(state: SupervisorState) -> SupervisorState:
@@ -248,11 +224,8 @@ def agent_node(agent: AgentName, work: Work, previous_chars: int) -> Callable[[S
 
     @traced(f"{agent}_agent")
     def run(state: SupervisorState) -> SupervisorState:
-        """Do this hop's work on its task, seeing the earlier answers cut to ``previous_chars``.
-
-        Reads: question, hops, tasks, answers (+ what the work reads). Writes: <agent>_answer, hops,
-        answers, hop_log (+ what the work writes: sources, citations, code, code_result).
-        """
+        """Reads: question, hops, tasks, answers (+ what the work reads). Writes: <agent>_answer, hops,
+        answers, hop_log (+ what the work writes: sources, citations, code, code_result)."""
         hop = state.get("hops", 0)
         tasks = state.get("tasks") or []
         task = tasks[hop] if hop < len(tasks) else state["question"]
@@ -295,7 +268,8 @@ def rag_work(rag_graph: Any, sources: tuple[str, ...] = ()) -> Work:
 
 
 def code_work(coder: Coder, run_code: Callable[[str], CodeRun] | None) -> Work:
-    """The code agent: get code from the coder and run it only through ``run_code``; say what happened."""
+    """The code agent: get code from the coder and run it only through ``run_code``. Its answer says what the
+    code is, shows it, what it printed (cut to ``MAX_OUTPUT_SHOWN`` characters) and how the run ended."""
 
     def work(state: SupervisorState, task: str, earlier: list[AgentAnswer]) -> tuple[AgentAnswer, dict[str, Any]]:
         draft = coder.draft(state["question"], earlier, list(state.get("sources") or []))
@@ -309,8 +283,9 @@ def code_work(coder: Coder, run_code: Callable[[str], CodeRun] | None) -> Work:
             run = run_code(draft.code)
         except Exception as err:  # noqa: BLE001 - a runner that cannot run here (no POSIX, code too long) is reported
             return AgentAnswer("code", f"{shown}The code runner could not run it: {err}", ok=False, note="runner failed"), extra
-        return (AgentAnswer("code", code_answer(explanation, draft.code, run), ok=run.ok, note=run.status),
-                {**extra, "code_result": run})
+        printed = truncate(run.stdout, MAX_OUTPUT_SHOWN) if run.stdout.strip() else ""
+        output = f"Output:\n```\n{printed}\n```\n" if printed else "It printed nothing.\n"
+        return AgentAnswer("code", shown + output + run.summary(), ok=run.ok, note=run.status), {**extra, "code_result": run}
 
     return work
 
@@ -366,19 +341,14 @@ def route_after_check_question(state: SupervisorState) -> Literal["supervisor", 
     return "unsupported_language" if state.get("language_note") else "supervisor"
 
 
-def route_to_agent(state: SupervisorState) -> AgentNode:
-    """The node of the next agent (``supervisor`` and ``next_hop`` only write known agents)."""
-    return f"{state['next_agent']}_agent"  # type: ignore[return-value]
-
-
 def route_after_supervisor(state: SupervisorState) -> AgentNode:
-    """The first planned agent."""
-    return route_to_agent(state)
+    """The first planned agent (``supervisor`` and ``next_hop`` only write known agents)."""
+    return f"{state['next_agent']}_agent"  # type: ignore[return-value]
 
 
 def route_after_next_hop(state: SupervisorState) -> AgentNode:
     """The next planned agent."""
-    return route_to_agent(state)
+    return route_after_supervisor(state)
 
 
 def route_after_agent(state: SupervisorState) -> Literal["next_hop", "aggregator"]:
@@ -414,7 +384,8 @@ def supervisor_graph(
     :func:`ragkit.core.search.as_scored_search` takes; the handbook's is
     ``ragkit.domains.handbook.corpus.handbook_search()``); ``domain`` is what the team knows about it (a
     :class:`ragkit.roles.agent_protocols.TeamDomain`). ``rag_graph`` is any compiled ragkit RAG graph
-    (Self-RAG, CRAG ...): it is invoked with ``{"question": task}`` and read through its result fields.
+    (Self-RAG, CRAG ...), invoked with ``{"question": task}`` and read through its result fields; by
+    default CRAG over ``retriever``, built with ``max_clarifications=0`` so it never pauses to ask back.
     ``run_code`` runs the code agent's code (``ragkit.sandbox.python_runner(**limits)``); without it the code
     agent says it cannot run code. ``small_talk`` replies to small talk (an object with ``reply(question)`` or
     a plain function; ``chitchat=`` is its old, deprecated name). Roles left as ``None``: the LLM role on
@@ -483,7 +454,7 @@ def build_supervisor_graph(retriever: Any, *, checkpointer: Any | None = None,
 
 
 __all__ = ["NO_RUNNER", "AgentNode", "CodeRun", "HopRecord", "SupervisorState", "agent_node", "aggregator_node",
-           "analysis_work", "build_supervisor_graph", "chitchat_work", "code_answer", "code_work",
+           "analysis_work", "build_supervisor_graph", "chitchat_work", "code_work",
            "next_hop", "outcome_of", "rag_answer", "rag_work", "route_after_agent", "route_after_check_question",
-           "route_after_next_hop", "route_after_supervisor", "route_to_agent", "start_run", "supervisor_graph",
+           "route_after_next_hop", "route_after_supervisor", "start_run", "supervisor_graph",
            "supervisor_node", "worst_case_steps"]

@@ -31,6 +31,7 @@ import ast
 import builtins
 import math
 import re
+from itertools import takewhile
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -79,12 +80,7 @@ def _phrase(words: list[str], skip: int = 0) -> list[str]:
     (at most MAX_OPTION_WORDS)."""
     while skip and words and _stop(words[0]) and words[0][0].isalnum():
         words, skip = words[1:], skip - 1
-    out = []
-    for word in words[:MAX_OPTION_WORDS]:
-        if _stop(word):
-            break
-        out.append(word)
-    return out
+    return list(takewhile(lambda word: not _stop(word), words[:MAX_OPTION_WORDS]))
 
 
 def options_in(question: str) -> list[str]:
@@ -116,25 +112,17 @@ def evidence_sentences(findings: Sequence[AgentAnswer], documents: Sequence[Docu
     for answer in findings:
         text = re.sub(r"```.*?```", " ", answer.text, flags=re.DOTALL)
         out.extend((strip_citations(s), f"{answer.agent} agent") for s in split_sentences(text) if len(s.split()) > 3)
-    seen: set[str] = set()
-    unique = []
+    unique: dict[str, tuple[str, str]] = {}  # the first of each sentence, case and spacing ignored
     for sentence, where in out:
-        key = " ".join(sentence.lower().split())
-        if key not in seen:
-            seen.add(key)
-            unique.append((sentence, where))
-    return unique
+        unique.setdefault(" ".join(sentence.lower().split()), (sentence, where))
+    return list(unique.values())
 
 
 def printed_numbers(findings: Sequence[AgentAnswer], max_lines: int = 5) -> list[str]:
     """Lines of program output (inside the code agent's "Output" block) that hold a digit."""
-    lines: list[str] = []
-    for answer in findings:
-        if answer.agent != "code":
-            continue
-        for block in re.findall(r"Output:\n```\n(.*?)```", answer.text, flags=re.DOTALL):
-            lines.extend(line.strip() for line in block.splitlines() if re.search(r"\d", line))
-    return lines[:max_lines]
+    blocks = [block for answer in findings if answer.agent == "code"
+              for block in re.findall(r"Output:\n```\n(.*?)```", answer.text, flags=re.DOTALL)]
+    return [line.strip() for block in blocks for line in block.splitlines() if re.search(r"\d", line)][:max_lines]
 
 
 class LocalAnalyst:
@@ -154,31 +142,30 @@ class LocalAnalyst:
             return Analysis("There is nothing to analyse: no earlier agent found anything for this question, and the "
                             f"offline analyst does not reason without evidence. Ask for a {self.corpus} lookup first, "
                             "or pass chat_model= for a reasoned answer.")
-        order: list[int] = []
-        if evidence:
-            vectors = embed(self.embedder, [question, *[s for s, _ in evidence]])
-            sims = vectors[1:] @ vectors[0]
-            order = [int(i) for i in np.argsort(-sims, kind="stable")]
         options = options_in(question)
         lines: list[str] = []
         used = 0
-        if len(options) >= 2 and evidence:
-            about = {o: [i for i in order if mentions(evidence[i][0], o)] for o in options}
-            both = [i for i in order if sum(i in about[o] for o in options) >= 2]
-            lines.append(f"Comparison of {' and '.join(options)}, from what was found:")
-            for option in options:
-                own = [i for i in about[option] if i not in both][: self.per_option]
-                lines.append(f"- {option}: " + (" ".join(f"{evidence[i][0]} ({evidence[i][1]})" for i in own)
-                                                if own else "nothing found about it."))
-                used += len(own)
-            if both:
-                lines.append("- Both: " + " ".join(f"{evidence[i][0]} ({evidence[i][1]})" for i in both[: self.per_option]))
-                used += min(len(both), self.per_option)
-        elif evidence:
-            picked = self._diverse(order, vectors[1:])
-            lines.append("The points found that bear most on the question, most relevant first:")
-            lines.extend(f"- {evidence[i][0]} ({evidence[i][1]})" for i in picked)
-            used = len(picked)
+        if evidence:
+            vectors = embed(self.embedder, [question, *[s for s, _ in evidence]])
+            order = [int(i) for i in np.argsort(-(vectors[1:] @ vectors[0]), kind="stable")]  # most relevant first
+            cited = [f"{sentence} ({where})" for sentence, where in evidence]
+            if options:
+                about = {o: [i for i in order if mentions(evidence[i][0], o)] for o in options}
+                both = [i for i in order if sum(i in about[o] for o in options) >= 2]
+                lines.append(f"Comparison of {' and '.join(options)}, from what was found:")
+                for option in options:
+                    own = [i for i in about[option] if i not in both][: self.per_option]
+                    found = " ".join(cited[i] for i in own) if own else "nothing found about it."
+                    lines.append(f"- {option}: {found}")
+                    used += len(own)
+                if both:
+                    lines.append("- Both: " + " ".join(cited[i] for i in both[: self.per_option]))
+                    used += min(len(both), self.per_option)
+            else:
+                picked = self._diverse(order, vectors[1:])
+                lines.append("The points found that bear most on the question, most relevant first:")
+                lines.extend(f"- {cited[i]}" for i in picked)
+                used = len(picked)
         if numbers:
             lines.append("Results the code printed: " + "; ".join(numbers))
         lines.append(LIMITS)

@@ -1,26 +1,20 @@
 """The local supervisor: the shortest plan of agents that covers a request's parts, offline.
 
 A plan is a hypothesis with a cost. A question's parts are its clauses (:func:`ragkit.core.nlp.split_clauses`),
-each scored per class from labelled examples: ``LocalRouter``'s k-nearest-prototype score, ``term_weight`` times
-the share of the part's idf weight each class's examples explain, and ``head_weight`` times the share of the
-examples that open with the part's first word (its head: "implement", "compare"). A plan's evidence is the sum
-of its parts' scores for the agents serving them. A change of agent is a hop that must be earned: it costs
-``hop_cost`` unless the wording marks a new step there (a sentence end, "then", "first" ...), since a comma or
-a bare "and" also joins the pieces of one request. Small talk and scene-setting parts (``context``) go with a
-neighbour's agent and add no hop. Dynamic programming finds the best plan for every ending agent and hop count;
-the best evidence net of costs wins (a tie: the shorter), with the candidates and the reason kept.
+each scored per class from labelled examples (:func:`mix_evidence`: ``LocalRouter``'s k-nearest-prototype score,
+the share of the part's idf weight each class's examples explain, and the share of the examples that open with
+the part's first word, its head: "implement", "compare"). A change of agent is a hop that costs ``hop_cost``
+unless the wording marks a new step there (:func:`marked_boundaries`), since a comma or a bare "and" also joins
+the pieces of one request. Small talk and scene-setting parts (``context``) go with a neighbour's agent and add
+no hop. Dynamic programming finds the best plan for every ending agent and hop count (:func:`best_labellings`).
 
 The first hypothesis is the one agent that can best serve the whole question, and any other plan must be earned
-by a part that agent cannot serve. Raw scores of two agents are not comparable (one agent's examples share more
-words with everything), so each score is turned into a *can-serve probability* (:class:`ServeCalibration`): the
-supervisor scores every route example as if it were a part, with the example itself left out
-(:func:`held_out_evidence`), and for each agent compares a score with the scores it gives its own examples and
-the other agents' examples (two Gaussians with a shared spread, weighted by how many examples each side has). The
-whole question's agent is the one most likely to serve it (:func:`whole_agent`), and a hop of another agent is
-earned when one of its parts is more likely served by that agent than by the whole question's agent by at least
-``earn_margin`` (:func:`hop_gains`; ``PlanCandidate.earned`` and ``why``). The examples are passed in
-(``routes``, e.g. ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and how its settings
-were chosen: ``benchmarks/supervisor/README.md``.
+by a part that agent cannot serve, by at least ``earn_margin`` (:func:`choose_plan`). Raw scores of two agents
+are not comparable (one agent's examples share more words with everything), so each score is turned into a
+*can-serve probability* (:class:`ServeCalibration`), calibrated on the route examples, each scored with itself
+left out (:func:`held_out_evidence`, :func:`calibrate`). The examples are passed in (``routes``, e.g.
+``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and how its settings were chosen:
+``benchmarks/supervisor/README.md``.
 
 What it cannot do: it reads no meaning beyond MiniLM's similarity to its examples and their words, so an
 implicit step ("Using the manual's definition, ...") is found only when its part is close to a ``rag`` example,
@@ -37,6 +31,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from itertools import groupby
 from typing import Mapping, Sequence
 
 import numpy as np
@@ -320,16 +315,9 @@ def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], serve: Sequence[
     >>> hop_gains(parts, ["rag", "code", "code"], rows, "rag")
     [('code', 'and code it', 0.5)]
     """
-    runs: list[tuple[str, list[int]]] = []
-    for i, label in enumerate(labels):
-        if label not in AGENTS or label == "chitchat":
-            continue
-        if runs and runs[-1][0] == label:
-            runs[-1][1].append(i)
-        else:
-            runs.append((label, [i]))
+    agent_parts = [i for i, label in enumerate(labels) if label in AGENTS and label != "chitchat"]
     out = []
-    for agent, parts in runs:
+    for agent, parts in groupby(agent_parts, key=lambda i: labels[i]):
         if agent != base:
             gain, i = max((serve[i][agent] - serve[i].get(base, 0.0), -i) for i in parts)
             out.append((agent, clauses[-i].text, round(gain, 4)))

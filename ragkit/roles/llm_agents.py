@@ -1,13 +1,11 @@
-"""The LLM roles of the supervisor graph: supervisor, analyst, coder, aggregator, and the small-talk reply.
+"""The LLM roles of the supervisor graph: supervisor, analyst, coder and aggregator (the small-talk reply,
+``LLMSmallTalk``, is in :mod:`ragkit.roles.llm_queries`).
 
-Each is a prompt plus structured output (:func:`ragkit.roles.llm.call_structured`) with a safe default:
-a supervisor whose reply is unusable plans the default agent (``rag``), an analyst or coder that gets no
-usable output says so (``fallback=True``), an aggregator falls back to the merge it is given. The agents'
-descriptions and the small-talk prompt name the corpus, so they are passed in (domain data).
-
-``LLMSupervisor`` keeps the original recipe, "reply with the agent name(s), comma-separated", parsed in
-code (:func:`parse_agent_names`); ``LLMStructuredSupervisor`` asks for the same choice as a list of
-``Literal`` names. Either way the graph normalises the plan again (``normalise_sequence``).
+Each is a prompt plus structured output (:func:`ragkit.roles.llm.call_structured`; ``LLMSupervisor`` parses
+a comma-separated reply) with a safe default: a supervisor whose reply is unusable plans the default agent
+(``rag``), an analyst or coder that gets no usable output says so (``fallback=True``), an aggregator falls back
+to the merge it is given. The agents' descriptions name the corpus, so they are passed in (domain data).
+Whatever a supervisor plans, the graph normalises it again (``normalise_sequence``).
 """
 
 from __future__ import annotations
@@ -86,7 +84,8 @@ SUPERVISOR_PROMPT = ChatPromptTemplate.from_messages([
 ])
 
 class LLMSupervisor:
-    """The chat model replies with comma-separated agent names; code parses and normalises them.
+    """The original recipe: the chat model replies with comma-separated agent names; code parses
+    (:func:`parse_agent_names`) and normalises them.
 
     >>> from ragkit.core.chat_models import scripted
     >>> team = {name: f"the {name} agent" for name in AGENTS}  # one line per agent (domain data)
