@@ -1,12 +1,5 @@
-"""The CRAG judge: one of four verdicts on "can these documents answer this question?".
-
-Corrective RAG (Yan et al., 2024) puts an evaluator between retrieval and writing; each verdict has its
-own path through the graph (``ragkit.graphs.crag``):
-
-- ``sufficient``: some documents answer it; ``keep`` lists them (0-based) and only those reach the writer;
-- ``insufficient``: the documents are on topic but miss the answer; search again (``corrected_query``);
-- ``ambiguous``: the question cannot be answered as asked; ask the user (``clarifying_question``);
-- ``irrelevant``: the knowledge base does not cover it; refuse honestly.
+"""The offline CRAG judge: which of four verdicts answers "can these documents answer this question?"
+(:class:`ragkit.roles.judge_protocols.Judgement`; the path each verdict takes: :mod:`ragkit.graphs.crag`).
 
 ``LocalJudge`` combines the document grader's scores, an irrelevance threshold, an ambiguity signal
 (:func:`underspecified`, :func:`title_split`) and an answerability check (:func:`answerability_gap`), or,
@@ -48,8 +41,6 @@ from ragkit.offline.graders import LocalGrader
 from ragkit.roles.judge_protocols import Judgement, Verdict
 from ragkit.roles.protocols import DocumentGrader
 
-RELEVANT_ABOVE = JUDGE.relevant_above
-IRRELEVANT_BELOW = JUDGE.irrelevant_below
 PRONOUNS = frozenset("he she him her his hers it its they them their theirs".split())
 
 
@@ -120,8 +111,7 @@ class LocalJudge:
     relevant -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing ->
     ``insufficient``; the best passing documents split between two titles within ``ambiguity_margin`` ->
     ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
-    Every verdict carries ``score``: the grader's best score among the kept documents (among all of them
-    when none is kept), which CRAG's refusal dial compares with ``refuse_below``.
+    Every verdict carries the grader's best score (``Judgement.score``).
 
     >>> judge = LocalJudge()  # doctest: +SKIP
     >>> judge.judge("When did he die?", docs).verdict  # doctest: +SKIP
@@ -131,10 +121,10 @@ class LocalJudge:
     def __init__(
         self,
         grader: DocumentGrader | None = None,
-        irrelevant_below: float = IRRELEVANT_BELOW,
+        irrelevant_below: float = JUDGE.irrelevant_below,
         ambiguity_margin: float = JUDGE.ambiguity_margin,
         max_keep: int = JUDGE.max_keep,
-        relevant_above: float | None = RELEVANT_ABOVE,  # None: trust the grader's own ``relevant`` flag
+        relevant_above: float | None = JUDGE.relevant_above,  # None: trust the grader's own ``relevant`` flag
         check_answerable: bool = True,
         query_analyzer: Any | None = None,  # None: no structure, the wording checks only
         related_bar: float | None = QUERY_ANALYSIS.related_bar,
@@ -333,5 +323,5 @@ def answerability_gap(question: str, text: str, analysis: Any | None = None, met
     return None
 
 
-__all__ = ["IRRELEVANT_BELOW", "PRONOUNS", "RELEVANT_ABOVE", "LocalJudge", "analysis_name", "answerability_gap",
+__all__ = ["PRONOUNS", "LocalJudge", "analysis_name", "answerability_gap",
            "carries", "condition_gap", "has_antecedent", "rare_terms", "related_in", "title_split", "underspecified"]
