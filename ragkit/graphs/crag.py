@@ -61,7 +61,7 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.roles.judge_protocols import VERDICTS, Judge, Verdict, fail_soft, valid_judgement
+from ragkit.roles.judge_protocols import Judge, Verdict, fail_soft, valid_judgement
 from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMWriter, check_chat_model
 from ragkit.roles.llm_judge import LLMJudge
 from ragkit.roles.protocols import (
