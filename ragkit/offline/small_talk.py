@@ -1,19 +1,9 @@
 """Small talk without a chat model: is a message small talk or a request, which kind, and a canned reply.
 
 Both roles are a :class:`ragkit.offline.router.LocalRouter` (nearest labelled examples) over a route table:
-
-- ``LocalIntentClassifier`` routes a message to one of two routes, ``rag`` (requests for information, of many
-  topics and shapes: :data:`RAG_EXAMPLES`) and ``chitchat`` (greetings, thanks, farewells, questions about
-  the assistant: :data:`CHITCHAT_EXAMPLES`): it sends small talk away from retrieval, so an offline graph can
-  give an honest canned reply. Ties, and messages close to no example (under
-  :data:`ragkit.defaults.ADVANCED`.intent_min_similarity), go to ``rag``: a greeting searched for costs a
-  refusal, a question taken for small talk loses its answer.
-- ``LocalSmallTalk`` routes small talk to its kind (greeting, thanks ...: one route per kind) and gives that
-  kind's canned reply (:data:`CANNED_REPLIES`); a domain passes its own kinds and replies.
-
-Their LLM counterparts are :class:`ragkit.roles.llm_queries.LLMIntentClassifier` and
-:class:`ragkit.roles.llm_queries.LLMSmallTalk`. How the threshold was tuned is in
-``benchmarks/advanced/intent_accuracy.py``.
+``LocalIntentClassifier`` sends small talk away from retrieval (``rag`` or ``chitchat``), and ``LocalSmallTalk``
+gives the canned reply for its kind. Their LLM counterparts are in :mod:`ragkit.roles.llm_queries`; how the
+threshold was tuned: ``benchmarks/advanced/intent_accuracy.py``.
 
 Simplifications: the examples are generic English; a kind of small talk they do not cover is classified by
 what it resembles; a greeting in front of a real question leans to ``rag`` because a few examples are such
@@ -126,7 +116,10 @@ def intent_routes(rag: Sequence[str] = RAG_EXAMPLES, chitchat: Mapping[str, Sequ
 
 
 class LocalIntentClassifier:
-    """rag vs chitchat by the nearest labelled examples (a :class:`LocalRouter`); ties go to rag.
+    """rag (:data:`RAG_EXAMPLES`) vs chitchat (:data:`CHITCHAT_EXAMPLES`) by the nearest labelled examples.
+
+    Ties, and messages close to no example (under ``ADVANCED.intent_min_similarity``), go to ``rag``: a
+    greeting searched for costs a refusal, a question taken for small talk loses its answer.
 
     >>> clf = LocalIntentClassifier()  # doctest: +SKIP
     >>> clf.classify("thanks a lot!").route  # doctest: +SKIP
