@@ -1,10 +1,6 @@
 """The offline CRAG judge: which of four verdicts answers "can these documents answer this question?"
 (:class:`ragkit.roles.judge_protocols.Judgement`; the path each verdict takes: :mod:`ragkit.graphs.crag`).
 
-``LocalJudge`` combines the document grader's scores, an irrelevance threshold, an ambiguity signal
-(:func:`underspecified`, :func:`title_split`) and an answerability check (:func:`answerability_gap`), or,
-where the question's structure explains it, the documents' fields.
-
 What it cannot do: the thresholds (:data:`ragkit.defaults.JUDGE`) are global numbers for the default
 ``LocalGrader``, not calibrated per corpus or per grader (a grader with another score scale needs its own
 ``relevant_above``; how they were chosen: ``benchmarks/crag/README.md``); "a name" is a capitalised word
@@ -97,7 +93,7 @@ def title_split(question: str, documents: Sequence[Document], scores: Sequence[f
 
 
 class LocalJudge:
-    """Offline judge: the grader's scores + an ambiguity signal + an irrelevance threshold, in that order.
+    """Offline judge: the grader's scores, an irrelevance threshold, an ambiguity signal and an answerability check.
 
     A document passes when the grader says ``relevant`` (or, with ``relevant_above`` set, when its score
     reaches it) and, with ``check_answerable``, when ``answerability_gap`` finds no reason it cannot hold
@@ -108,9 +104,9 @@ class LocalJudge:
     whatever their wording), so no score or wording rule can refuse a question the data answers.
 
     Decision order: nothing retrieved or best score below ``irrelevant_below`` with no document
-    relevant -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing ->
-    ``insufficient``; the best passing documents split between two titles within ``ambiguity_margin`` ->
-    ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
+    relevant -> ``irrelevant``; an under-specified question (:func:`underspecified`) -> ``ambiguous``; no
+    document passing -> ``insufficient``; the best passing documents split between two titles within
+    ``ambiguity_margin`` (:func:`title_split`) -> ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
     Every verdict carries the grader's best score (``Judgement.score``).
 
     >>> judge = LocalJudge()  # doctest: +SKIP

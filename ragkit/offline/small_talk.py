@@ -105,16 +105,6 @@ CANNED_REPLIES: dict[str, str] = {
 }
 
 
-def intent_routes(rag: Sequence[str] = RAG_EXAMPLES, chitchat: Mapping[str, Sequence[str]] = CHITCHAT_EXAMPLES) -> tuple[RouteSpec, ...]:
-    """The two routes as router specs (description plus examples).
-
-    >>> [(spec.name, len(spec.examples)) for spec in intent_routes(["What is BM25?"], {"thanks": ["Thanks!"]})]
-    [('rag', 1), ('chitchat', 1)]
-    """
-    examples = tuple(text for texts in chitchat.values() for text in texts)
-    return RouteSpec("rag", RAG_DESCRIPTION, tuple(rag)), RouteSpec("chitchat", CHITCHAT_DESCRIPTION, examples)
-
-
 class LocalIntentClassifier:
     """rag (:data:`RAG_EXAMPLES`) vs chitchat (:data:`CHITCHAT_EXAMPLES`) by the nearest labelled examples.
 
@@ -133,8 +123,10 @@ class LocalIntentClassifier:
         if not rag_examples or not any(chitchat_examples.values()):
             raise ValueError("LocalIntentClassifier needs examples for both rag and chitchat")
         self.embedder = embedder if embedder is not None else load_embedder()
-        self.router = LocalRouter(intent_routes(rag_examples, chitchat_examples), fallback="rag",
-                                  embedder=self.embedder, margin=margin, min_similarity=min_similarity, k=k)
+        chitchat = tuple(text for texts in chitchat_examples.values() for text in texts)
+        routes = (RouteSpec("rag", RAG_DESCRIPTION, tuple(rag_examples)), RouteSpec("chitchat", CHITCHAT_DESCRIPTION, chitchat))
+        self.router = LocalRouter(routes, fallback="rag", embedder=self.embedder, margin=margin,
+                                  min_similarity=min_similarity, k=k)
 
     def classify(self, question: str) -> Intent:
         decision = self.router.route(question)
