@@ -37,6 +37,8 @@ from ragkit.offline.graders import LocalGrader
 from ragkit.roles.judge_protocols import Judgement, Verdict
 from ragkit.roles.protocols import DocumentGrader
 
+RELEVANT_ABOVE = JUDGE.relevant_above
+IRRELEVANT_BELOW = JUDGE.irrelevant_below
 PRONOUNS = frozenset("he she him her his hers it its they them their theirs".split())
 
 
@@ -117,10 +119,10 @@ class LocalJudge:
     def __init__(
         self,
         grader: DocumentGrader | None = None,
-        irrelevant_below: float = JUDGE.irrelevant_below,
+        irrelevant_below: float = IRRELEVANT_BELOW,
         ambiguity_margin: float = JUDGE.ambiguity_margin,
         max_keep: int = JUDGE.max_keep,
-        relevant_above: float | None = JUDGE.relevant_above,  # None: trust the grader's own ``relevant`` flag
+        relevant_above: float | None = RELEVANT_ABOVE,  # None: trust the grader's own ``relevant`` flag
         check_answerable: bool = True,
         query_analyzer: Any | None = None,  # None: no structure, the wording checks only
         related_bar: float | None = QUERY_ANALYSIS.related_bar,
@@ -319,5 +321,5 @@ def answerability_gap(question: str, text: str, analysis: Any | None = None, met
     return None
 
 
-__all__ = ["PRONOUNS", "LocalJudge", "analysis_name", "answerability_gap",
+__all__ = ["IRRELEVANT_BELOW", "PRONOUNS", "RELEVANT_ABOVE", "LocalJudge", "analysis_name", "answerability_gap",
            "carries", "condition_gap", "has_antecedent", "rare_terms", "related_in", "title_split", "underspecified"]
