@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langgraph.types import Command
 
-from ragkit.core.nlp import same_query
+from ragkit.core.nlp import same_query, supporting_documents
 from ragkit.core.threads import thread
 from ragkit.graphs.crag import (
     REFUSALS,
@@ -18,7 +18,6 @@ from ragkit.graphs.crag import (
     paused_question,
     resume_crag,
     run_crag,
-    supporting_documents,
 )
 from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import Answer, Groundedness

@@ -16,7 +16,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.vectorstores import InMemoryVectorStore
 
 import ragkit
-from ragkit.core.bm25 import BM25Retriever, bm25_scores
+from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.chat_models import scripted
 from ragkit.core.community import langchain_faiss
 from ragkit.core.dense import DenseRetriever
@@ -36,6 +36,7 @@ from ragkit.domains.handbook.corpus import handbook_search
 from ragkit.domains.menu.routes import ROUTES, menu_sources
 from ragkit.domains.shop.orders import load_order_store
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
+from ragkit.evaluation.tuning import bm25_scores
 from ragkit.graphs.adaptive_rag import adaptive_rag_graph, build_adaptive_rag_graph
 from ragkit.graphs.crag import build_crag_graph, crag_graph, run_crag
 from ragkit.graphs.self_rag import build_self_rag_graph, self_rag_graph

@@ -12,9 +12,10 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 import ragkit.core.dense as dense
-from ragkit.core.bm25 import BM25Retriever, bm25_scores
+from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.dense import DenseRetriever
 from ragkit.core.search import doc_key
+from ragkit.evaluation.tuning import bm25_scores
 
 WORDS = ("red wine fish steak ferry quay harbour tide bass fennel oyster lemon island museum closed monday "
          "bees dance flowers moon pull ocean ferries leaving leaves").split()

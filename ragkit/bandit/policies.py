@@ -188,21 +188,14 @@ def _vector(state: dict[str, Any], key: str, length: int, dtype: type) -> np.nda
     return value
 
 
-# ---------------------------------------------------------------------- Thompson sampling
-# ``ThompsonSampling`` keeps a Beta(alpha, beta) belief about each arm's success rate, starting at the flat
-# Beta(1, 1). A reward r in [0, 1] adds r to alpha and 1 - r to beta (a fractional "success", as the
-# production system this workbook follows does with a grader's relevant share). Each round it draws one
-# sample per arm and plays the largest. The classic policies it is compared with (epsilon-greedy, UCB1) are
-# in ``ragkit.bandit.baselines``.
-#
-# What it simplifies: every arm is assumed to have one fixed reward rate (no drift, no dependence on the
-# query; see ``ragkit.bandit.contextual`` for that), and the fractional Beta update is a heuristic: the
-# Beta posterior is exact only for 0/1 rewards; with fractional ones it still centres on the mean reward
-# but is over-confident about how spread out the rewards are.
-
-
 class ThompsonSampling(Policy):
     """Beta-Bernoulli Thompson sampling with fractional rewards and a Beta(1, 1) prior.
+
+    Each arm has a Beta(alpha, beta) belief about its success rate; a reward r adds r to alpha and 1 - r to
+    beta, and each round one sample is drawn per arm and the largest plays. What it cannot do: every arm
+    has one fixed reward rate (no drift, no dependence on the query: ``ragkit.bandit.contextual``), and the
+    posterior is exact only for 0/1 rewards: with fractional ones it centres on the mean reward but is
+    over-confident about how spread out the rewards are.
 
     >>> ts = ThompsonSampling(["dense", "bm25"], seed=0)
     >>> ts.update("bm25", 0.75); ts.update("bm25", 0.5)

@@ -45,21 +45,6 @@ Backend = Literal["bm25s", "rank_bm25"]
 DEFAULT_BACKEND: Backend = "bm25s"
 
 
-def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
-    """The BM25 formula on arrays: ``sum_t idf_t * tf_td * (k1 + 1) / (tf_td + k1 * (1 - b + b * |d| / avgdl))``.
-
-    ``idf`` has one entry per query term, ``tf`` is ``(terms, documents)``; returns one score per document.
-    The tuner re-evaluates it for many (k1, b) pairs from term frequencies gathered once.
-
-    >>> bm25_scores(np.array([1.0]), np.array([[1.0, 0.0]]), np.array([2.0, 2.0]), 2.0, k1=1.2, b=0.75).tolist()
-    [1.0, 0.0]
-    """
-    if len(idf) == 0:
-        return np.zeros(len(doc_len))
-    norm = k1 * (1 - b + b * doc_len / avgdl)
-    return (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0)
-
-
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores, best first, ties in corpus order: a stable full sort's first ``k``.
 
@@ -194,7 +179,8 @@ class BM25Retriever(ScoredRetriever):
     def term_matrix(self, query: str) -> tuple[np.ndarray, np.ndarray]:
         """``(idf, tf)`` for the query's indexed terms: idf per term, tf as a ``(terms, documents)`` array.
 
-        With :func:`bm25_scores` this reproduces :meth:`scores` for any k1 and b, without re-indexing.
+        With :func:`ragkit.evaluation.tuning.bm25_scores` this reproduces :meth:`scores` for any k1 and b,
+        without re-indexing.
         """
         terms = [t for t in self.tokenizer(query) if t in self._index.idf]
         if isinstance(self._index, SparseBM25):

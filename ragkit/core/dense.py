@@ -10,20 +10,13 @@ Two search types, as in LangChain's vector stores:
 
 The index is exact (``IndexFlatIP``, a scan of every vector) below ``ANN_MIN_DOCS`` documents and an
 HNSW graph (``IndexHNSWFlat``, approximate: a query visits a few thousand vectors) from there on;
-``index_type="flat"`` or ``"hnsw"`` forces either. The settings (threshold, ``M``, ``efConstruction``,
-``efSearch``) are ``ragkit.defaults.RETRIEVAL``'s, chosen at 500k documents for recall@10 >= 0.98 against
-the exact scan (``benchmarks/scale/README.md``, section 3). Below the threshold the scan costs about as
-much as embedding the query and never misses; above it the scan grows with the corpus while the graph's
-cost grows slowly. What HNSW cannot promise: its recall depends on the vectors (clustered, real-looking
-ones are easy; a structureless Gaussian in 384 dimensions needed six times the ``efSearch``), so a corpus
-unlike the measured ones may need a larger ``ef_search``.
+``index_type="flat"`` or ``"hnsw"`` forces either. The settings are ``ragkit.defaults.RETRIEVAL``'s
+(how they were chosen: ``benchmarks/scale/README.md``, section 3). A query is searched on one FAISS thread.
 
-A query is searched on one thread: with two shared cores, FAISS's OpenMP threads spend a single query
-waiting for each other (a 50k flat scan took 102 ms on two threads and 27 ms on one at load average 10).
-
-Simplifications: HNSW is built with FAISS's threads, so two builds of the same vectors may differ in a few
-neighbours; the score reported for an MMR pick is its MMR value at the moment it was picked, not its
-plain cosine to the query.
+What it cannot do: HNSW's recall depends on the vectors (a structureless Gaussian needed six times the
+``efSearch`` of real-looking ones), so a corpus unlike the measured ones may need a larger ``ef_search``;
+HNSW is built with FAISS's threads, so two builds of the same vectors may differ in a few neighbours; the
+score reported for an MMR pick is its MMR value when it was picked, not its plain cosine to the query.
 """
 
 from __future__ import annotations
@@ -51,7 +44,7 @@ from ragkit.core.search import Scored, ScoredRetriever, check_corpus, check_k
 from ragkit.defaults import RETRIEVAL
 
 IndexType = Literal["auto", "flat", "hnsw"]
-ANN_MIN_DOCS = RETRIEVAL.ann_min_docs  # "auto": exact below, HNSW from here on (benchmarks/scale/README.md)
+ANN_MIN_DOCS = RETRIEVAL.ann_min_docs  # "auto": exact below, HNSW from here on
 HNSW_M = RETRIEVAL.hnsw_m  # graph neighbours per vector
 HNSW_EF_CONSTRUCTION = RETRIEVAL.hnsw_ef_construction  # candidates kept while building
 HNSW_EF_SEARCH = RETRIEVAL.hnsw_ef_search  # candidates kept while searching
@@ -127,9 +120,9 @@ class DenseRetriever(ScoredRetriever):
         return retriever
 
     def _set_vectors(self, vectors: np.ndarray | faiss.Index) -> None:
-        if len(self.docs) != (vectors.ntotal if isinstance(vectors, faiss.Index) else len(vectors)):
-            raise ValueError(f"DenseRetriever: {vectors.ntotal if isinstance(vectors, faiss.Index) else len(vectors)} "
-                             f"vectors for {len(self.docs)} documents")
+        n = vectors.ntotal if isinstance(vectors, faiss.Index) else len(vectors)
+        if n != len(self.docs):
+            raise ValueError(f"DenseRetriever: {n} vectors for {len(self.docs)} documents")
         if isinstance(vectors, faiss.Index):
             self._index = vectors
             return

@@ -40,7 +40,7 @@ from langchain_core.embeddings import Embeddings
 from pydantic import ConfigDict, PrivateAttr
 from scipy import sparse
 
-from ragkit.core.hybrid import hybrid_retriever
+from ragkit.core.hybrid import default_retriever
 from ragkit.core.search import Scored, ScoredRetriever, check_k, doc_key
 from ragkit.defaults import GRAPH_WALK
 
@@ -277,8 +277,8 @@ class GraphRetriever(ScoredRetriever):
 
 
 def default_seed_retriever(docs: Sequence[Document], embeddings: Embeddings | None = None) -> ScoredRetriever:
-    """ragkit's hybrid of BM25 and dense (MiniLM) retrieval, as tuned on SciFact (:func:`ragkit.core.hybrid.hybrid_retriever`)."""
-    return hybrid_retriever(list(docs), embeddings=embeddings)
+    """ragkit's hybrid of BM25 and dense (MiniLM) retrieval, as tuned on SciFact (:func:`ragkit.core.hybrid.default_retriever`)."""
+    return default_retriever(list(docs), embeddings=embeddings)
 
 
 __all__ = [

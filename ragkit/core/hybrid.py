@@ -184,13 +184,8 @@ def fused(bm25: object, dense: object, k: int = GRAPHS.k, maxp: bool = False,
     )
 
 
-def hybrid_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None,
-                     settings: RetrievalDefaults = RETRIEVAL) -> HybridRetriever:
-    """BM25 + whole-document dense over ``docs``, fused with the tuned settings (the README's "hybrid" row)."""
-    return fused(bm25_retriever(docs, k, settings), dense_retriever(docs, k, embeddings), k, settings=settings)
-
-
 def default_retriever(docs: Sequence[Document], k: int = GRAPHS.k, embeddings: Embeddings | None = None) -> HybridRetriever:
-    """The retriever every graph uses when you pass none: the README's "hybrid" system over ``docs``."""
-    return hybrid_retriever(docs, k=k, embeddings=embeddings)
+    """The retriever every graph uses when you pass none: BM25 + whole-document dense over ``docs``, fused with
+    the tuned settings (the README's "hybrid" system)."""
+    return fused(bm25_retriever(docs, k), dense_retriever(docs, k, embeddings), k)
 

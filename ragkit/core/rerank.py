@@ -6,10 +6,8 @@ query and one candidate together and re-orders a short list. Two implementations
 - ``LocalReranker`` runs offline with the packaged MiniLM. It mixes four signals, each min-max scaled over
   the candidate list: the cosine of the query with the passage's *best-matching sentence* (a long
   abstract that answers in one sentence is not diluted), the cosine with the *whole passage*, BM25 over
-  the candidates, and the first-stage order. Weights were tuned on SciFact train. There the sentence
-  signal gained only +0.003 nDCG@10 on a 81-query sample (within noise) while costing ~10 model calls per
-  passage, so its default weight is 0; give it a weight on short documents or when answers hide in one
-  sentence of a long passage.
+  the candidates, and the first-stage order, with weights tuned on SciFact train (``benchmarks/README.md``:
+  the sentence signal's default weight is 0; give it one when answers hide in one sentence of a long passage).
 - ``CrossEncoderReranker`` uses a sentence-transformers ``CrossEncoder`` (default
   ``cross-encoder/ms-marco-MiniLM-L-6-v2``) if its weights are already on this machine. It never downloads:
   when they are missing it warns once and behaves as a ``LocalReranker``.
@@ -41,7 +39,6 @@ from ragkit.core.search import Scored, ScoredRetriever, as_scored_search, check_
 from ragkit.defaults import RETRIEVAL
 
 FEATURES = ("sentence", "passage", "bm25", "first_stage")
-# Tuned on the SciFact train split (ragkit.defaults; benchmarks/README.md).
 DEFAULT_WEIGHTS = dict(RETRIEVAL.rerank_weights)
 
 
@@ -108,8 +105,7 @@ class LocalReranker(Reranker):
         """The signals before scaling: cosines, BM25 over the candidates, and ``n - position``."""
         embeddings = self.embeddings or load_embedder()
         texts = [d.page_content for d in docs]
-        # Sentence vectors cost ~10 model calls per passage the first time (then the cache has them),
-        # so they are only computed when the sentence signal has a weight.
+        # sentence vectors cost ~10 model calls per passage, so only when the sentence signal has a weight
         use_sentences = self.weights.get("sentence", 0.0) != 0.0
         sentences = [split_sentences(t) or [t] for t in texts] if use_sentences else [[] for _ in texts]
         flat = [s for group in sentences for s in group]

@@ -1,13 +1,10 @@
 """A saved index: the folder a retriever's ``save`` writes and its ``load`` reads back.
 
 Every saved retriever (:class:`~ragkit.core.bm25.BM25Retriever`, :class:`~ragkit.core.dense.DenseRetriever`,
-:class:`~ragkit.core.maxp.MaxChunkDenseRetriever`) writes one folder: ``config.json`` (its ``kind``, the
-:data:`FORMAT_VERSION` and its parameters, see :func:`write_json`), ``docs.jsonl`` (its documents, see
-:func:`write_documents`) and whatever arrays it needs. :func:`atomic_directory` hands out a temporary folder
-next to the target and swaps it into place with ``os.replace`` only when every file is written, so a crash
-never leaves a half-written index (POSIX cannot rename a folder over a non-empty one in one step: the old
-index is renamed aside first, so a crash between the two renames leaves it under ``.old-<pid>``, never a
-mix). :func:`read_config` refuses a folder saved by another kind of retriever or another format version.
+:class:`~ragkit.core.maxp.MaxChunkDenseRetriever`) writes one folder through :func:`atomic_directory`, so a
+crash never leaves a half-written index: ``config.json`` (its ``kind``, the :data:`FORMAT_VERSION` and its
+parameters), ``docs.jsonl`` (its documents) and whatever arrays it needs. :func:`read_config` refuses a
+folder saved by another kind of retriever or another format version.
 
 What it cannot do: it is one process's save (no lock: :mod:`ragkit.ingest.store` adds locks around it for
 named collections), and there is no migration from an older format version (re-build and save again).
@@ -31,7 +28,8 @@ FORMAT_VERSION = 1
 @contextmanager
 def atomic_directory(path: str | Path) -> Iterator[Path]:
     """Yield a temporary folder next to ``path``; on success it replaces ``path``, on error it is removed
-    and the old index is untouched.
+    and the old index is untouched. POSIX cannot rename a folder over a non-empty one in one step, so the
+    old index is renamed aside first: a crash between the two renames leaves it under ``.old-<pid>``, never a mix.
 
     >>> import tempfile
     >>> root = Path(tempfile.mkdtemp())

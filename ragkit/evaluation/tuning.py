@@ -4,7 +4,7 @@ Each search computes the expensive part once (term frequencies, top-100 lists, r
 then scores every grid point with cheap array arithmetic, picking the point with the best mean nDCG@10.
 
 - ``tune_bm25``: k1 and b. Query-term frequencies do not depend on k1 or b, so they are gathered once
-  (``BM25Retriever.term_matrix``) and the BM25 formula (``ragkit.core.bm25.bm25_scores``, tested
+  (``BM25Retriever.term_matrix``) and the BM25 formula (:func:`bm25_scores`, tested
   equal to ``BM25Retriever.scores``) is re-evaluated with numpy for each pair.
 - ``tune_fusion``: RRF's k and the BM25 weight alpha, and weighted score fusion's alpha, scored with
   ``ragkit.core.hybrid.fuse``, the same function ``HybridRetriever`` runs.
@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 from langchain_core.documents import Document
 
-from ragkit.core.bm25 import BM25Retriever, bm25_scores
+from ragkit.core.bm25 import BM25Retriever
 from ragkit.core.graph_retriever import GraphRetriever, mix_scores, seed_weights
 from ragkit.core.hybrid import DEFAULT_RRF_K, fuse
 from ragkit.core.maxp import MaxChunkDenseRetriever
@@ -42,6 +42,21 @@ from ragkit.evaluation.ir_metrics import evaluate
 from ragkit.offline.graders import LocalGrader
 
 Ranked = dict[str, list[tuple[str, float]]]  # query id -> [(doc id, score)] best first
+
+
+def bm25_scores(idf: np.ndarray, tf: np.ndarray, doc_len: np.ndarray, avgdl: float, k1: float, b: float) -> np.ndarray:
+    """The BM25 formula on arrays: ``sum_t idf_t * tf_td * (k1 + 1) / (tf_td + k1 * (1 - b + b * |d| / avgdl))``.
+
+    ``idf`` has one entry per query term, ``tf`` is ``(terms, documents)``; returns one score per document.
+    :func:`tune_bm25` re-evaluates it for many (k1, b) pairs from term frequencies gathered once.
+
+    >>> bm25_scores(np.array([1.0]), np.array([[1.0, 0.0]]), np.array([2.0, 2.0]), 2.0, k1=1.2, b=0.75).tolist()
+    [1.0, 0.0]
+    """
+    if len(idf) == 0:
+        return np.zeros(len(doc_len))
+    norm = k1 * (1 - b + b * doc_len / avgdl)
+    return (idf[:, None] * tf * (k1 + 1) / (tf + norm)).sum(axis=0)
 
 
 def ndcg10(run: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> float:

@@ -8,29 +8,15 @@ The graph (after the entry node, and ``unsupported_language`` for a question the
           -> generate -> hallucination_check -> finish     (grounded, or nothing to check)
                                              -> generate   (not grounded, a retry left)
 
-- ``classify``: an intent classifier sends greetings, thanks and other small talk straight to ``generate``,
-  which gives the small-talk role's reply (offline: a canned reply for the kind of small talk).
 - ``query_transform``: alternative queries and a hypothetical answer (multi-query retrieval as in
-  RAG-Fusion, and HyDE); the local transformer reads a first-pass search (``first_pass``, default the
-  hybrid arm).
-- ``retrieve``: a bandit (:mod:`ragkit.bandit`, default seeded Thompson sampling) picks one arm per search
-  (default arms: ``dense`` = FAISS with MMR, k=8 of 20; ``bm25``; ``hybrid`` = the graphs' default
-  retriever); the arm searches the lead query, each alternative and the hypothetical answer, and the lists
-  are fused (:func:`ragkit.core.hybrid.fuse`) into the top ``fetch_k``.
-- ``rerank``: the top ``fetch_k`` -> the top ``k``, by ``CrossEncoderReranker`` when its weights are on this
-  machine (else it warns and reranks locally), or the reranker you pass; ``rerank=False``: none.
-- ``grade``: the grader's relevant share of the top ``k`` is the arm's reward; the bandit is updated once
-  per search, here, and ``bandit_update`` / ``bandit_stats`` show it.
-- ``generate``, ``hallucination_check`` and ``finish``: the writer, the hallucination grader, and the
-  result fields (``outcome`` answered or refused; ``reason`` says when an answer could not be verified).
-  ``finish`` is also the refusal dial: an answer is delivered only when its ``confidence`` (the grader's
-  best score among the relevant documents it was written from) reaches ``refuse_below`` (default
-  :data:`ragkit.defaults.REFUSAL`; risk-coverage curves: ``benchmarks/refusal``).
+  RAG-Fusion, and HyDE);
+- ``retrieve``: a bandit (:mod:`ragkit.bandit`, default seeded Thompson sampling) picks one arm
+  (:func:`default_arms`) per search; the arm searches every query and the lists are fused;
+- ``grade``: the grader's relevant share of the reranked documents is the arm's reward;
+- ``finish``: the result fields, and the refusal dial (``refuse_below``; ``benchmarks/refusal``).
 
-The bandit is a builder argument (a :class:`ragkit.bandit.Policy`, or a ``SharedBandit`` a process shares
-between threads); it lives as long as the compiled graph, so it learns across runs. A contextual policy
-gets query features (:func:`ragkit.bandit.query_features` with the bm25 arm's idf) unless you pass
-``bandit_context=``. The caps are state fields (defaults in :data:`ragkit.defaults.ADVANCED`).
+The bandit lives as long as the compiled graph, so it learns across runs. The caps are state fields
+(defaults in :data:`ragkit.defaults.ADVANCED`).
 
 What it cannot do: the reward is the grader's verdict on the top documents, not whether the answer was
 right (an answer the hallucination grader rejects does not lower the arm's reward); with local roles the
@@ -41,6 +27,7 @@ for LLM writers); ``benchmarks/advanced/README.md`` measures what each part adds
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from langchain_core.documents import Document
@@ -260,15 +247,10 @@ def default_arms(docs: Sequence[Document], embeddings: Embeddings | None = None)
 
 def lazy_arms(docs: Callable[[], Sequence[Document]], label: str, embeddings: Embeddings | None = None) -> dict[str, LazySearch]:
     """:func:`default_arms` over ``docs()``, built on the first search of any arm."""
-    built: dict[str, ScoredSearch] = {}
+    built = cache(lambda: default_arms(list(docs()), embeddings))
 
     def arm(name: str) -> Callable[[], ScoredSearch]:
-        def build() -> ScoredSearch:
-            if not built:
-                built.update(default_arms(list(docs()), embeddings))
-            return built[name]
-
-        return build
+        return lambda: built()[name]
 
     k = {"dense": ADVANCED.dense_k}
     return {name: LazySearch(arm(name), k.get(name, ADVANCED.arm_k), name=f"{name} over {label}") for name in ARMS}
@@ -276,13 +258,11 @@ def lazy_arms(docs: Callable[[], Sequence[Document]], label: str, embeddings: Em
 
 def default_reranker(embeddings: Embeddings | None = None) -> Callable[[], Any]:
     """A ``CrossEncoderReranker`` (top ``k``) built on first use; without its weights it warns and reranks locally."""
-    made: list[Any] = []
 
+    @cache
     def build() -> Any:
-        if not made:
-            fallback = LocalReranker(top_n=ADVANCED.top_k, embeddings=embeddings) if embeddings is not None else None
-            made.append(CrossEncoderReranker(top_n=ADVANCED.top_k, fallback=fallback))
-        return made[0]
+        fallback = LocalReranker(top_n=ADVANCED.top_k, embeddings=embeddings) if embeddings is not None else None
+        return CrossEncoderReranker(top_n=ADVANCED.top_k, fallback=fallback)
 
     return build
 
@@ -592,11 +572,12 @@ def advanced_rag_graph(
 
     ``arms`` maps arm names to anything :func:`ragkit.core.search.as_scored_search` takes, instead of ``corpus``
     (default: the three arms of :func:`default_arms` over ``corpus``, built on first search). ``bandit`` is a policy or a
-    ``SharedBandit`` over exactly those arm names (default ``ThompsonSampling(arms, seed=seed)``).
+    ``SharedBandit`` over exactly those arm names (default ``ThompsonSampling(arms, seed=seed)``); a contextual
+    one chooses from ``bandit_context(question)`` (default: query features with the bm25 arm's idf).
     ``first_pass`` is what the local query transformer reads (default the ``hybrid`` arm, else the first).
-    ``reranker`` needs ``rerank_with_scores(query, docs, top_n)``; ``embeddings`` is the embedder of the
-    default arms and reranker. ``refuse_below`` is the refusal dial: the relevance score an answer's best
-    document needs.
+    ``reranker`` needs ``rerank_with_scores(query, docs, top_n)`` (default :func:`default_reranker`;
+    ``rerank=False``: none); ``embeddings`` is the embedder of the default arms and reranker.
+    ``refuse_below`` is the refusal dial: the relevance score an answer's best document needs.
     """
     check_limit(max_question_chars)
     refuse_below = check_threshold(refuse_below)

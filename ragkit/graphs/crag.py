@@ -11,15 +11,9 @@ with caps kept in the state:
   ``Command(resume="...")``) merges the reply into the question and searches again (``max_clarifications``);
 - ``irrelevant`` -> an honest refusal: the knowledge base does not cover the question.
 
-Refusing is one dial: before writing, the run refuses (``low_confidence``) when the judge's evidence
-score (``Judgement.score``: the grader's best among the kept documents; ``confidence`` in the result) is
-below ``refuse_below`` (:data:`ragkit.defaults.REFUSAL`, whose 0.0 refuses nothing; ``benchmarks/refusal``).
-
-A judge that raises or returns something malformed is *fail-soft*: the top candidates are kept as
-``sufficient`` and ``judge_fallback`` is set. The verifier (a hallucination grader) sees only the sources
-and the answer; when it finds unsupported claims, the writer tries once more from the documents the
-supported sentences cite, and a second failure ends in a refusal. Pausing needs a checkpointer and a
-thread: the default is an ``InMemorySaver``, so invoke with ``thread("name")`` as the config.
+Every way to ``write`` passes the refusal dial (:func:`write_or_refuse`; ``benchmarks/refusal``). A judge
+that fails is *fail-soft* (:func:`judge_node`); an answer the verifier rejects is written once more
+(:func:`revise_node`), then refused. Pausing needs a checkpointer and a thread (:func:`build_crag_graph`).
 
 What it cannot do: a clarification is appended to the question in brackets, not rewritten into it; the
 retry cannot tell the writer *why* a sentence failed; the local judge's bars are global numbers tuned once
@@ -67,7 +61,7 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.judge import LocalJudge
 from ragkit.offline.writing import LocalRewriter, LocalWriter
-from ragkit.roles.judge_protocols import Judge, Judgement, Verdict, fail_soft
+from ragkit.roles.judge_protocols import Judge, Verdict, fail_soft, valid_judgement
 from ragkit.roles.llm import LLMGrader, LLMHallucinationGrader, LLMRewriter, LLMWriter, check_chat_model
 from ragkit.roles.llm_judge import LLMJudge
 from ragkit.roles.protocols import (
@@ -80,7 +74,6 @@ from ragkit.roles.protocols import (
 )
 
 BUILDER = "build_crag_graph"
-VERDICTS = ("sufficient", "insufficient", "ambiguous", "irrelevant")
 Refusal = Literal["irrelevant", "insufficient", "ambiguous", "unsupported", "low_confidence", "search_failed", "language"]
 REFUSALS: dict[str, str] = {
     "language": "The offline models read English only, so I cannot answer this question as written.",
@@ -125,33 +118,11 @@ Node = Callable[[CragState], CragState]
 
 
 # ---------------------------------------------------------------- small helpers
-def merge_clarification(question: str, reply: str) -> str:
-    """Fold the user's clarification into the question (kept in brackets so both stay visible).
-
-    >>> merge_clarification("When did he die?", "Frederic Chopin")
-    'When did he die? (Frederic Chopin)'
-    """
-    return f"{question} ({reply})"
-
-
 def check_clarification(reply: object) -> str:
     """A clarification must be a non-empty string; anything else is a clear error."""
     if not isinstance(reply, str):
         raise TypeError(f"the clarification must be a non-empty string, got {type(reply).__name__}: {reply!r:.60}")
     return " ".join(clean_query(reply, what="clarification").split())
-
-
-def valid_judgement(j: object, n_candidates: int) -> str | None:
-    """Why a judge's output cannot be used (wrong type, unknown verdict, bad indexes), or None if it can."""
-    if not isinstance(j, Judgement):
-        return f"the judge returned a {type(j).__name__}, not a Judgement"
-    if j.verdict not in VERDICTS:
-        return f"unknown verdict {j.verdict!r}"
-    if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n_candidates for i in j.keep):
-        return f"keep {j.keep!r} is not a list of indexes into {n_candidates} candidates"
-    if j.verdict == "sufficient" and not j.keep and n_candidates:
-        return "verdict 'sufficient' without any kept document"
-    return None
 
 
 # ---------------------------------------------------------------- nodes
@@ -174,8 +145,7 @@ def retrieve_node(search: ScoredSearch, reranker: Any | None = None, k: int = GR
 
     @traced("retrieve")
     def retrieve(state: CragState) -> CragState:
-        """Search for the current query, rerank the hits and keep the best ``k``; a failing search (or
-        reranker) is recorded, not raised.
+        """Search the current query; a failing search (or reranker) is recorded, not raised.
 
         Reads: query, queries. Writes: candidates, queries, search_note, search_failed.
         """
@@ -194,11 +164,12 @@ def retrieve_node(search: ScoredSearch, reranker: Any | None = None, k: int = GR
 
 
 def judge_node(judge: Judge, fallback_keep: int = 3) -> Node:
-    """Build the ``judge`` node around a judge; its failures become the fail-soft default."""
+    """Build the ``judge`` node. A judge that raises or returns something malformed is *fail-soft*: the top
+    ``fallback_keep`` candidates are kept as ``sufficient`` and ``judge_fallback`` is set."""
 
     @traced("judge")
     def judge_(state: CragState) -> CragState:
-        """Ask the judge for a verdict; a failure or malformed output becomes the fail-soft default.
+        """Ask the judge for a verdict on the candidates.
 
         Reads: question, candidates. Writes: verdict, kept, judge_note, judge_fallback, corrected_query,
         clarifying_question, evidence_score.
@@ -253,12 +224,12 @@ def ask_back(state: CragState) -> CragState:
 
 @traced("clarify")
 def clarify(state: CragState) -> CragState:
-    """Pause and ask the user; on resume, merge the clarification into the question.
+    """Pause and ask the user; on resume, append the clarification to the question in brackets.
 
     Reads: question, answer, clarifications. Writes: question, query, clarifications.
     """
     reply = check_clarification(interrupt({"clarifying_question": state["answer"], "question": state["question"]}))
-    question = merge_clarification(state["question"], reply)
+    question = f"{state['question']} ({reply})"
     return {"question": question, "query": question, "clarifications": [*state.get("clarifications", []), reply]}
 
 
@@ -300,7 +271,7 @@ def revise_node(writer: Writer) -> Node:
 
     @traced("revise")
     def revise(state: CragState) -> CragState:
-        """Write again from only the documents the draft's supported sentences cite.
+        """Write again after the verifier found unsupported claims.
 
         Reads: question, draft, sources, unsupported, revisions. Writes: sources, draft, answered, revisions.
         """
@@ -534,9 +505,9 @@ def resume_crag(graph: Any, clarification: str, thread_id: str = "crag") -> dict
     return graph.invoke(Command(resume=reply), thread(thread_id))
 
 
-__all__ = ["REFUSALS", "VERDICTS", "CragState", "Refusal", "ask_back", "build_crag_graph", "check_clarification",
-           "clarify", "confident", "correct_node", "crag_graph", "finish", "judge_node", "merge_clarification", "paused_question",
+__all__ = ["REFUSALS", "CragState", "Refusal", "ask_back", "build_crag_graph", "check_clarification",
+           "clarify", "confident", "correct_node", "crag_graph", "finish", "judge_node", "paused_question",
            "refusal_reason", "refuse", "resume_crag", "retrieve_node", "revise_node", "route_after_check_question",
            "route_after_correct", "route_after_judge", "route_after_retrieve", "route_after_verify", "route_after_write",
-           "run_crag", "start_run", "supporting_documents", "tidy", "valid_judgement", "verify_node",
+           "run_crag", "start_run", "verify_node",
            "write_node", "write_or_refuse"]

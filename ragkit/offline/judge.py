@@ -1,16 +1,5 @@
-"""The CRAG judge: one of four verdicts on "can these documents answer this question?".
-
-Corrective RAG (Yan et al., 2024) puts an evaluator between retrieval and writing; each verdict has its
-own path through the graph (``ragkit.graphs.crag``):
-
-- ``sufficient``: some documents answer it; ``keep`` lists them (0-based) and only those reach the writer;
-- ``insufficient``: the documents are on topic but miss the answer; search again (``corrected_query``);
-- ``ambiguous``: the question cannot be answered as asked; ask the user (``clarifying_question``);
-- ``irrelevant``: the knowledge base does not cover it; refuse honestly.
-
-``LocalJudge`` combines the document grader's scores, an irrelevance threshold, an ambiguity signal
-(:func:`underspecified`, :func:`title_split`) and an answerability check (:func:`answerability_gap`), or,
-where the question's structure explains it, the documents' fields.
+"""The offline CRAG judge: which of four verdicts answers "can these documents answer this question?"
+(:class:`ragkit.roles.judge_protocols.Judgement`; the path each verdict takes: :mod:`ragkit.graphs.crag`).
 
 What it cannot do: the thresholds (:data:`ragkit.defaults.JUDGE`) are global numbers for the default
 ``LocalGrader``, not calibrated per corpus or per grader (a grader with another score scale needs its own
@@ -106,7 +95,7 @@ def title_split(question: str, documents: Sequence[Document], scores: Sequence[f
 
 
 class LocalJudge:
-    """Offline judge: the grader's scores + an ambiguity signal + an irrelevance threshold, in that order.
+    """Offline judge: the grader's scores, an irrelevance threshold, an ambiguity signal and an answerability check.
 
     A document passes when the grader says ``relevant`` (or, with ``relevant_above`` set, when its score
     reaches it) and, with ``check_answerable``, when ``answerability_gap`` finds no reason it cannot hold
@@ -117,11 +106,10 @@ class LocalJudge:
     whatever their wording), so no score or wording rule can refuse a question the data answers.
 
     Decision order: nothing retrieved or best score below ``irrelevant_below`` with no document
-    relevant -> ``irrelevant``; an under-specified question -> ``ambiguous``; no document passing ->
-    ``insufficient``; the best passing documents split between two titles within ``ambiguity_margin`` ->
-    ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
-    Every verdict carries ``score``: the grader's best score among the kept documents (among all of them
-    when none is kept), which CRAG's refusal dial compares with ``refuse_below``.
+    relevant -> ``irrelevant``; an under-specified question (:func:`underspecified`) -> ``ambiguous``; no
+    document passing -> ``insufficient``; the best passing documents split between two titles within
+    ``ambiguity_margin`` (:func:`title_split`) -> ``ambiguous``; otherwise ``sufficient`` with the passing documents (best first, at most ``max_keep``).
+    Every verdict carries the grader's best score (``Judgement.score``).
 
     >>> judge = LocalJudge()  # doctest: +SKIP
     >>> judge.judge("When did he die?", docs).verdict  # doctest: +SKIP

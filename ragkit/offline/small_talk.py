@@ -2,19 +2,9 @@
 a canned reply, and the query transformer (:class:`LocalQueryTransformer`).
 
 Both roles are a :class:`ragkit.offline.router.LocalRouter` (nearest labelled examples) over a route table:
-
-- ``LocalIntentClassifier`` routes a message to one of two routes, ``rag`` (requests for information, of many
-  topics and shapes: :data:`RAG_EXAMPLES`) and ``chitchat`` (greetings, thanks, farewells, questions about
-  the assistant: :data:`CHITCHAT_EXAMPLES`): it sends small talk away from retrieval, so an offline graph can
-  give an honest canned reply. Ties, and messages close to no example (under
-  :data:`ragkit.defaults.ADVANCED`.intent_min_similarity), go to ``rag``: a greeting searched for costs a
-  refusal, a question taken for small talk loses its answer.
-- ``LocalSmallTalk`` routes small talk to its kind (greeting, thanks ...: one route per kind) and gives that
-  kind's canned reply (:data:`CANNED_REPLIES`); a domain passes its own kinds and replies.
-
-Their LLM counterparts are :class:`ragkit.roles.llm_queries.LLMIntentClassifier` and
-:class:`ragkit.roles.llm_queries.LLMSmallTalk`. How the threshold was tuned is in
-``benchmarks/advanced/intent_accuracy.py``.
+``LocalIntentClassifier`` sends small talk away from retrieval (``rag`` or ``chitchat``), and ``LocalSmallTalk``
+gives the canned reply for its kind. Their LLM counterparts are in :mod:`ragkit.roles.llm_queries`; how the
+threshold was tuned: ``benchmarks/advanced/intent_accuracy.py``.
 
 Simplifications: the examples are generic English; a kind of small talk they do not cover is classified by
 what it resembles; a greeting in front of a real question leans to ``rag`` because a few examples are such
@@ -121,18 +111,11 @@ CANNED_REPLIES: dict[str, str] = {
 }
 
 
-def intent_routes(rag: Sequence[str] = RAG_EXAMPLES, chitchat: Mapping[str, Sequence[str]] = CHITCHAT_EXAMPLES) -> tuple[RouteSpec, ...]:
-    """The two routes as router specs (description plus examples).
-
-    >>> [(spec.name, len(spec.examples)) for spec in intent_routes(["What is BM25?"], {"thanks": ["Thanks!"]})]
-    [('rag', 1), ('chitchat', 1)]
-    """
-    examples = tuple(text for texts in chitchat.values() for text in texts)
-    return RouteSpec("rag", RAG_DESCRIPTION, tuple(rag)), RouteSpec("chitchat", CHITCHAT_DESCRIPTION, examples)
-
-
 class LocalIntentClassifier:
-    """rag vs chitchat by the nearest labelled examples (a :class:`LocalRouter`); ties go to rag.
+    """rag (:data:`RAG_EXAMPLES`) vs chitchat (:data:`CHITCHAT_EXAMPLES`) by the nearest labelled examples.
+
+    Ties, and messages close to no example (under ``ADVANCED.intent_min_similarity``), go to ``rag``: a
+    greeting searched for costs a refusal, a question taken for small talk loses its answer.
 
     >>> clf = LocalIntentClassifier()  # doctest: +SKIP
     >>> clf.classify("thanks a lot!").route  # doctest: +SKIP
@@ -146,8 +129,10 @@ class LocalIntentClassifier:
         if not rag_examples or not any(chitchat_examples.values()):
             raise ValueError("LocalIntentClassifier needs examples for both rag and chitchat")
         self.embedder = embedder if embedder is not None else load_embedder()
-        self.router = LocalRouter(intent_routes(rag_examples, chitchat_examples), fallback="rag",
-                                  embedder=self.embedder, margin=margin, min_similarity=min_similarity, k=k)
+        chitchat = tuple(text for texts in chitchat_examples.values() for text in texts)
+        routes = (RouteSpec("rag", RAG_DESCRIPTION, tuple(rag_examples)), RouteSpec("chitchat", CHITCHAT_DESCRIPTION, chitchat))
+        self.router = LocalRouter(routes, fallback="rag", embedder=self.embedder, margin=margin,
+                                  min_similarity=min_similarity, k=k)
 
     def classify(self, question: str) -> Intent:
         decision = self.router.route(question)

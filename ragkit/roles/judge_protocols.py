@@ -1,5 +1,6 @@
 """The judge's contract (CRAG, and the supervisor's search through it): one of four verdicts on the
-documents retrieved for a question, and the fail-soft default a judge takes when it cannot judge.
+documents retrieved for a question, the check of a judge's output, and the fail-soft default a judge
+takes when it cannot judge.
 
 Its implementations: :class:`ragkit.offline.judge.LocalJudge` and :class:`ragkit.roles.llm_judge.LLMJudge`.
 """
@@ -8,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, runtime_checkable
+from typing import Literal, Protocol, get_args, runtime_checkable
 
 from langchain_core.documents import Document
 
 Verdict = Literal["sufficient", "insufficient", "ambiguous", "irrelevant"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,26 @@ def fail_soft(documents: Sequence[Document], note: str, top: int = 3) -> Judgeme
     return Judgement("sufficient", keep=tuple(range(min(top, len(documents)))), note=f"fail-soft: {note}", fallback=True)
 
 
+def valid_judgement(j: object, n_candidates: int) -> str | None:
+    """Why a judge's output cannot be used (wrong type, unknown verdict, bad indexes), or None if it can.
+
+    >>> valid_judgement(Judgement("sufficient", keep=(2,)), n_candidates=2)
+    'keep (2,) is not a list of indexes into 2 candidates'
+    """
+    if not isinstance(j, Judgement):
+        return f"the judge returned a {type(j).__name__}, not a Judgement"
+    if j.verdict not in VERDICTS:
+        return f"unknown verdict {j.verdict!r}"
+    if any(isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < n_candidates for i in j.keep):
+        return f"keep {j.keep!r} is not a list of indexes into {n_candidates} candidates"
+    if j.verdict == "sufficient" and not j.keep and n_candidates:
+        return "verdict 'sufficient' without any kept document"
+    return None
+
+
 @runtime_checkable
 class Judge(Protocol):
     def judge(self, question: str, documents: Sequence[Document]) -> Judgement: ...
 
 
-__all__ = ["Judge", "Judgement", "Verdict", "fail_soft"]
+__all__ = ["VERDICTS", "Judge", "Judgement", "Verdict", "fail_soft", "valid_judgement"]

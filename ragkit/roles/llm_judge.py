@@ -6,7 +6,6 @@ failed call or malformed output takes the fail-soft default. Local stand-in: :cl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from langchain_core.documents import Document
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -14,7 +13,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
 from ragkit.core.nlp import clean_query
-from ragkit.roles.judge_protocols import Judgement, fail_soft
+from ragkit.roles.judge_protocols import Judgement, Verdict, fail_soft
 from ragkit.roles.llm import call_structured, document_indexes, format_documents
 
 JUDGE_PROMPT = ChatPromptTemplate.from_messages([
@@ -36,7 +35,7 @@ JUDGE_PROMPT = ChatPromptTemplate.from_messages([
 class JudgeVerdict(BaseModel):
     """What the LLM judge must return (parsed by structured output)."""
 
-    verdict: Literal["sufficient", "insufficient", "ambiguous", "irrelevant"] = Field(description="the judgement")
+    verdict: Verdict = Field(description="the judgement")
     keep: list[int] = Field(default_factory=list, description="numbers [n] of the documents that answer the question")
     corrected_query: str | None = Field(default=None, description="a better search query, for insufficient")
     clarifying_question: str | None = Field(default=None, description="a question for the user, for ambiguous")

@@ -1,20 +1,15 @@
 """The roles that read a question before it is searched (the advanced pipeline's front end): their contracts
-(:class:`IntentClassifier`, :class:`SmallTalk`, :class:`QueryTransformer`) and their LLM implementations.
+(:class:`IntentClassifier`, :class:`SmallTalk`, :class:`QueryTransformer`) and their LLM implementations
+(multi-query retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022, in one JSON call).
 
-- :class:`LLMIntentClassifier`: does the message need a search (``rag``) or is it small talk
-  (``chitchat``)? A ``Literal`` field; a failed or malformed call searches (``rag``, ``fallback=True``):
-  a greeting searched for costs a refusal, a question taken for small talk would lose its answer.
-- :class:`LLMSmallTalk`: a reply to small talk in a sentence or two, following a prompt
-  (:data:`SMALL_TALK_PROMPT`, generic; a domain passes its own) that asks for no factual claims; a failed
-  call or an empty reply gets the ``fallback``'s reply (a canned one, such as
-  :class:`ragkit.offline.small_talk.LocalSmallTalk`'s). Plain text, not structured output; no memory of the
-  conversation; nothing checks that the reply really makes no claim.
-- :class:`LLMQueryTransformer`: three alternative queries and one hypothetical answer (multi-query
-  retrieval as in RAG-Fusion, and HyDE, Gao et al. 2022), in one JSON call; output that does not parse is
-  a visible fallback (no alternatives, ``fallback=True``), so the graph searches the question alone.
-
-Their local stand-ins are :class:`ragkit.offline.small_talk.LocalIntentClassifier`, ``LocalSmallTalk`` and
+Each fails visibly and safely: a failed intent call searches (``rag``, ``fallback=True``), a failed small-talk
+call gets its ``fallback``'s canned reply, and transformer output that does not parse gives no alternatives
+(``fallback=True``), so the graph searches the question alone. Their local stand-ins are
+:class:`ragkit.offline.small_talk.LocalIntentClassifier`, ``LocalSmallTalk`` and
 :class:`ragkit.offline.small_talk.LocalQueryTransformer`.
+
+What they cannot do: the small-talk reply is plain text, not structured output, with no memory of the
+conversation, and nothing checks that it really makes no claim (the prompt asks for none).
 """
 
 from __future__ import annotations
