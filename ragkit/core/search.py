@@ -25,7 +25,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.vectorstores import VectorStore, VectorStoreRetriever
 from pydantic import ConfigDict, Field
 
-from ragkit.core.contract import SETUP_ERRORS
+from ragkit.core.contract import SETUP_ERRORS, check_positive
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import GRAPHS
 
@@ -65,9 +65,8 @@ def check_corpus(docs: Sequence[Document], who: str) -> list[Document]:
 
 
 def check_k(k: int, what: str = "k") -> int:
-    """Return ``k`` if it is a positive int, else raise a ValueError naming it."""
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"{what} must be a positive integer, got {k!r}")
+    """Return ``k`` if it is a positive int, else raise a ValueError naming it (:func:`check_positive`)."""
+    check_positive(**{what: k})
     return k
 
 
