@@ -182,6 +182,22 @@ def check_cap(**values: object) -> None:
             raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
 
 
+def check_steps(config: RunnableConfig | None, need: int, **caps: int) -> None:
+    """The run's ``recursion_limit`` must leave room for ``need`` steps, the most a graph's ``caps`` can take
+    (checked when the run starts, so a run never stops half-way); else a ``ValueError`` with the fix.
+
+    >>> check_steps({"recursion_limit": 10}, 13, max_attempts=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_attempts=3 can take up to 13 graph steps but recursion_limit is 10; lower max_attempts or pass config={'recursion_limit': 13}
+    """
+    limit = (config or {}).get("recursion_limit")
+    if isinstance(limit, int) and limit < need:
+        given = ", ".join(f"{name}={value}" for name, value in caps.items())
+        raise ValueError(f"{given} can take up to {need} graph steps but recursion_limit is {limit}; lower "
+                         f"{' or '.join(caps)} or pass config={{'recursion_limit': {need}}}")
+
+
 def check_question(question: object, max_chars: int, builder: str, what: str = "question",
                    arg: str = "max_question_chars") -> str:
     """The question, stripped; a clear error for a non-string, an empty one, or one over ``max_chars``."""

@@ -46,6 +46,7 @@ from ragkit.core.contract import (
     check_limit,
     check_positive,
     check_question_node,
+    check_steps,
     check_threshold,
     low_confidence_note,
     result,
@@ -276,11 +277,7 @@ def start_run(caps: dict[str, int],
     def start(state: dict, config: RunnableConfig, question: str) -> AdvancedState:
         run_caps = {name: state.get(name, caps[name]) for name in CAPS}
         check_cap(**run_caps)
-        need = worst_case_steps(*run_caps.values())
-        limit = (config or {}).get("recursion_limit")
-        if isinstance(limit, int) and limit < need:
-            raise ValueError(f"these caps can take up to {need} graph steps but recursion_limit is {limit}; lower "
-                             f"the caps or pass config={{'recursion_limit': {need}}}")
+        check_steps(config, worst_case_steps(*run_caps.values()), **run_caps)
         return {"query": question, **run_caps, "transforms": 0, "retrieval_retries": 0, "generations": 0,
                 "generation_retries": 0, "tried": [], "rejected": [], "arms_used": [], "generations_seen": [],
                 "queries": [], "hypothetical": "", "verified": False, "metadata": dict(state.get("metadata") or {}),

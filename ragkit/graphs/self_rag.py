@@ -39,7 +39,9 @@ from ragkit.core.contract import (
     best_score,
     check_cap,
     check_limit,
+    check_positive,
     check_question_node,
+    check_steps,
     check_threshold,
     low_confidence_note,
     result,
@@ -179,12 +181,8 @@ def start_run(default_max_attempts: int,
 
     def start(state: dict, config: RunnableConfig, question: str) -> SelfRAGState:
         cap = state.get("max_attempts", default_max_attempts)
-        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-            raise ValueError(f"max_attempts must be a positive integer (generations + rewrites), got {cap!r}")
-        limit = (config or {}).get("recursion_limit")
-        if isinstance(limit, int) and limit < worst_case_steps(cap):
-            raise ValueError(f"max_attempts={cap} can take up to {worst_case_steps(cap)} graph steps but recursion_limit "
-                             f"is {limit}; lower max_attempts or pass config={{'recursion_limit': {worst_case_steps(cap)}}}")
+        check_positive(max_attempts=cap)
+        check_steps(config, worst_case_steps(cap), max_attempts=cap)
         return {"query": question, "attempts": 0, "generations": 0, "rewrites": 0, "max_attempts": cap,
                 "candidates": [], "rejected": [], "relevance_fallback": False, "gave_up": False, "note": "",
                 "searched": [], "repeated_query": False, "evidence_score": 0.0, "confidence": None,

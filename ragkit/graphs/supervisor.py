@@ -40,6 +40,7 @@ from ragkit.core.contract import (
     check_limit,
     check_positive,
     check_question_node,
+    check_steps,
     result,
     traced,
     unsupported_language,
@@ -173,10 +174,7 @@ def start_run(default_max_hops: int) -> Callable[[dict, RunnableConfig, str], Su
     def start(state: dict, config: RunnableConfig, question: str) -> SupervisorState:
         cap = state.get("max_hops", default_max_hops)
         check_positive(max_hops=cap)
-        limit = (config or {}).get("recursion_limit")
-        if isinstance(limit, int) and limit < worst_case_steps(cap):
-            raise ValueError(f"max_hops={cap} can take up to {worst_case_steps(cap)} graph steps but recursion_limit is "
-                             f"{limit}; lower max_hops or pass config={{'recursion_limit': {worst_case_steps(cap)}}}")
+        check_steps(config, worst_case_steps(cap), max_hops=cap)
         return {"max_hops": cap, "plan": [], "hops": 0, "answers": [], "hop_log": [], "sources": [], "citations": [],
                 "code": "", "code_result": None, "rag_question": "", "rag_answer": "", "code_answer": "", "analysis_answer": "",
                 "chitchat_answer": ""}
