@@ -263,9 +263,14 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 POLAR_OPENERS = frozenset("is are was were am do does did can could should would will shall may might must has have had".split())
 QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
                   **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
-NUMBER_VALUES = {w: n for n, w in enumerate("one two three four five six seven eight nine ten".split(), start=1)}
-NUMBER_WORDS = frozenset(NUMBER_VALUES) | frozenset("zero eleven twelve twenty thirty forty fifty hundred hundreds "
-                                                    "thousand thousands million millions billion dozen half several".split())
+# Number words: the cardinals' values ("the three cheapest", "twelve euros"), fractions, and every word that says
+# a quantity (a "how many" answer).
+NUMBER_VALUES = {w: n for n, w in enumerate("one two three four five six seven eight nine ten eleven twelve thirteen "
+                                             "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), 1)}
+NUMBER_VALUES |= {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
+                  "hundred": 100, "thousand": 1000, "million": 1_000_000, "dozen": 12}
+FRACTIONS = {"half": "1/2", "third": "1/3", "quarter": "1/4"}
+NUMBER_WORDS = frozenset(NUMBER_VALUES) | frozenset("zero hundreds thousands millions billion half several".split())
 TIME_WORDS = frozenset(
     "january february march april may june july august september october november december jan feb mar apr jun "
     "jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday today tomorrow yesterday "

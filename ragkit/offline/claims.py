@@ -53,8 +53,10 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.contract import check_answer, check_documents
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import (
+    FRACTIONS,
     MAX_SUBJECT_WORDS,
     NEGATING_PREFIXES,
+    NUMBER_VALUES,
     QUESTION_STOPWORDS,
     STATEMENT_NEGATIONS,
     document_subject,
@@ -459,13 +461,9 @@ def stronger_quantifiers(claim: str, source: str) -> str | None:
     return None
 
 
-# Number words as digits, to compare with a source (core.nlp.NUMBER_VALUES reads "the three cheapest"). No "one"
-# ("which one" is a pronoun) and no "zero" ("below zero" says "negative").
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate("two three four five six seven eight nine ten eleven twelve thirteen "
-                                                  "fourteen fifteen sixteen seventeen eighteen nineteen twenty".split(), 2)}
-_NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
-                      "ninety": "90", "hundred": "100", "thousand": "1000", "million": "1000000", "dozen": "12",
-                      "half": "1/2", "third": "1/3", "quarter": "1/4"})
+# Number words as digits, to compare with a source. No "one" ("which one" is a pronoun) and no "zero" ("below
+# zero" says "negative").
+_NUMBER_WORDS = {w: str(n) for w, n in NUMBER_VALUES.items() if w != "one"} | FRACTIONS
 
 
 def number_values(text: str) -> set[str]:

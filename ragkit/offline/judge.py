@@ -22,6 +22,7 @@ from langchain_core.documents import Document
 
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import (
+    NEGATIONS,
     QUESTION_STOPWORDS,
     answer_type,
     clean_query,
@@ -209,7 +210,7 @@ def analysis_name(documents: Sequence[Document], analysis: Any, item_id: str) ->
 
 # ---------------------------------------------------------------------- answerability
 _TERM = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F-]*|\d[\d,.]*\d|\d")
-_NEGATION = re.compile(r"\b(not|never|no|none|nothing|neither|nor|without|cannot)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(rf"\b(?:{'|'.join(sorted(NEGATIONS))})\b|n't\b", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F'-]*")
 
 
