@@ -18,6 +18,7 @@ from ragkit.graphs.crag import (
     paused_question,
     resume_crag,
     run_crag,
+    worst_case_steps,
 )
 from ragkit.roles.judge_protocols import Judgement
 from ragkit.roles.protocols import Answer, Groundedness
@@ -318,3 +319,35 @@ def test_default_local_roles_answer_refuse_and_ask_back_on_the_handbook():
     resumed = resume_crag(graph, "BM25 and its k1 parameter", "real-3")
     assert resumed["outcome"] == "answered" and "saturation" in resumed["answer"]
     assert resumed["question"].endswith("(BM25 and its k1 parameter)") and resumed["clarifications"] == ["BM25 and its k1 parameter"]
+
+
+# ---------------------------------------------------------------- the recursion limit, checked up front
+def worst_case_run(max_corrections, max_revisions, recursion_limit):
+    """Every correction finds a new query, every draft fails the verifier: the longest call the caps allow."""
+    judge = ScriptedJudge(*[Judgement("insufficient", keep=(0, 1), corrected_query=f"query {i}") for i in range(20)])
+    writer = FakeWriter(Answer("Topic zero is old [1]. Topic one is purple [2].", (1, 2)))
+    verifier = FakeVerifier(Groundedness(False, ("Topic one is purple.",)))
+    graph, roles = make(judge, writer=writer, verifier=verifier, max_corrections=max_corrections,
+                        max_revisions=max_revisions)
+    return graph.invoke({"question": "Tell me about topics zero and one"},
+                        {**thread(f"w{max_corrections}-{max_revisions}"), "recursion_limit": recursion_limit}), roles
+
+
+@pytest.mark.parametrize("max_corrections, max_revisions", [(0, 0), (2, 1), (5, 3)])
+def test_the_worst_case_takes_exactly_worst_case_steps(max_corrections, max_revisions):
+    need = worst_case_steps(max_corrections, max_revisions)
+    out, roles = worst_case_run(max_corrections, max_revisions, need)
+    assert len(out["path"]) + 1 == need  # +1: LangGraph's start step
+    assert out["corrections"] == max_corrections and out["revisions"] == max_revisions
+    with pytest.raises(ValueError, match=rf"max_corrections={max_corrections}, max_revisions={max_revisions} can "
+                                         rf"take up to {need} graph steps.*recursion_limit': {need}"):
+        worst_case_run(max_corrections, max_revisions, need - 1)
+
+
+def test_a_recursion_limit_too_low_for_the_caps_is_rejected_before_any_search():
+    retriever = FakeRetriever()
+    graph, _ = make(ScriptedJudge(Judgement("sufficient", keep=(0,))), retriever=retriever, max_corrections=8)
+    with pytest.raises(ValueError, match="lower max_corrections or max_revisions"):
+        graph.invoke({"question": "What is topic zero?"}, {**thread("limit"), "recursion_limit": 25})
+    assert retriever.queries == []
+    assert graph.invoke({"question": "What is topic zero?"}, thread("default"))["outcome"] == "answered"

@@ -17,7 +17,7 @@ from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.paragraphs import paragraphs_of
 from ragkit.domains.statute.strategies import strategy_searches
-from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize
+from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize, worst_case_steps
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.protocols import Grade, Groundedness
 from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
@@ -223,3 +223,49 @@ def test_a_served_checkpoint_keeps_the_hop_record():
     hop = Hop(1, "art-17(2)", "art-35(2)", "Article 35(2) cites Article 17", 0.02)
     assert ("ragkit.core.references", "Hop") in allowed_types()
     assert serializer().loads_typed(serializer().dumps_typed({"followed": [hop]})) == {"followed": [hop]}
+
+
+# ---------------------------------------------------------------- the recursion limit, checked up front
+class ShortUntil:
+    """The evidence grader's double: short until the ``n``-th grading, then the first document supports an answer."""
+
+    def __init__(self, n):
+        self.n, self.calls = n, 0
+
+    def grade(self, question, documents):
+        self.calls += 1
+        return EvidenceGrade("sufficient", (0,), 0.9, "scripted") if self.calls >= self.n else EvidenceGrade("short", (), 0.0, "scripted")
+
+
+class NewRewrites:
+    def __init__(self):
+        self.calls = 0
+
+    def rewrite(self, question, documents=()):
+        self.calls += 1
+        return f"berth question {self.calls}"
+
+
+class NeverGrounded:
+    def check(self, documents, answer):
+        return Groundedness(False)
+
+
+def worst_case_graph(writer, max_retrievals, max_hops, max_generations):
+    """Every hop of the marina's chain is made, the evidence stays short until the last search, every draft fails."""
+    gradings = max_retrievals + (1 if max_hops else 0)  # the hop adds paragraphs, so they are graded once more
+    return build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FixedSearch([10]) for name in ("vector", "hybrid", "graph")},
+                                  question_classifier=Kind(), evidence_grader=ShortUntil(gradings), grader=OverlapGrader(flat=0.5),
+                                  writer=writer, hallucination_grader=NeverGrounded(), rewriter=NewRewrites(), hop_bar=0.05,
+                                  max_retrievals=max_retrievals, max_hops=max_hops, max_generations=max_generations)
+
+
+@pytest.mark.parametrize("caps", [(1, 0, 1), (2, 1, 2), (3, 3, 2)])
+def test_the_worst_case_takes_exactly_worst_case_steps(writer, caps):
+    need = worst_case_steps(*caps)
+    out = worst_case_graph(writer, *caps).invoke({"question": "How much does a boat owner pay for a berth?"}, {"recursion_limit": need})
+    assert len(out["path"]) + 1 == need  # +1: LangGraph's start step
+    assert (out["retrieval_attempts"], out["path"].count("follow_references"), out["generation_attempts"]) == caps
+    with pytest.raises(ValueError, match=rf"max_retrievals={caps[0]}, max_hops={caps[1]}, max_generations={caps[2]} can take up "
+                                         rf"to {need} graph steps.*recursion_limit': {need}"):
+        worst_case_graph(writer, *caps).invoke({"question": "How much does a boat owner pay for a berth?"}, {"recursion_limit": need - 1})

@@ -42,6 +42,7 @@ from ragkit.core.contract import (
     check_limit,
     check_positive,
     check_question_node,
+    check_steps,
     check_threshold,
     low_confidence_note,
     result,
@@ -125,11 +126,28 @@ def check_clarification(reply: object) -> str:
     return " ".join(clean_query(reply, what="clarification").split())
 
 
+def worst_case_steps(max_corrections: int, max_revisions: int) -> int:
+    """The ``recursion_limit`` one call needs at most (one step per node, plus LangGraph's start step).
+
+    The longest call corrects ``max_corrections`` times and revises ``max_revisions`` times: refine,
+    retrieve and judge; 3 per correction (correct, retrieve, judge); write and verify; 2 per revision
+    (revise, verify); finish or refuse. A clarification ends the call at the pause, and the resumed call,
+    starting at clarify, is no longer (its corrections are what the first call left).
+
+    >>> worst_case_steps(2, 1)
+    15
+    """
+    return 3 * max_corrections + 2 * max_revisions + 7
+
+
 # ---------------------------------------------------------------- nodes
 def start_run(caps: dict[str, int], refuse_below: float = REFUSAL.crag) -> Callable[[dict, RunnableConfig, str], CragState]:
-    """What the entry node adds: the tidied question, fresh counters, the caps and the refusal dial."""
+    """What the entry node adds: the tidied question, fresh counters, the caps and the refusal dial; a
+    ``recursion_limit`` too low for the caps is an error here, before any search (:func:`worst_case_steps`)."""
 
     def start(state: dict, config: RunnableConfig, question: str) -> CragState:
+        check_steps(config, worst_case_steps(caps["corrections"], caps["revisions"]),
+                    max_corrections=caps["corrections"], max_revisions=caps["revisions"])
         question = tidy(question)
         return {"question": question, "query": question, "queries": [], "clarifications": [], "corrections": 0,
                 "revisions": 0, "judge_fallback": False, "stalled": False, "grounded": False, "unsupported": [],
@@ -509,5 +527,4 @@ __all__ = ["REFUSALS", "CragState", "Refusal", "ask_back", "build_crag_graph", "
            "clarify", "confident", "correct_node", "crag_graph", "finish", "judge_node", "paused_question",
            "refusal_reason", "refuse", "resume_crag", "retrieve_node", "revise_node", "route_after_check_question",
            "route_after_correct", "route_after_judge", "route_after_retrieve", "route_after_verify", "route_after_write",
-           "run_crag", "start_run", "verify_node",
-           "write_node", "write_or_refuse"]
+           "run_crag", "start_run", "verify_node", "worst_case_steps", "write_node", "write_or_refuse"]

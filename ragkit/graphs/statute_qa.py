@@ -84,6 +84,7 @@ from ragkit.core.contract import (
     check_limit,
     check_positive,
     check_question_node,
+    check_steps,
     check_threshold,
     low_confidence_note,
     result,
@@ -274,13 +275,29 @@ def article_names(articles: Sequence[Document]) -> str:
 
 
 # ---------------------------------------------------------------- nodes
+def worst_case_steps(max_retrievals: int, max_hops: int, max_generations: int) -> int:
+    """The ``recursion_limit`` a run needs at most (one step per node, plus LangGraph's start step).
+
+    The longest run: check_question and classify; 2 per retrieval (retrieve, grade_evidence); with hops,
+    follow_references at most ``max_hops`` times and grade_evidence once more; 2 per generation (generate,
+    verify); finish or a refusal.
+
+    >>> worst_case_steps(2, 1, 2)
+    14
+    """
+    return 4 + 2 * max_retrievals + (max_hops + 1 if max_hops else 0) + 2 * max_generations
+
+
 def start_run(article_numbers: Sequence[int], caps: Mapping[str, int], refuse_below: float = REFUSAL.statute_qa, *,
               domain: StatuteDomain) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
     """What the entry node adds: the tidied question, the articles it cites (``domain.pinned_articles``), fresh
-    counters, the caps and the refusal dial."""
+    counters, the caps and the refusal dial; a ``recursion_limit`` too low for the caps is an error here,
+    before any search (:func:`worst_case_steps`)."""
     numbers = tuple(article_numbers)
 
     def start(state: dict, config: RunnableConfig, question: str) -> StatuteQAState:
+        check_steps(config, worst_case_steps(caps["retrievals"], caps["hops"], caps["generations"]),
+                    max_retrievals=caps["retrievals"], max_hops=caps["hops"], max_generations=caps["generations"])
         question = tidy(question)
         cited, problems = domain.pinned_articles(question, numbers)
         update: StatuteQAState = {
@@ -787,4 +804,4 @@ __all__ = ["BUILDER", "StatuteQAState", "Usage", "build_statute_qa_graph", "chec
            "finish", "follow_references_node", "generate_node", "grade_evidence_node", "pin", "record_usage", "refuse_node",
            "refuse_low_confidence_node", "retrieve_node", "rewrite_repeats", "route_after_check_question", "route_after_classify",
            "route_after_follow_references", "route_after_grade_evidence", "route_after_verify", "start_run", "statute_qa_graph",
-           "summarize", "unsupported_language_node", "usage_totals", "verify_node", "wants_hop"]
+           "summarize", "unsupported_language_node", "usage_totals", "verify_node", "wants_hop", "worst_case_steps"]
