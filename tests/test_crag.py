@@ -351,3 +351,15 @@ def test_a_recursion_limit_too_low_for_the_caps_is_rejected_before_any_search():
         graph.invoke({"question": "What is topic zero?"}, {**thread("limit"), "recursion_limit": 25})
     assert retriever.queries == []
     assert graph.invoke({"question": "What is topic zero?"}, thread("default"))["outcome"] == "answered"
+
+
+def test_a_resumed_call_fits_the_same_limit():
+    judge = ScriptedJudge(Judgement("ambiguous", clarifying_question="Which topic?"),
+                          *[Judgement("insufficient", keep=(0, 1), corrected_query=f"query {i}") for i in range(5)])
+    writer = FakeWriter(Answer("Topic zero is old [1]. Topic one is purple [2].", (1, 2)))
+    graph, _ = make(judge, writer=writer, verifier=FakeVerifier(Groundedness(False, ("Topic one is purple.",))))
+    config = {**thread("resumed"), "recursion_limit": worst_case_steps(2, 1)}
+    paused = graph.invoke({"question": "Tell me about the topic"}, config)
+    out = graph.invoke(Command(resume="topic zero"), config)
+    resumed = out["path"][len(paused["path"]):]
+    assert resumed[0] == "clarify" and len(resumed) + 1 == worst_case_steps(2, 1) and out["corrections"] == 2
