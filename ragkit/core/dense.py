@@ -12,6 +12,8 @@ The index is exact (``IndexFlatIP``, a scan of every vector) below ``ANN_MIN_DOC
 HNSW graph (``IndexHNSWFlat``, approximate: a query visits a few thousand vectors) from there on;
 ``index_type="flat"`` or ``"hnsw"`` forces either. The settings are ``ragkit.defaults.RETRIEVAL``'s
 (how they were chosen: ``benchmarks/scale/README.md``, section 3). A query is searched on one FAISS thread.
+An index built elsewhere can be passed to :meth:`DenseRetriever.from_vectors`, say ``faiss.IndexHNSWSQ``, the
+same graph over 8-bit codes (at 500k, 0.41x the memory at about the same query time: section 3c).
 
 What it cannot do: HNSW's recall depends on the vectors (a structureless Gaussian needed six times the
 ``efSearch`` of real-looking ones), so a corpus unlike the measured ones may need a larger ``ef_search``;
