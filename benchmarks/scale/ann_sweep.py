@@ -89,6 +89,11 @@ def configs(d: int, n: int) -> dict[str, tuple[Callable[[], faiss.Index], str]]:
     return out
 
 
+def searched(index: faiss.Index) -> faiss.Index:
+    """The index whose settings a search uses: the base of a re-scoring ``IndexRefine``, else the index itself."""
+    return faiss.downcast_index(index.base_index if isinstance(index, faiss.IndexRefine) else index)
+
+
 def build(name: str, make: Callable[[], faiss.Index], vectors: np.ndarray, folder: Path, seed: int = 0) -> tuple[faiss.Index, float]:
     """The index, read from ``folder`` if built before, else built (IVF trained on 64 points per list) and written."""
     path, meta = folder / f"{name}.faiss", folder / f"{name}.json"
@@ -97,7 +102,7 @@ def build(name: str, make: Callable[[], faiss.Index], vectors: np.ndarray, folde
     index = make()
     start = time.perf_counter()
     if not index.is_trained:
-        base = faiss.downcast_index(index.base_index) if isinstance(index, faiss.IndexRefine) else index
+        base = searched(index)
         wanted = 64 * base.nlist if hasattr(base, "nlist") else 50_000  # a scalar quantizer learns each dimension's range
         sample = np.random.default_rng(seed).choice(len(vectors), min(len(vectors), wanted), replace=False)
         index.train(vectors[np.sort(sample)])
@@ -109,7 +114,7 @@ def build(name: str, make: Callable[[], faiss.Index], vectors: np.ndarray, folde
 
 
 def set_param(index: faiss.Index, param: str, value: int) -> None:
-    base = faiss.downcast_index(index.base_index) if isinstance(index, faiss.IndexRefine) else faiss.downcast_index(index)
+    base = searched(index)
     if param == "efSearch":
         base.hnsw.efSearch = value
         return

@@ -10,7 +10,6 @@ one at a time on one thread; builds use FAISS's threads. Nothing is written.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -21,22 +20,19 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ann_sweep import K, ms, recall, search_one_by_one  # noqa: E402
+
 from ragkit.core.embeddings import embed, load_embedder  # noqa: E402
 from ragkit.evaluation.beir import load_beir  # noqa: E402
 from ragkit.evaluation.scale import scale_corpus  # noqa: E402
 
-K = 10
-
 
 def timed(index: faiss.Index, queries: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
-    """(recall@10 against ``truth``, search p50 ms), one query at a time."""
-    times, hits = [], []
-    for row, gold in zip(queries, truth):
-        start = time.perf_counter()
-        _, found = index.search(row[None, :], K)
-        times.append((time.perf_counter() - start) * 1000)
-        hits.append(len(set(found[0]) & set(gold)) / K)
-    return round(float(np.mean(hits)), 4), round(statistics.median(times), 2)
+    """(recall@10 against ``truth``, search p50 ms), one query at a time, as ``ann_sweep.py`` measures them."""
+    found, times = search_one_by_one(index, queries)
+    return round(recall(found, truth), 4), ms(times)["p50"]
 
 
 def main() -> None:
