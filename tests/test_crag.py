@@ -322,11 +322,16 @@ def test_default_local_roles_answer_refuse_and_ask_back_on_the_handbook():
 
 
 # ---------------------------------------------------------------- the recursion limit, checked up front
+def failing_drafts():
+    """A writer and a verifier that never agree: every draft is revised until the cap, then refused."""
+    return (FakeWriter(Answer("Topic zero is old [1]. Topic one is purple [2].", (1, 2))),
+            FakeVerifier(Groundedness(False, ("Topic one is purple.",))))
+
+
 def worst_case_run(max_corrections, max_revisions, recursion_limit):
     """Every correction finds a new query, every draft fails the verifier: the longest call the caps allow."""
     judge = ScriptedJudge(*[Judgement("insufficient", keep=(0, 1), corrected_query=f"query {i}") for i in range(20)])
-    writer = FakeWriter(Answer("Topic zero is old [1]. Topic one is purple [2].", (1, 2)))
-    verifier = FakeVerifier(Groundedness(False, ("Topic one is purple.",)))
+    writer, verifier = failing_drafts()
     graph, roles = make(judge, writer=writer, verifier=verifier, max_corrections=max_corrections,
                         max_revisions=max_revisions)
     return graph.invoke({"question": "Tell me about topics zero and one"},
@@ -356,8 +361,8 @@ def test_a_recursion_limit_too_low_for_the_caps_is_rejected_before_any_search():
 def test_a_resumed_call_fits_the_same_limit():
     judge = ScriptedJudge(Judgement("ambiguous", clarifying_question="Which topic?"),
                           *[Judgement("insufficient", keep=(0, 1), corrected_query=f"query {i}") for i in range(5)])
-    writer = FakeWriter(Answer("Topic zero is old [1]. Topic one is purple [2].", (1, 2)))
-    graph, _ = make(judge, writer=writer, verifier=FakeVerifier(Groundedness(False, ("Topic one is purple.",))))
+    writer, verifier = failing_drafts()
+    graph, _ = make(judge, writer=writer, verifier=verifier)
     config = {**thread("resumed"), "recursion_limit": worst_case_steps(2, 1)}
     paused = graph.invoke({"question": "Tell me about the topic"}, config)
     out = graph.invoke(Command(resume="topic zero"), config)
