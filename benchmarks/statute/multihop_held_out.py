@@ -1,0 +1,90 @@
+"""Multi-hop statute questions through the statute QA graph as shipped, with and without the second hop.
+
+The graph is ``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)`` with
+every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), and the same graph with
+``max_hops=0``. Sets (``--set``):
+
+- ``dev``: ``data/eval/statute_multihop_dev.json``, the 8 questions the hop was tuned on (a check that this
+  script reproduces ``statute_qa.py``'s figures for them: every gold cited 7/8 with the hop, 1/8 without);
+- ``held-out``: ``data/eval/statute_multihop_held_out.json``, 14 questions written and frozen after the hop was
+  tuned and before any statute graph was run on them (``benchmarks/goldsets/make_statute_multihop_held_out.py``).
+  Scored once; only aggregates are written, never a per-item result.
+
+Figures (shares of the set, ``statute_qa.kind_metrics``): the graph's hit@1, every gold article retrieved, the
+answer citing a gold article / every gold article, cited-article F1, how often the run hopped; overall and per
+pattern (penalty -> offence, defined term).
+
+Run from the project root (under a minute)::
+
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set dev
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set held-out
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from statute_qa import kind_metrics, percentile, run_graph  # noqa: E402
+
+from ragkit.domains.statute.corpus import load_statute  # noqa: E402
+from ragkit.domains.statute.domain import STATUTE  # noqa: E402
+from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
+from ragkit.goldsets import load_goldset  # noqa: E402
+from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
+
+SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json"}
+OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
+
+
+def figures(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, Any]:
+    """``kind_metrics`` over the set, per pattern, and the runs' latency (aggregates only)."""
+    patterns = sorted({i["pattern"] for i in items})
+    seconds = [r["wall_seconds"] for r in runs.values()]
+    return {**kind_metrics(runs, items),
+            "by_pattern": {p: kind_metrics(runs, [i for i in items if i["pattern"] == p]) for p in patterns},
+            "latency_seconds": {"p50": percentile(seconds, 0.5), "p95": percentile(seconds, 0.95)}}
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", choices=sorted(SETS), required=True)
+    parser.add_argument("--save", type=Path, default=None, help="results file (default benchmarks/results/statute_multihop_<set>.json)")
+    args = parser.parse_args(argv)
+    data, sha = load_goldset(SETS[args.set])
+    items = [{**i, "type": "multihop"} for i in data["items"]]
+    articles = load_statute()
+    searches = strategy_searches(articles)
+    with_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE)
+    without_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, max_hops=0)
+    without_hop.invoke({"question": "What is the purpose of the Coastal Waters Act?"})  # warm-up: models load before timing
+    report = {
+        "command": "HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set " + args.set,
+        "set": {"file": f"data/eval/{SETS[args.set]}", "sha256": sha, "questions": len(items), "about": data["about"]},
+        "graph": "build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE), defaults (STATUTE_QA)",
+        "with_hop": figures(run_graph(with_hop, items), items),
+        "without_hop": figures(run_graph(without_hop, items), items),
+    }
+    path = args.save or Path(str(OUT).format(args.set.replace("-", "_")))
+    path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    for name in ("with_hop", "without_hop"):
+        f = report[name]
+        print(f"{name:12} every gold cited {f['answer_cites_every_gold_article']:.3f}  a gold cited {f['answer_cites_a_gold_article']:.3f}  "
+              f"hit@1 {f['hit@1']:.3f}  every gold retrieved {f['every_gold_article_retrieved']:.3f}  F1 {f['cited_article_f1']:.3f}  "
+              f"hopped {f['hopped']:.3f}  " + "  ".join(f"{p}: {m['answer_cites_every_gold_article']:.3f} (n {m['n']})"
+                                                  for p, m in f["by_pattern"].items()))
+    print("wrote", path)
+    return report
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
