@@ -1,6 +1,6 @@
-"""The held-out multi-hop statute set (``data/eval/statute_multihop_held_out.json``): frozen, rebuilt exactly by
-its script, and its labels grounded in ``data/statute.md`` (each penalty paragraph cites its offence article,
-each defined term is a paragraph of Article 3). No statute graph runs here: the set is scored once by
+"""The held-out and report multi-hop statute sets (``data/eval/statute_multihop_{held_out,report}.json``): frozen,
+rebuilt exactly by their script, and their labels grounded in ``data/statute.md`` (each penalty paragraph cites its offence article,
+each defined term is a paragraph of Article 3). No statute graph runs here: each set is scored once by
 ``benchmarks/statute/multihop_held_out.py``."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ragkit.goldsets import load_goldset
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "benchmarks" / "goldsets" / "make_statute_multihop_held_out.py"
-NAME = "statute_multihop_held_out.json"
+NAMES = ("statute_multihop_held_out.json", "statute_multihop_report.json")
 
 
 def _script():
@@ -26,9 +26,9 @@ def _script():
     return module
 
 
-@pytest.fixture(scope="module")
-def items() -> list[dict]:
-    return load_goldset(NAME)[0]["items"]  # raises if the bytes no longer match the manifest
+@pytest.fixture(scope="module", params=NAMES)
+def items(request) -> list[dict]:
+    return load_goldset(request.param)[0]["items"]  # raises if the bytes no longer match the manifest
 
 
 def paragraph(articles: dict[int, str], label: str) -> str:
@@ -39,8 +39,14 @@ def paragraph(articles: dict[int, str], label: str) -> str:
     return match.group(1)
 
 
-def test_the_set_is_frozen_and_its_script_reproduces_it() -> None:
-    assert _script().build() == (ROOT / "data" / "eval" / NAME).read_text(encoding="utf-8")
+@pytest.mark.parametrize("name", NAMES)
+def test_the_set_is_frozen_and_its_script_reproduces_it(name) -> None:
+    assert _script().build(name) == (ROOT / "data" / "eval" / name).read_text(encoding="utf-8")
+
+
+def test_no_question_of_one_set_repeats_one_of_the_other() -> None:
+    held_out, report = ({" ".join(i["question"].lower().split()) for i in load_goldset(n)[0]["items"]} for n in NAMES)
+    assert not held_out & report
 
 
 def test_every_item_needs_two_articles_and_names_them_by_paragraph(items) -> None:

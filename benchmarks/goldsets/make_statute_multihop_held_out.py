@@ -1,4 +1,4 @@
-"""Write the held-out multi-hop statute set, ``data/eval/statute_multihop_held_out.json``.
+"""Write the held-out multi-hop statute sets, ``data/eval/statute_multihop_{held_out,report}.json``.
 
 Written for ragkit issue 22 (multi-hop statute questions) on 2026-12-03, after the second hop was built and
 tuned (on dev and ``statute_multihop_dev.json``) and BEFORE any statute graph was run on these questions;
@@ -10,9 +10,14 @@ aggregates only. Each question needs two articles of the Coastal Waters Act (``d
 - **defined term** (4): the rule's article and Article 3, which defines a word the question turns on
   ("a seal" is a marine mammal, "60 metres inland" is in the coastal zone).
 
+A second set, ``data/eval/statute_multihop_report.json`` (``REPORT_ITEMS``: 10 and 4 again, other conduct and
+other definitions), was written the same day after the held-out set had been scored once and before anything was
+changed for it, and frozen before that work began: the held-out set then served as a dev set, and the report set
+is scored once on what that work produced.
+
 Hygiene, checked before freezing by ``--check-near`` (which reads only questions, no labels and no run): no
 question within MiniLM cosine 0.85 of a question of ``statute_qa.json``, ``statute_golden.jsonl`` or
-``statute_multihop_dev.json``. The writer knew the technique (the hop reads the found paragraph's
+``statute_multihop_dev.json`` (and, for the report set, of the held-out set). The writer knew the technique (the hop reads the found paragraph's
 cross-references and defined terms), as the maintainers who wrote the dev set did, so this is our held-out
 set, not an independent blind one.
 
@@ -22,7 +27,7 @@ Run::
     .venv/bin/python benchmarks/goldsets/make_statute_multihop_held_out.py --check-near # the near-duplicate check
     .venv/bin/python benchmarks/goldsets/make_statute_multihop_held_out.py --write      # write it (refused once frozen)
 
-Limits: one writer's labels; 14 questions give a binomial standard error of about 0.12 near 0.7.
+Limits: one writer's labels; 14 questions per set give a binomial standard error of about 0.12 near 0.7.
 """
 
 from __future__ import annotations
@@ -37,7 +42,6 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
 sys.path.insert(0, str(ROOT))
 from common import write_frozen_set  # noqa: E402
 
-PATH = ROOT / "data" / "eval" / "statute_multihop_held_out.json"
 NEAR = 0.85
 PENALTY, DEFINED = "penalty->offence", "defined term"
 # (question, gold articles, gold paragraphs, pattern, answer)
@@ -79,20 +83,63 @@ ITEMS: list[tuple[str, list[int], list[str], str, str]] = [
 ]
 
 
-def build() -> str:
-    items = [{"id": f"mhh-{i:02d}", "question": q, "gold_articles": arts, "gold_paragraphs": paras, "pattern": pattern,
-              "answer": answer} for i, (q, arts, paras, pattern, answer) in enumerate(ITEMS, 1)]
+REPORT_ITEMS: list[tuple[str, list[int], list[str], str, str]] = [
+ ("A whale-watching boat takes its passengers to 150 metres from a humpback and her calf. Can the skipper be fined?",
+  [36, 31], ["36(4)", "31(1)"], PENALTY, "Yes, up to 25,000 crowns: a whale with a calf must be given at least 300 metres."),
+ ("Divers collect shells and stones from the seabed inside a marine protected area. How much could they be fined?",
+  [36, 29], ["36(4)", "29(1)"], PENALTY, "Up to 25,000 crowns."),
+ ("What fine does a skipper risk for fishing inside a no-take zone?", [35, 16], ["35(2)", "16(4)"], PENALTY,
+  "Up to 80,000 crowns, and the catch on board is forfeited: all fishing is prohibited in a no-take zone."),
+ ("The engine room of a 30-tonne fishing boat leaks oil into the harbour. What is the most its owner can be fined?",
+  [36, 21], ["36(1)", "21(1)"], PENALTY, "Up to 100,000 crowns: the vessel is under 400 gross tonnage."),
+ ("A contractor sucks sand off the seabed for a building site without any permit. What is the maximum fine?",
+  [35, 6], ["35(1)", "6(1)"], PENALTY, "Up to 50,000 crowns: extracting sand from the seabed needs a coastal zone permit."),
+ ("Lobster pots are left in the water with no buoys showing whose they are. What fine applies?",
+  [35, 17], ["35(2)", "17(3)"], PENALTY, "Up to 80,000 crowns, and the catch on board is forfeited."),
+ ("A commercial fisherman keeps no record of his trips or catches. What can he be fined?", [35, 18], ["35(3)", "18(1)"],
+  PENALTY, "Up to 40,000 crowns: the master must keep a logbook."),
+ ("The crew of a ferry throws its rubbish over the side in the bay. How big is the fine?", [36, 22], ["36(2)", "22(2)"],
+  PENALTY, "Up to 75,000 crowns: no garbage of any kind may be discharged from a vessel in coastal waters."),
+ ("A port keeps an oil leak at its quay to itself for half a day. What fine can the port operator get?",
+  [36, 25], ["36(3)", "25(2)"], PENALTY, "Up to 30,000 crowns: the port had to report within 2 hours."),
+ ("Someone fishes for cod with a licensed trawler in the middle of March. What is the penalty?", [35, 16],
+  ["35(2)", "16(2)"], PENALTY, "Up to 80,000 crowns and the catch forfeited: cod fishing is closed from 1 March to 30 April."),
+ ("I only fish to sell to two restaurants in town. Do I need a licence?", [14, 3], ["14(1)", "3(11)"], DEFINED,
+  "Yes: fishing where the catch is sold is commercial fishing, which needs a licence for the vessel."),
+ ("Does the Act still apply 10 nautical miles offshore?", [2, 3], ["2(1)", "3(3)"], DEFINED,
+  "Yes: the coastal waters reach 12 nautical miles from the baseline."),
+ ("A contractor runs the outfall for the town. Who has to report a discharge from it that breaks the permit?",
+  [25, 3], ["25(2)", "3(7)"], DEFINED, "The operator, which includes whoever controls the activity, so the contractor too."),
+ ("A kayaker paddles to within 30 metres of a dolphin. Does the distance rule for vessels apply to a kayak?",
+  [31, 3], ["31(1)", "3(5)"], DEFINED, "Yes: a vessel is any craft on or under the water, so 100 metres applies."),
+]
+SETS = {
+    "statute_multihop_held_out.json": (ITEMS, "mhh", (
+        "Held-out multi-hop statute questions written by us (the ragkit maintainers) on 2026-12-03 for issue 22, "
+        "after the second hop was tuned and before any statute graph was run on them; scored once "
+        "(benchmarks/statute/multihop_held_out.py), aggregates only. Each needs two articles: a penalty article "
+        "and the offence article it cites, or an article and the definitions article. Checked automatically "
+        f"(questions only) to be no near-duplicate (MiniLM cosine < {NEAR}) of statute_qa.json, "
+        "statute_golden.jsonl or statute_multihop_dev.json.")),
+    "statute_multihop_report.json": (REPORT_ITEMS, "mhr", (
+        "A second set of multi-hop statute questions written by us on 2026-12-03 for issue 22, after the held-out "
+        "set was scored once and before anything was changed for it; frozen first, then reported once on the "
+        "statute graph that the work after that run produces, aggregates only. Same patterns and rules as "
+        "statute_multihop_held_out.json; checked automatically (questions only) to be no near-duplicate "
+        f"(MiniLM cosine < {NEAR}) of statute_qa.json, statute_golden.jsonl, statute_multihop_dev.json or "
+        "statute_multihop_held_out.json.")),
+}
+
+
+def build(name: str = "statute_multihop_held_out.json") -> str:
+    rows, prefix, about = SETS[name]
+    items = [{"id": f"{prefix}-{i:02d}", "question": q, "gold_articles": arts, "gold_paragraphs": paras, "pattern": pattern,
+              "answer": answer} for i, (q, arts, paras, pattern, answer) in enumerate(rows, 1)]
     assert len({item["question"] for item in items}) == len(items)
-    about = ("Held-out multi-hop statute questions written by us (the ragkit maintainers) on 2026-12-03 for issue 22, "
-             "after the second hop was tuned and before any statute graph was run on them; scored once "
-             "(benchmarks/statute/multihop_held_out.py), aggregates only. Each needs two articles: a penalty article "
-             "and the offence article it cites, or an article and the definitions article. Checked automatically "
-             f"(questions only) to be no near-duplicate (MiniLM cosine < {NEAR}) of statute_qa.json, "
-             "statute_golden.jsonl or statute_multihop_dev.json.")
     return json.dumps({"about": about, "items": items}, indent=1, ensure_ascii=False) + "\n"
 
 
-def check_near() -> int:
+def check_near(name: str) -> int:
     """Print each question's highest MiniLM cosine to an earlier statute question (questions only); 1 if any >= NEAR."""
     import numpy as np
 
@@ -102,8 +149,10 @@ def check_near() -> int:
     others = [i["question"] for i in json.loads((eval_dir / "statute_qa.json").read_text(encoding="utf-8"))]
     others += [json.loads(line)["question"] for line in (eval_dir / "statute_golden.jsonl").read_text(encoding="utf-8").splitlines() if line]
     others += [i["question"] for i in json.loads((eval_dir / "statute_multihop_dev.json").read_text(encoding="utf-8"))["items"]]
+    earlier = list(SETS)[: list(SETS).index(name)]
+    others += [q for set_name in earlier for q, *_ in SETS[set_name][0]]
     embedder = load_embedder()
-    mine = [q for q, *_ in ITEMS]
+    mine = [q for q, *_ in SETS[name][0]]
     sims = embed(embedder, mine) @ embed(embedder, others).T
     worst = 0.0
     for question, row in zip(mine, sims):
@@ -116,12 +165,13 @@ def check_near() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the file (refused once it is frozen)")
+    parser.add_argument("--write", action="store_true", help="write the files (a frozen one is never overwritten)")
     parser.add_argument("--check-near", action="store_true", help="the near-duplicate check against earlier statute sets")
     args = parser.parse_args(argv)
-    if args.check_near:
-        return check_near()
-    return write_frozen_set(build(), PATH, check=not args.write)
+    status = 0
+    for name in SETS:
+        status |= check_near(name) if args.check_near else write_frozen_set(build(name), ROOT / "data" / "eval" / name, check=not args.write)
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover
