@@ -171,6 +171,34 @@ def test_the_hop_grades_links_on_what_the_found_paragraph_leaves_of_the_question
     assert "fine" in grader.questions[1] and "reef" not in grader.questions[1]  # grading what the links lead to
 
 
+def test_of_two_links_the_hop_takes_the_paragraph_that_holds_what_the_question_still_lacks(writer):
+    """Both paragraphs cite the rule found; the grader prefers the one on the same topic (the storm exception), but
+    only the penalty holds the word the found rule leaves of the question ("fined")."""
+    pier = {20: ("Mooring", ["No person shall moor a skiff at the pier without a berth permit."]),
+            21: ("Storms", ["Article 20 does not apply to a skiff moored at the pier in a storm while it waits for a berth permit."]),
+            22: ("Penalties", ["A breach of Article 20 is punishable by a fine of up to 300 crowns."])}
+    docs = [Document(f"Article {n}. {title}\n\n(1) {text[0]}", id=f"art-{n}",
+                     metadata={"id": f"art-{n}", "article": n, "title": title, "paragraphs": 1}) for n, (title, text) in pier.items()]
+
+    class SameTopic:
+        def grade_many(self, question, documents):
+            return [Grade(True, 0.05 if "storm" in d.page_content else 0.01) for d in documents]
+
+        def grade(self, question, document):
+            return self.grade_many(question, [document])[0]
+
+    class FindsTheRule:
+        def search_with_scores(self, query, k=None):
+            return [(docs[0], 1.0)]
+
+    out = build_statute_qa_graph(docs, domain=STATUTE, strategies={name: FindsTheRule() for name in ("vector", "hybrid", "graph")},
+                                 question_classifier=Kind("multihop"),
+                                 evidence_grader=Supports(), grader=SameTopic(), writer=writer,
+                                 hallucination_grader=Grounded()).invoke({"question": "How much can I be fined for mooring a skiff at the pier without a berth permit?"})
+    assert [(h.anchor, h.added) for h in out["followed"]] == [("art-20(1)", "art-22(1)")]
+    assert {"Article 20(1)", "Article 22(1)"} <= set(out["cited_labels"])
+
+
 def test_a_followed_paragraph_is_quoted_after_the_writers_own_picks_never_instead_of_them():
     docs = [Document("No person shall anchor a skiff on a reef.", metadata={"id": "a"}),
             Document("A skiff anchored on a reef must be moved at once.", metadata={"id": "b"}),

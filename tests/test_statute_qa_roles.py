@@ -166,6 +166,12 @@ def test_missing_names_reads_names_not_numbers_nor_sentence_openers():
     assert missing_names("What does the Authority do?", [Document("The Authority grants permits.")]) == []
 
 
+def test_a_month_or_weekday_in_a_described_case_is_a_date_not_a_missing_name():
+    season = [Document("From 1 May to 31 July no person shall approach a marked haul-out site.")]
+    assert missing_names("In June a photographer walks up to a haul-out site. Is that allowed?", season) == []
+    assert missing_names("A ferry from Norway sails on a Sunday in June. Must it stop?", season) == ["norway"]
+
+
 def test_the_local_evidence_grader_checks_names_relevance_and_answer_type():
     docs = [Document("Appeals go to the Coastal Appeals Board."), Document("An appeal is lodged within 30 days.")]
     grader = local_evidence_grader(grader=FlatGrader(0.9), relevant_above=0.5)

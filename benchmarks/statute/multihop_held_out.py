@@ -8,7 +8,10 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   script reproduces ``statute_qa.py``'s figures for them: every gold cited 7/8 with the hop, 1/8 without);
 - ``held-out``: ``data/eval/statute_multihop_held_out.json``, 14 questions written and frozen after the hop was
   tuned and before any statute graph was run on them (``benchmarks/goldsets/make_statute_multihop_held_out.py``).
-  Scored once; only aggregates are written, never a per-item result.
+  Scored once (the hop as it was then); only aggregates are written, never a per-item result. A dev set since.
+- ``report``: ``data/eval/statute_multihop_report.json``, 14 more, written and frozen after that run and before
+  anything was changed for it; scored once on the graph that work produced (the hop's ``supplies`` score, the
+  evidence grader's dates), aggregates only.
 
 Figures (shares of the set, ``statute_qa.kind_metrics``): the graph's hit@1, every gold article retrieved, the
 answer citing a gold article / every gold article, cited-article F1, how often the run hopped; overall and per
@@ -18,6 +21,7 @@ Run from the project root (under a minute)::
 
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set dev
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set held-out
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
-SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json"}
+SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 

@@ -24,8 +24,9 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
 - ``follow_references`` runs once per run, before writing or rewriting: it reads the cross-references
   ("Article 17", "Articles 3 to 5") and defined terms around the found paragraph the grader (role
   ``grader``) ranks first (:mod:`ragkit.core.references` over ``domain.reference_index(articles)``) and adds
-  the linked paragraph whose grade times the link's weight reaches the bar (the model proposes, the code
-  disposes): a low one, ``multihop_hop_bar``, for a question the classifier calls ``domain.multihop_kind``,
+  the linked paragraph that best supplies what the found one leaves of the question (:func:`supplies`: the
+  share of the missing key terms it holds plus its grade), when that times the link's weight reaches the bar
+  (the model proposes, the code disposes): a low one, ``multihop_hop_bar``, for a question the classifier calls ``domain.multihop_kind``,
   else ``hop_bar`` (the classifier misses multi-hop questions, so a strong link is followed whatever the
   kind). The next hop starts from the added paragraph, while ``hops < max_hops``
   (:data:`ragkit.defaults.STATUTE_QA`: one hop). Hops are recorded in ``followed``; a reference the statute
@@ -90,7 +91,7 @@ from ragkit.core.contract import (
     result,
     traced,
 )
-from ragkit.core.nlp import QUESTION_STOPWORDS, fold, key_terms, same_query, stem, tidy, tokenize
+from ragkit.core.nlp import QUESTION_STOPWORDS, fold, key_terms, same_query, stem, term_coverage, tidy, tokenize
 from ragkit.core.references import Hop, ReferenceIndex, next_hop
 from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
@@ -401,8 +402,8 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
     def follow_references(state: StatuteQAState) -> StatuteQAState:
         """Hop 1 starts from the paragraph of the first supporting article the grader ranks first, a later hop
         from what the previous hop added. The linked paragraphs (cited, citing, or defining a term used) are
-        graded against what the chain leaves of the question (:func:`uncovered_part`); the
-        best is added when its grade times the link's weight reaches the bar (``multihop_bar`` for a question
+        scored on what the chain leaves of the question (:func:`uncovered_part`, :func:`supplies`); the
+        best is added when its score times the link's weight reaches the bar (``multihop_bar`` for a question
         the classifier calls multihop, else ``bar``). Nothing is followed once the chain holds every content
         word of the question.
 
@@ -456,13 +457,30 @@ def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrade
     missing = uncovered_part(state["question"], " ".join(index.passages[k].page_content for k in chain))
     if not key_terms(missing):
         return anchors, [], "the paragraphs found hold every content word of the question"
-    new = next_hop(index, anchors, graded_by(grader, missing), hop=state.get("hops", 0) + 1, chain=chain, bar=bar)
+    new = next_hop(index, anchors, supplies(grader, missing), hop=state.get("hops", 0) + 1, chain=chain, bar=bar)
     return anchors, new, "; ".join(map(str, new)) or f"nothing worth following from {', '.join(anchors)}"
 
 
 def graded_by(grader: DocumentGrader, question: str) -> Callable[[list[Document]], list[float]]:
     """The grader's scores of documents for ``question``; a grade it could not make (a fallback) counts 0."""
     return lambda docs: [0.0 if g.fallback else g.score for g in grader.grade_many(question, docs)]
+
+
+def supplies(grader: DocumentGrader, missing: str) -> Callable[[list[Document]], list[float]]:
+    """How much a linked paragraph supplies of what the chain leaves of the question: the share of ``missing``'s
+    key terms it holds (stemmed) plus the grader's score of it for ``missing`` (a grade it could not make counts 0).
+
+    The share decides between links when one holds a missing word ("fined" -> "a fine of up to ...") and
+    another only the same topic; the grade decides when none holds one (a paraphrase: "penalty" for "fine").
+
+    >>> from ragkit.roles.protocols import Grade
+    >>> class Flat:
+    ...     def grade_many(self, question, docs): return [Grade(True, 0.01) for _ in docs]
+    >>> supplies(Flat(), "How much can a skipper be fined?")([Document("A breach is punishable by a fine."), Document("No discharge.")])
+    [0.51, 0.01]
+    """
+    grades = graded_by(grader, missing)
+    return lambda docs: [round(term_coverage(missing, d.page_content) + g, 6) for d, g in zip(docs, grades(docs))]
 
 
 def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable[[list[Document]], list[float]],

@@ -5,9 +5,11 @@
 
 1. **names** (over the whole result set): every name of the question (a capitalised word that does not
    open one of its sentences: "Norway", "Interpol") must occur in at least one document. The union, not
-   each document, because a multi-hop answer spans documents. The question's *numbers* are not required
-   (unlike ``answerability_gap``): in a described case they are usually its facts ("a ferry certified
-   for 200 people"), compared with a threshold the documents state in other numbers;
+   each document, because a multi-hop answer spans documents. The question's *numbers* and *dates* are
+   not required (unlike ``answerability_gap``): in a described case they are usually its facts ("a ferry
+   certified for 200 people", "in June", "on a Sunday"), compared with a threshold or a period the
+   documents state in other words ("from 1 May to 31 July"); a capitalised month or weekday
+   (:data:`ragkit.core.nlp.TIME_WORDS`) is a date, not a name;
 2. **relevance** (per document): the grader's probability is at least ``relevant_above``, or the user
    named the document (``metadata["pinned"]``: relevant on the user's own account);
 3. **answer type** (per document): in the document's sentence with most of the question's key terms, a
@@ -34,6 +36,7 @@ from langchain_core.embeddings import Embeddings
 
 from ragkit.core.contract import check_documents
 from ragkit.core.nlp import (
+    TIME_WORDS,
     answer_type,
     clean_query,
     has_answer,
@@ -48,17 +51,18 @@ from ragkit.roles.statute_protocols import EvidenceGrade
 
 
 def missing_names(question: str, documents: Sequence[Document], ignore: Callable[[str], str] | None = None) -> list[str]:
-    """The question's names (capitalised words that do not open a sentence; not its numbers) that no
-    document mentions; ``ignore`` first removes what is found otherwise (a statute's "Article 15").
+    """The question's names (capitalised words that do not open a sentence; not its numbers, months or
+    weekdays) that no document mentions; ``ignore`` first removes what is found otherwise (a statute's
+    "Article 15").
 
-    >>> missing_names("Do the rules apply to a ship of 500 tonnes in Norway? Apart from that, who pays?",
-    ...               [Document("Every ship in Talvora.")])
+    >>> missing_names("Do the rules apply to a ship of 500 tonnes in Norway in June? Apart from that, who pays?",
+    ...               [Document("Every ship in Talvora, from 1 May to 31 July.")])
     ['norway']
     """
     if ignore is not None:
         question = ignore(question)
     found = [n for sentence in split_sentences(question) for n in sorted(names(sentence), key=sentence.lower().find)]
-    wanted = [n.removesuffix("'s").removesuffix("’s") for n in dict.fromkeys(found) if not n[:1].isdigit()]
+    wanted = [n.removesuffix("'s").removesuffix("’s") for n in dict.fromkeys(found) if not n[:1].isdigit() and n not in TIME_WORDS]
     return [t for t in wanted if not any(mentions_term(d.page_content, t) for d in documents)]
 
 
