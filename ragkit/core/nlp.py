@@ -260,7 +260,9 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
                            r"what (is the )?(price|cost|percentage|percent|number|amount|proportion|population))\b"),
     "person": re.compile(r"^(who|whom|whose)\b|\b(who|whom|whose) (is|was|were|did|does|had|has)\b"),
 }
-POLAR_OPENERS = frozenset("is are was were am do does did can could should would will shall may might must has have had".split())
+# English auxiliary verbs: a clause that has one has a verb; a question that opens with one (not "be"/"been") is yes/no.
+AUXILIARIES = frozenset("is are was were be been do does did has have had can could will would shall should may might must".split())
+POLAR_OPENERS = (AUXILIARIES - {"be", "been"}) | {"am"}
 QUESTION_WORDS = {"what": "what", "how": "how", "why": "why",
                   **dict.fromkeys(("who", "whom", "whose", "which", "where", "when"), "wh_other")}
 # Number words: the cardinals' values ("the three cheapest", "twelve euros"), fractions, and every word that says

@@ -53,6 +53,7 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.contract import check_answer, check_documents
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import (
+    AUXILIARIES,
     FRACTIONS,
     MAX_SUBJECT_WORDS,
     NEGATING_PREFIXES,
@@ -104,8 +105,6 @@ class _Span:
 
 
 # ---------------------------------------------------------------- claims
-_AUXILIARIES = frozenset("is are was were be been has have had can could will would may might must shall should "
-                         "does do did".split())
 _SUBJECTS = frozenset("it they he she we this these there its their which who whose where".split())
 MIN_CLAIM_WORDS = 3  # a shorter piece is part of a list, not a claim of its own
 _MAX_SUBJECT = 8  # a longer "subject" is not a noun phrase to lend to the next clause
@@ -130,7 +129,7 @@ def word_classes(word: str) -> frozenset[str]:
 
 def _has_verb(piece: str) -> bool:
     tokens = words(piece)
-    return any(w in _AUXILIARIES or (word_classes(w) and word_classes(w) <= {"VERB", "AUX"}) for w in tokens) or (
+    return any(w in AUXILIARIES or (word_classes(w) and word_classes(w) <= {"VERB", "AUX"}) for w in tokens) or (
         bool(tokens) and tokens[0] in _SUBJECTS)
 
 
@@ -176,7 +175,7 @@ def split_claims(sentence: str) -> list[Claim]:
         if hard:
             alone = hard >= MIN_CLAIM_WORDS
         else:
-            alone = len(text.split()) >= MIN_CLAIM_WORDS and _has_verb(text) and words(text)[0] not in _AUXILIARIES
+            alone = len(text.split()) >= MIN_CLAIM_WORDS and _has_verb(text) and words(text)[0] not in AUXILIARIES
         if merged and (not alone or not (hard or _has_verb(sentence[merged[-1][0]:merged[-1][1]]))):
             merged[-1][1] = end
         else:
@@ -186,7 +185,7 @@ def split_claims(sentence: str) -> list[Claim]:
     if not owns:
         return []
     first = owns[0].split()
-    verb = next((i for i, w in enumerate(first) if w.lower() in _AUXILIARIES), None)
+    verb = next((i for i, w in enumerate(first) if w.lower() in AUXILIARIES), None)
     subject = " ".join(first[:verb]) if verb else ""
     if len(subject.split()) > _MAX_SUBJECT or re.search(r"[()\[\];:.,!?`\"]", subject):
         subject = ""
