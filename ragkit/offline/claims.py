@@ -278,10 +278,9 @@ def _near(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-_VERB_CONTEXT = frozenset("to which who that can could will would shall should may might must has have had do does "
-                          "did".split())
-_OBJECT_START = frozenset("the a an its their his her this these those them it on off up out down over back".split())
 _BE = frozenset("is are was were be been being".split())
+_VERB_CONTEXT = (AUXILIARIES - _BE) | {"to", "which", "who", "that"}  # a word after these is used as a verb
+_OBJECT_START = frozenset("the a an its their his her this these those them it on off up out down over back".split())
 
 
 def _verb_use(word: str, prev: str, nxt: str) -> bool:
