@@ -1,12 +1,14 @@
 """The hallucination grader on labelled claim sets: recall per error type, false alarms on faithful answers.
 
 Sets (``--set``), each frozen with its hash in ``data/eval/MANIFEST.json`` and split into ``tune`` and
-``report`` halves:
+``report`` halves (the fresh set: ``report`` only):
 
 - ``cases``: ``data/eval/claim_cases.json`` (402 cases written blind from SQuAD 2.0, SciFact and the
   bundled data; ``make_claim_cases.py``): copied and paraphrased faithful answers and six error types;
 - ``paraphrases``: ``data/eval/claim_paraphrases.json`` (459 cases, written blind before the alignment
-  grader; ``make_claim_paraphrases.py``): faithful paraphrases and reworded answers with one error.
+  grader; ``make_claim_paraphrases.py``): faithful paraphrases and reworded answers with one error;
+- ``fresh``: ``data/eval/claim_paraphrases_fresh.json`` (92 cases over 10 new passages, written blind after the
+  alignment grader's report runs; ``make_claim_paraphrases_fresh.py``): the same kinds, a report split only.
 
 Each case is one passage and one answer; the grader sees only ``[passage]`` and the answer.
 
@@ -42,10 +44,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import module_from_git, write_result  # noqa: E402
 from make_claim_cases import claim_cases_sha256, load_claim_cases  # noqa: E402
 from make_claim_paraphrases import claim_paraphrases_sha256, load_claim_paraphrases  # noqa: E402
+from make_claim_paraphrases_fresh import claim_paraphrases_fresh_sha256, load_claim_paraphrases_fresh  # noqa: E402
 
 FAITHFUL = ("copied_faithful", "paraphrased_faithful")
 SETS = {"cases": ("data/eval/claim_cases.json", load_claim_cases, claim_cases_sha256),
-        "paraphrases": ("data/eval/claim_paraphrases.json", load_claim_paraphrases, claim_paraphrases_sha256)}
+        "paraphrases": ("data/eval/claim_paraphrases.json", load_claim_paraphrases, claim_paraphrases_sha256),
+        "fresh": ("data/eval/claim_paraphrases_fresh.json", load_claim_paraphrases_fresh, claim_paraphrases_fresh_sha256)}
 OLD_GRADER_REV = "08dd4206ceab4a8bd11ba848d77f416ce369890e"  # main before the alignment grader
 OLD_GRADER_BARS = {"claim_bar": 0.65, "coverage_bar": 0.7}  # ragkit.defaults.VERIFIER at OLD_GRADER_REV
 SELECTION_RULE = ("choices made on the TUNE halves of both sets only: admissible when paraphrase false alarms <= 0.10 "

@@ -1591,14 +1591,15 @@ def _claim_case_keys() -> set[str]:
     return keys
 
 
-def draw_passages(n: int = N_PASSAGES, seed: int = DRAW_SEED) -> list[str]:
-    """Passage keys in draw order: a dataset by ``SHARES``, then a passage not drawn before and not in the
-    claim cases (SciFact: abstracts of at least four sentences, so there is something to reword)."""
+def draw_passages(n: int = N_PASSAGES, seed: int = DRAW_SEED, exclude: frozenset[str] = frozenset()) -> list[str]:
+    """Passage keys in draw order: a dataset by ``SHARES``, then a passage not drawn before, not in the
+    claim cases and not in ``exclude`` (SciFact: abstracts of at least four sentences, so there is something
+    to reword)."""
     squad = [f"squad2:{i}:{j}" for i, article in enumerate(_squad()) for j in range(len(article["paragraphs"]))]
     scifact = [f"scifact:{k}" for k, row in _scifact().items() if len(split_sentences(row["text"])) >= 4]
     bundled = [f"{name}:{doc.metadata['id']}" for name, docs in _bundled().items() for doc in docs]
     pools = {"squad2": squad, "scifact": scifact, "bundled": bundled}
-    rng, drawn, seen = random.Random(seed), [], _claim_case_keys()
+    rng, drawn, seen = random.Random(seed), [], _claim_case_keys() | set(exclude)
     while len(drawn) < n:
         r, edge = rng.random(), 0.0
         for name, share in SHARES:
@@ -1614,10 +1615,13 @@ def draw_passages(n: int = N_PASSAGES, seed: int = DRAW_SEED) -> list[str]:
 
 # ---------------------------------------------------------------- build, validate, split
 
-def validate(cases: list[dict[str, Any]], drawn: list[str], texts: dict[str, str]) -> None:
-    """Raise ValueError listing every problem: draw order, types, sentences, moves, ``changed``, counts."""
+def validate(cases: list[dict[str, Any]], drawn: list[str], texts: dict[str, str], table: dict[str, list] | None = None,
+             minimum: dict[str, int] = MINIMUM, unsupported_minimum: int = UNSUPPORTED_MINIMUM) -> None:
+    """Raise ValueError listing every problem: draw order, types, sentences, moves, ``changed``, counts
+    (``table``: the written answers by passage, default ``CASES``)."""
+    table = CASES if table is None else table
     problems = []
-    if list(CASES) != drawn[:len(CASES)] or len(CASES) != len(drawn):
+    if list(table) != drawn[:len(table)] or len(table) != len(drawn):
         problems.append("CASES keys differ from the seeded draw (missing, extra or out of order)")
     for case in cases:
         cid, kind, text, answer = case["id"], case["type"], texts[case["passage_key"]], case["answer"]
@@ -1647,11 +1651,11 @@ def validate(cases: list[dict[str, Any]], drawn: list[str], texts: dict[str, str
         if kind in (NUM, APPEND) and _contains(text, new):
             problems.append(f"{cid}: the {kind} text {new!r} already occurs in the passage")
     counts = Counter(case["type"] for case in cases)
-    for kind, least in MINIMUM.items():
+    for kind, least in minimum.items():
         if counts[kind] < least:
             problems.append(f"only {counts[kind]} {kind} cases (want >= {least})")
-    if sum(counts[k] for k in TYPES[1:]) < UNSUPPORTED_MINIMUM:
-        problems.append(f"fewer than {UNSUPPORTED_MINIMUM} unsupported cases")
+    if sum(counts[k] for k in TYPES[1:]) < unsupported_minimum:
+        problems.append(f"fewer than {unsupported_minimum} unsupported cases")
     if problems:
         raise ValueError("claim paraphrases do not validate:\n- " + "\n- ".join(problems))
 
