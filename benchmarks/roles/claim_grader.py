@@ -68,10 +68,12 @@ def make_grader(kind: str, params: dict):
 
         current = defaults.VERIFIER  # the old grader read its own bars from the defaults of its day
         defaults.VERIFIER = types.SimpleNamespace(**{**dataclasses.asdict(current), **OLD_GRADER_BARS})
+        nlp = sys.modules["ragkit.core.nlp"]  # and its own text helpers (core.nlp has changed since)
+        sys.modules["ragkit.core.nlp"] = module_from_git(OLD_GRADER_REV, "ragkit/core/nlp.py", "ragkit_nlp_old")
         try:
             old = module_from_git(OLD_GRADER_REV, "ragkit/offline/claims.py", "ragkit_claims_old")
         finally:
-            defaults.VERIFIER = current
+            defaults.VERIFIER, sys.modules["ragkit.core.nlp"] = current, nlp
         return old.LocalHallucinationGrader(**params)
     from ragkit.offline.claims import LocalHallucinationGrader
 
