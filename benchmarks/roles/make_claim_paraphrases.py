@@ -1671,20 +1671,27 @@ def assign_splits(keys: list[str], seed: int = SPLIT_SEED) -> dict[str, str]:
     return split
 
 
+def case_records(table: dict[str, list[tuple[str, str, str, str]]], prefix: str, split: dict[str, str]) -> list[dict[str, Any]]:
+    """The written rows of ``table`` as case records, numbered ``<prefix>-0001`` on, each in its passage's
+    ``split`` and still carrying its ``passage_key`` (for :func:`validate`; removed before writing)."""
+    cases: list[dict[str, Any]] = []
+    for key, rows in table.items():
+        for kind, sentence, answer, extra in rows:
+            cases.append({
+                "id": f"{prefix}-{len(cases) + 1:04d}", "type": kind, "source": source_of(key), "source_sentence": sentence,
+                "answer": answer, "label": "supported" if kind == PARA else "unsupported",
+                "moves": extra.split() if kind == PARA else [], "changed": "" if kind == PARA else extra,
+                "split": split[key], "passage_key": key,
+            })
+    return cases
+
+
 def build() -> dict[str, Any]:
     """The whole set as written to ``claim_paraphrases.json`` (validated, split by passage)."""
     drawn = draw_passages()
     texts = {key: passage_document(source_of(key)).page_content for key in CASES}
     split = assign_splits(list(CASES))
-    cases: list[dict[str, Any]] = []
-    for key, rows in CASES.items():
-        for kind, sentence, answer, extra in rows:
-            cases.append({
-                "id": f"cp-{len(cases) + 1:04d}", "type": kind, "source": source_of(key), "source_sentence": sentence,
-                "answer": answer, "label": "supported" if kind == PARA else "unsupported",
-                "moves": extra.split() if kind == PARA else [], "changed": "" if kind == PARA else extra,
-                "split": split[key], "passage_key": key,
-            })
+    cases = case_records(CASES, "cp", split)
     validate(cases, drawn, texts)
     for case in cases:
         del case["passage_key"]

@@ -38,6 +38,7 @@ from make_claim_paraphrases import (  # noqa: E402
     PARA,
     QUANT,
     TYPES,
+    case_records,
     draw_passages,
     validate,
 )
@@ -362,15 +363,7 @@ def drawn_passages() -> list[str]:
 def build() -> dict[str, Any]:
     """The whole set as written to ``claim_paraphrases_fresh.json`` (validated; every case a report case)."""
     texts = {key: passage_document(source_of(key)).page_content for key in CASES}
-    cases: list[dict[str, Any]] = []
-    for key, rows in CASES.items():
-        for kind, sentence, answer, extra in rows:
-            cases.append({
-                "id": f"cpf-{len(cases) + 1:04d}", "type": kind, "source": source_of(key), "source_sentence": sentence,
-                "answer": answer, "label": "supported" if kind == PARA else "unsupported",
-                "moves": extra.split() if kind == PARA else [], "changed": "" if kind == PARA else extra,
-                "split": "report", "passage_key": key,
-            })
+    cases = case_records(CASES, "cpf", dict.fromkeys(CASES, "report"))
     validate(cases, drawn_passages(), texts, table=CASES, minimum=MINIMUM, unsupported_minimum=UNSUPPORTED_MINIMUM)
     for case in cases:
         del case["passage_key"]
