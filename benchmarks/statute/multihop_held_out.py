@@ -13,7 +13,7 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   anything was changed for it; scored once on the graph that work produced (the hop's ``supplies`` score, the
   evidence grader's dates), aggregates only.
 
-Figures (shares of the set, ``statute_qa.kind_metrics``): the graph's hit@1, every gold article retrieved, the
+Figures (shares of the set, ``statute_qa.multihop_figures``): the graph's hit@1, every gold article retrieved, the
 answer citing a gold article / every gold article, cited-article F1, how often the run hopped; overall and per
 pattern (penalty -> offence, defined term).
 
@@ -29,7 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +38,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from statute_qa import kind_metrics, percentile, run_graph  # noqa: E402
+from statute_qa import multihop_figures, run_graph  # noqa: E402
 
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
 from ragkit.domains.statute.domain import STATUTE  # noqa: E402
@@ -48,15 +48,6 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
-
-
-def figures(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, Any]:
-    """``kind_metrics`` over the set, per pattern, and the runs' latency (aggregates only)."""
-    patterns = sorted({i["pattern"] for i in items})
-    seconds = [r["wall_seconds"] for r in runs.values()]
-    return {**kind_metrics(runs, items),
-            "by_pattern": {p: kind_metrics(runs, [i for i in items if i["pattern"] == p]) for p in patterns},
-            "latency_seconds": {"p50": percentile(seconds, 0.5), "p95": percentile(seconds, 0.95)}}
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -75,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
         "command": "HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set " + args.set,
         "set": {"file": f"data/eval/{SETS[args.set]}", "sha256": sha, "questions": len(items), "about": data["about"]},
         "graph": "build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE), defaults (STATUTE_QA)",
-        "with_hop": figures(run_graph(with_hop, items), items),
-        "without_hop": figures(run_graph(without_hop, items), items),
+        "with_hop": multihop_figures(run_graph(with_hop, items), items),
+        "without_hop": multihop_figures(run_graph(without_hop, items), items),
     }
     path = args.save or Path(str(OUT).format(args.set.replace("-", "_")))
     path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

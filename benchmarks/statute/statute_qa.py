@@ -331,6 +331,16 @@ def kind_metrics(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, A
             "hopped": share(lambda r, i: r.get("hops", 0) > 0)}
 
 
+def multihop_figures(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, Any]:
+    """:func:`kind_metrics` over a multi-hop set, per pattern (penalty -> offence, defined term), and the runs'
+    latency (aggregates only)."""
+    patterns = sorted({i["pattern"] for i in items})
+    seconds = [r["wall_seconds"] for r in runs.values()]
+    return {**kind_metrics(runs, items),
+            "by_pattern": {p: kind_metrics(runs, [i for i in items if i["pattern"] == p]) for p in patterns},
+            "latency_seconds": {"p50": percentile(seconds, 0.5), "p95": percentile(seconds, 0.95)}}
+
+
 def f1(found: set[int], gold: set[int]) -> float:
     """F1 of the articles an answer cites against the gold articles (0 when it cites none of them)."""
     hits = len(found & gold)
@@ -510,12 +520,6 @@ def main(argv: Sequence[str] | None = None) -> dict:
     whole_without_hops = {split: graph_metrics(baseline_runs[split], split_items) for split, split_items in splits.items()}
 
     # 8. our multi-hop dev set (written before the second hop was built; every item needs two articles)
-    def multihop_figures(runs: Mapping[str, dict], items: Sequence[dict]) -> dict[str, Any]:
-        patterns = sorted({i["pattern"] for i in items})
-        return {**kind_metrics(runs, items), "by_pattern": {p: kind_metrics(runs, [i for i in items if i["pattern"] == p]) for p in patterns},
-                "latency_seconds": {"p50": percentile([r["wall_seconds"] for r in runs.values()], 0.5),
-                                    "p95": percentile([r["wall_seconds"] for r in runs.values()], 0.95)}}
-
     mh_runs, mh_runs_without = run_graph(final, mh_items), run_graph(without_hops, mh_items)
     multihop_report = {}
     for name, (data, digest) in multihop_sets.items():

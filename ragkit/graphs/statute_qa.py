@@ -26,8 +26,8 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
   ``grader``) ranks first (:mod:`ragkit.core.references` over ``domain.reference_index(articles)``) and adds
   the linked paragraph that best supplies what the found one leaves of the question (:func:`supplies`: the
   share of the missing key terms it holds plus its grade), when that times the link's weight reaches the bar
-  (the model proposes, the code disposes): a low one, ``multihop_hop_bar``, for a question the classifier calls ``domain.multihop_kind``,
-  else ``hop_bar`` (the classifier misses multi-hop questions, so a strong link is followed whatever the
+  (the model proposes, the code disposes): a low one, ``multihop_hop_bar``, for a question the classifier
+  calls ``domain.multihop_kind``, else ``hop_bar`` (the classifier misses multi-hop questions, so a strong link is followed whatever the
   kind). The next hop starts from the added paragraph, while ``hops < max_hops``
   (:data:`ragkit.defaults.STATUTE_QA`: one hop). Hops are recorded in ``followed``; a reference the statute
   lacks goes to ``unresolved_references`` and is never followed. The writer must quote every followed
