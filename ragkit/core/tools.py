@@ -246,7 +246,8 @@ def check_call(
 
     Order: known tool -> required arguments present -> arguments valid -> every user argument written by
     the user (``grounded``) -> logged in -> owner (of the record ``owner_arg`` names) -> business rule ->
-    approved (mutations) -> one-time code (mutations) -> execute.
+    approved (mutations) -> one-time code (mutations) -> execute. ``otp`` is the code step's verdict
+    ``{"digest", "passed"}``: ``passed`` is false only once too many wrong codes have locked the customer's codes.
 
     >>> from pydantic import create_model
     >>> close = ToolSpec("close_ticket", "Close a ticket.", create_model("Ticket", ticket=(str, ...)),
@@ -304,7 +305,8 @@ def check_call(
             if otp is None or otp.get("digest") != digest:
                 return GuardDecision("otp", args=args)
             if not otp.get("passed"):
-                return _refuse(f"The one-time code check failed for {name}. Nothing was changed.", "otp_failed")
+                return _refuse(f"The one-time code check failed for {name}: too many wrong codes, so this customer's codes "
+                               "are locked. Nothing was changed.", "otp_failed")
     return GuardDecision("execute", args=args)
 
 

@@ -16,7 +16,9 @@ has no RAG result fields (answer, sources, outcome, citations, reason).
 
 What it cannot do: the store lives outside the checkpoint, so rewinding a thread ("time travel") does
 not undo a change already made to the store; calls in one model turn are handled one at a time, in
-order; and a login lasts for the whole thread.
+order; a login lasts for the whole thread; and the wrong one-time codes are counted per customer in memory,
+for the graph's life (a right code clears the count; ``max_otp_attempts`` wrong ones lock that customer's
+codes, and nothing unlocks them).
 """
 
 from __future__ import annotations
@@ -181,19 +183,29 @@ def agent_node(planner: ToolPlanner, tools: Sequence[Any], system_prompt: str, m
         prompt = [SystemMessage(system_prompt), *state.get("messages", [])]
         reply = (planner if last_round else with_tools).invoke(prompt)
         calls = list(getattr(reply, "tool_calls", None) or [])
-        if last_round and calls:  # the model ignored "no tools": keep its words, drop its calls
+        unread = list(getattr(reply, "invalid_tool_calls", None) or [])  # calls whose arguments were not JSON
+        if last_round and (calls or unread):  # the model ignored "no tools": keep its words, drop its calls
             text = str(reply.content).strip() or "I could not finish this within the allowed number of steps."
             return {"messages": [AIMessage(content=text)], "round": rnd, "queue": []}
-        seen = {c["id"] for m in state.get("messages", []) if isinstance(m, AIMessage) for c in m.tool_calls}
-        fixed = []
-        for i, c in enumerate(calls):  # deterministic ids, unique within the thread
-            cid = c.get("id") if c.get("id") and c.get("id") not in seen else f"call_{len(seen)}_{i}"
+        seen = {c["id"] for m in state.get("messages", []) if isinstance(m, AIMessage)
+                for c in (*m.tool_calls, *m.invalid_tool_calls)}
+        fixed, broken = [], []
+        for i, c in enumerate([*calls, *unread]):  # deterministic ids, unique within the thread
+            cid, k = c.get("id"), i
+            while not cid or cid in seen:  # a missing or repeated id (a model may repeat one) gets a fresh one
+                cid, k = f"call_{len(seen)}_{k}", k + 1
             seen.add(cid)
-            fixed.append({"name": c.get("name"), "args": c.get("args"), "id": cid, "type": "tool_call"})
+            if i < len(calls):
+                fixed.append({"name": c.get("name"), "args": c.get("args"), "id": cid, "type": "tool_call"})
+            else:
+                broken.append({**c, "id": cid})
         meta = dict(getattr(reply, "response_metadata", None) or {})
-        message = AIMessage(content=reply.content, tool_calls=fixed, response_metadata=meta) if calls else reply
-        extra = [refusal(c, f"Too many calls in one turn (at most {max_calls_per_round}); this one was not run.",
-                         "too_many_calls") for c in fixed[max_calls_per_round:]]
+        message = (AIMessage(content=reply.content, tool_calls=fixed, invalid_tool_calls=broken, response_metadata=meta)
+                   if calls or unread else reply)
+        extra = [refusal(c, f"The arguments of {c.get('name')} are not a JSON object ({c.get('error')}). Nothing was run.",
+                         "bad_arguments") for c in broken]
+        extra += [refusal(c, f"Too many calls in one turn (at most {max_calls_per_round}): {c['name']} {c['args']} "
+                             "was not run.", "too_many_calls") for c in fixed[max_calls_per_round:]]
         return {"messages": [message, *extra], "round": rnd, "queue": fixed[:max_calls_per_round]}
 
     return agent
@@ -264,14 +276,22 @@ def approve(state: ToolAgentState) -> dict:
             error = str(err)
 
 
-def otp_node(guard: Guard, codes: SeededCodeSource, max_otp_attempts: int) -> Node:
-    """Build ``otp``: pause for the one-time code; ``max_otp_attempts`` wrong codes fail the call."""
+def otp_node(guard: Guard, codes: SeededCodeSource, max_otp_attempts: int,
+             wrong_codes: dict[str, set[tuple]] | None = None) -> Node:
+    """Build ``otp``: pause for the one-time code; ``max_otp_attempts`` wrong codes for one customer lock their codes.
+
+    The wrong codes are counted per customer (the owner the code is sent to) in ``wrong_codes`` (default: a new
+    dict for this node), over every call, round and thread, so asking again, for the same call or a variant of
+    it, buys no more guesses; a right code clears the count. Like the store, the count lives outside the
+    checkpoint, for the graph's life (a real shop would unlock after a while).
+    """
+    wrong = {} if wrong_codes is None else wrong_codes
 
     @traced("otp")
-    def otp(state: ToolAgentState) -> dict:
+    def otp(state: ToolAgentState, config: RunnableConfig) -> dict:
         """Pause for the one-time code sent to the e-mail of the record's owner.
 
-        Reads: queue. Writes: otp.
+        Reads: queue, user_id. Writes: otp.
         """
         call = state["queue"][0]
         digest = call_digest(call["name"], call["args"])
@@ -279,18 +299,25 @@ def otp_node(guard: Guard, codes: SeededCodeSource, max_otp_attempts: int) -> No
         key = str(call["args"].get(spec.owner_arg, "")) if spec is not None and spec.owner_arg else ""
         owner = guard.store.owner(key) if key else None
         sent_to = mask_email(owner.email if owner else "")
-        attempts, error = 0, None
-        while attempts < max_otp_attempts:
+        failed = wrong.setdefault(owner.customer_id if owner else state.get("user_id") or "", set())
+        # a resume runs this node again from the top, replaying the answers so far: a wrong code is recorded
+        # under (thread, this pause, its number), so a replay does not count it twice
+        where = config.get("configurable", {})
+        pause = (where.get("thread_id"), where.get("checkpoint_ns"))
+        attempt, error = 0, None
+        while len(failed) < max_otp_attempts:
             answer = interrupt({"kind": "otp", "call": public(call), "sent_to": sent_to, "reply_with": OTP_SHAPE,
-                                "attempts_left": max_otp_attempts - attempts, "error": error})
+                                "attempts_left": max_otp_attempts - len(failed), "error": error})
             try:
                 code = parse_otp(answer)
             except ResumePayloadError as err:
                 error = str(err)  # a malformed payload is not counted as an attempt
                 continue
             if code == codes.code_for(digest):
+                failed.clear()
                 return {"otp": {"digest": digest, "passed": True}}
-            attempts, error = attempts + 1, "wrong code"
+            failed.add((*pause, attempt))
+            attempt, error = attempt + 1, "wrong code"
         return {"otp": {"digest": digest, "passed": False}}
 
     return otp
@@ -335,8 +362,10 @@ def route_after_start_turn(state: ToolAgentState) -> Literal["agent", "unsupport
 
 
 def route_after_agent(state: ToolAgentState) -> Literal["guard", "__end__"]:
-    """Tool calls go to the guard; a plain answer (or the round cap) ends the turn."""
-    return "guard" if state.get("queue") else END
+    """Tool calls go to the guard, and so do refusals the model has not read yet (the guard hands them back);
+    a plain answer (or the round cap) ends the turn."""
+    refused = bool(state.get("messages")) and isinstance(state["messages"][-1], ToolMessage)
+    return "guard" if state.get("queue") or refused else END
 
 
 def route_after_guard(state: ToolAgentState) -> Literal["login", "approve", "otp", "execute", "agent"]:
@@ -369,7 +398,8 @@ def tool_agent_graph(
     The planner is ``tool_planner``, else ``chat_model``, else ``LocalToolPlanner()``; one that cannot call
     tools is a ``TypeError`` now, and ``strict=True`` raises (instead of warning) for a ``chat_model``
     without structured output. ``require_otp`` adds a one-time code (from ``code_source``) before every
-    mutating call; ``grounded`` refuses a user argument (a spec's ``user_args``) that is not in what the user
+    mutating call, and ``max_otp_attempts`` wrong codes for one customer, on any call or thread, lock their
+    codes; ``grounded`` refuses a user argument (a spec's ``user_args``) that is not in what the user
     wrote; a message that is empty or over ``max_message_chars`` is a ``ValueError`` before the planner runs.
     """
     check_positive(max_rounds=max_rounds, max_otp_attempts=max_otp_attempts, max_calls_per_round=max_calls_per_round)

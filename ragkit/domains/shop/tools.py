@@ -97,7 +97,7 @@ def cancel_order(store: OrderStore, order_id: str, reason: str = "") -> str:
 
 def check_change_address(store: OrderStore, order_id: str, new_address: str) -> None:
     _must_be_processing(store.require(order_id), "re-addressed")
-    if "\n" in new_address or len(new_address.strip()) < 5:
+    if len(new_address.strip().splitlines()) > 1 or len(new_address.strip()) < 5:  # any line break: \r, \u2028, ...
         raise OrderRuleError("The new address must be one line of at least 5 characters. Ask the user for it.")
 
 
