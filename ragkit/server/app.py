@@ -23,7 +23,9 @@ stall ``/health``. Endpoints of a graph that changes data (the tool loop) need `
 request first named it (:mod:`ragkit.server.threads`): a request for another graph on it is refused with 409
 before anything is written (and, if the owner changes data, with 401 unless it carries the token). Every
 error, the framework's own included (unknown route, wrong method, a body that is not JSON), is
-``{"error", "message"}`` with a 4xx or 5xx status, never a traceback.
+``{"error", "message"}`` with a 4xx or 5xx status, never a traceback; while the database cannot be reached it
+is a 503 (``database_unavailable``), and the server recovers by itself when the database is back. A request
+string may not hold a NUL character (PostgreSQL cannot store one), on every database alike.
 
 ``ragkit serve --workers N`` runs N processes of this app (:func:`create_app` is uvicorn's factory, and each
 worker reads its settings from the environment); they share the checkpoints, the thread owners and the
@@ -40,26 +42,28 @@ import asyncio
 import hmac
 import http
 import json
+import logging
 import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Mapping
 from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 from fastapi import FastAPI, Request
+from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from langgraph.types import Command
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from starlette.exceptions import HTTPException
 
 from ragkit import __version__
 from ragkit.core.search import with_score
 from ragkit.server.checkpoints import open_checkpointer
-from ragkit.server.database import StateDatabase
+from ragkit.server.database import StateDatabase, database_down
 from ragkit.server.metrics import Metrics
 from ragkit.server.registry import GraphSpec, ResumeError
 from ragkit.server.serialize import public_state, to_json, update_json
@@ -67,6 +71,8 @@ from ragkit.server.settings import ServerSettings
 from ragkit.server.threads import ThreadOwners
 
 THREAD_ID = r"^[A-Za-z0-9_.:-]{1,128}$"
+ThreadId = Annotated[str, PathParam(pattern=THREAD_ID)]  # a thread id in a URL is checked as in a request body
+LOG = logging.getLogger(__name__)
 # Collections change data on the server (and read its files), so they share the token rule.
 COLLECTIONS = GraphSpec("collections", "your own documents", build=lambda cp, cm: None, changes_data=True)
 
@@ -79,29 +85,57 @@ class ApiError(Exception):
         self.status, self.code, self.message = status, code, message
 
 
-class RunRequest(BaseModel):
-    """A question (or, for the tool loop, a message) and an optional thread id."""
+def no_nul(value: Any) -> Any:
+    """``value`` unchanged, unless a string in it (a key or a value, at any depth) holds a NUL character.
+
+    PostgreSQL cannot store NUL in text, so a question or a clarification holding one would fail in the middle
+    of its run, after the thread's pause was used up; it is refused here instead, on every database alike.
+
+    >>> no_nul({"user_id": "C001"})
+    {'user_id': 'C001'}
+    """
+    todo = [value]
+    while todo:  # a loop, not recursion: a deeply nested body cannot exhaust the stack
+        item = todo.pop()
+        if isinstance(item, str) and "\x00" in item:
+            raise ValueError("text may not contain the NUL character (\\u0000)")
+        if isinstance(item, dict):
+            todo += [*item, *item.values()]
+        elif isinstance(item, list):
+            todo += item
+    return value
+
+
+class Body(BaseModel):
+    """A JSON request body: no keys but its fields, and no NUL character in any string (see :func:`no_nul`)."""
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("*")
+    @classmethod
+    def _no_nul(cls, value: Any) -> Any:
+        return no_nul(value)
+
+
+class RunRequest(Body):
+    """A question (or, for the tool loop, a message) and an optional thread id."""
+
     question: str | None = Field(default=None, max_length=20_000)
     message: str | None = Field(default=None, max_length=20_000)
     thread_id: str | None = Field(default=None, pattern=THREAD_ID)
 
 
-class ResumeRequest(BaseModel):
+class ResumeRequest(Body):
     """What a paused thread is waiting for: a clarification string, or a login/approval/code object."""
 
-    model_config = ConfigDict(extra="forbid")
     value: str | dict[str, Any]
 
 
-class IngestRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class IngestRequest(Body):
     path: str = Field(min_length=1, max_length=4_096)
 
 
-class SearchRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class SearchRequest(Body):
     query: str = Field(min_length=1, max_length=2_000)
     k: int = Field(default=4, ge=1, le=50)
 
@@ -139,6 +173,44 @@ class BodyLimit:
             return received.pop(0) if received else await receive()
 
         await self.app(scope, replay, send)
+
+
+class ErrorsAsJson:
+    """ASGI middleware: an exception nothing else handled becomes the project's JSON error (:func:`internal_error`),
+    its traceback goes to the server's log, and the connection stays open for the client's next request.
+
+    (Starlette's own last-resort handler answers and then raises again, and uvicorn closes the connection of a
+    request that raised, so a client's next request on that keep-alive connection failed with a reset.)
+    """
+
+    def __init__(self, app: Any):
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def watched(message: dict) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as err:
+            if started:  # a response is under way: uvicorn cuts it off, as it must
+                raise
+            LOG.exception("%s %s failed", scope.get("method"), scope.get("path"))
+            await _send_json(send, *internal_error(err))
+
+
+def internal_error(err: BaseException) -> tuple[int, str, str]:
+    """Status, error code and message for a failure the server did not expect: 503 while the database cannot be
+    reached (a client may try again), else 500 with the exception's type and the start of its message."""
+    if database_down(err):
+        return 503, "database_unavailable", "the server's database cannot be reached right now; try again shortly"
+    return 500, "internal", f"{type(err).__name__}: {str(err)[:300]}"
 
 
 async def _send_json(send: Any, status: int, code: str, message: str) -> None:
@@ -287,6 +359,7 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
 
     app = FastAPI(title="ragkit", version=__version__, lifespan=lifespan, description=__doc__.split("\n\n")[0])
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(ErrorsAsJson)  # the outermost: it also answers for anything that fails in BodyLimit
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, err: ApiError) -> JSONResponse:
@@ -302,10 +375,6 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
     async def invalid(request: Request, err: RequestValidationError) -> JSONResponse:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'body'}: {e['msg']}" for e in err.errors())
         return JSONResponse({"error": "invalid_request", "message": problems}, status_code=422)
-
-    @app.exception_handler(Exception)
-    async def crashed(request: Request, err: Exception) -> JSONResponse:
-        return JSONResponse({"error": "internal", "message": f"{type(err).__name__}: {str(err)[:300]}"}, status_code=500)
 
     def runtime(request: Request) -> Runtime:
         return request.app.state.runtime
@@ -342,19 +411,8 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
 
         def run() -> dict:
             with rt.lock(thread_id):
-                rt.metrics.started(name)
-                try:
-                    for chunk in graph.stream(graph_input, run_config(name, thread_id), stream_mode="updates"):
-                        record_timings(rt, name, chunk, None)
-                except (ValueError, TypeError) as err:
-                    rt.metrics.failed(name)
-                    raise ApiError(422, "invalid_input", str(err)) from err
-                except Exception:
-                    rt.metrics.failed(name)
-                    raise
-                result = result_json(graph, name, thread_id)
-                rt.metrics.finished(graph.get_state({"configurable": {"thread_id": thread_id}}).values)
-                return result
+                run_graph(rt, name, graph_input, run_config(name, thread_id))
+                return result_json(graph, name, thread_id)
 
         return await anyio.to_thread.run_sync(run)
 
@@ -367,14 +425,14 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
         return StreamingResponse((sse_line(e) if sse else json.dumps(e) + "\n" async for e in events), media_type=media)
 
     @app.get("/threads/{thread_id}")
-    async def thread(thread_id: str, request: Request) -> dict:
+    async def thread(thread_id: ThreadId, request: Request) -> dict:
         rt = runtime(request)
         name = await anyio.to_thread.run_sync(rt.thread_graph, thread_id)
         rt.authorise(rt.specs[name], request)
         return await anyio.to_thread.run_sync(result_json, rt.graphs[name], name, thread_id)
 
     @app.post("/threads/{thread_id}/resume")
-    async def resume(thread_id: str, body: ResumeRequest, request: Request) -> dict:
+    async def resume(thread_id: ThreadId, body: ResumeRequest, request: Request) -> dict:
         rt = runtime(request)
         name = await anyio.to_thread.run_sync(rt.thread_graph, thread_id)
         spec, graph = rt.specs[name], rt.graphs[name]
@@ -390,10 +448,7 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
                     value = spec.check_resume(pending[0].value, body.value) if spec.check_resume else body.value
                 except ResumeError as err:
                     raise ApiError(422, "bad_resume", str(err)) from err
-                rt.metrics.started(name)
-                for chunk in graph.stream(Command(resume=value), config, stream_mode="updates"):
-                    record_timings(rt, name, chunk, None)
-                rt.metrics.finished(graph.get_state(config).values)
+                run_graph(rt, name, Command(resume=value), config)
                 return result_json(graph, name, thread_id)
 
         return await anyio.to_thread.run_sync(run)
@@ -448,7 +503,7 @@ def create_app(settings: ServerSettings | None = None, specs: Mapping[str, Graph
         collections_auth(request)
         try:
             info = await anyio.to_thread.run_sync(delete_collection, name)
-        except FileNotFoundError as err:
+        except (FileNotFoundError, ValueError) as err:  # ValueError: a name no collection can have
             raise ApiError(404, "unknown_collection", str(err)) from err
         except CollectionBusy as err:
             raise ApiError(409, "busy", str(err)) from err
@@ -489,6 +544,24 @@ def framework_message(request: Request, err: HTTPException) -> str:
     if err.status_code == 400:
         return "the request body could not be read: send JSON text encoded as UTF-8"
     return str(err.detail) if err.detail else http.HTTPStatus(err.status_code).phrase
+
+
+def run_graph(rt: Runtime, name: str, graph_input: Any, config: dict) -> None:
+    """Run graph ``name`` to its end or its next pause, counting the run, each node's time, and a failure.
+
+    A ValueError or TypeError from the graph means it refused the input (422), unless the database failed under it.
+    """
+    graph = rt.graphs[name]
+    rt.metrics.started(name)
+    try:
+        for chunk in graph.stream(graph_input, config, stream_mode="updates"):
+            record_timings(rt, name, chunk, None)
+    except Exception as err:
+        rt.metrics.failed(name)
+        if isinstance(err, (ValueError, TypeError)) and not database_down(err):
+            raise ApiError(422, "invalid_input", str(err)) from err
+        raise
+    rt.metrics.finished(graph.get_state(config).values)
 
 
 def record_timings(rt: Runtime, graph: str, chunk: Mapping[str, Any], since: float | None) -> list[tuple[str, float]]:
@@ -532,12 +605,13 @@ async def stream_events(rt: Runtime, name: str, graph_input: dict, thread_id: st
                               "seconds": round(timings.get(node, 0.0), 6)})
                 rt.metrics.finished(graph.get_state(config).values)
                 emit({"event": "end", **result_json(graph, name, thread_id)})
-            except (ValueError, TypeError) as err:
-                rt.metrics.failed(name)
-                emit({"event": "error", "error": "invalid_input", "message": str(err)})
             except Exception as err:  # noqa: BLE001 - reported to the client as an error event, never a traceback
                 rt.metrics.failed(name)
-                emit({"event": "error", "error": "internal", "message": f"{type(err).__name__}: {str(err)[:300]}"})
+                if isinstance(err, (ValueError, TypeError)) and not database_down(err):
+                    emit({"event": "error", "error": "invalid_input", "message": str(err)})
+                else:
+                    _, code, message = internal_error(err)
+                    emit({"event": "error", "error": code, "message": message})
             finally:
                 emit(None)
 

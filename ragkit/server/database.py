@@ -15,12 +15,14 @@ applies atomically, so processes that write at the same time never lose each oth
 Statements are written once with ``?`` placeholders and the SQL that both databases accept (``INSERT ... ON
 CONFLICT``, SQLite 3.24 or later). Simplifications: SQLite opens a connection per statement (cheap for a
 local file; WAL mode, which the checkpointer turns on, lets readers work beside one writer, and a writer waits
-up to 30 s for another); PostgreSQL uses a small pool (``psycopg_pool``).
+up to 30 s for another); PostgreSQL uses a small pool (``psycopg_pool``, :func:`postgres_pool`) that tests a
+connection before lending it, so connections that a database restart cut are replaced, not handed out.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import sys
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -29,6 +31,7 @@ from typing import Any
 SQLITE_FILE = "checkpoints.sqlite"  # the checkpointer's file: the server's tables live beside its threads
 SQLITE_TIMEOUT_S = 30.0
 SETUP_LOCK = 72_617  # PostgreSQL advisory lock key: one process at a time creates tables
+POSTGRES_WAIT_S = 5.0  # how long a request waits for a PostgreSQL connection before it is told the database is down
 
 
 def is_postgres(url: str | None) -> bool:
@@ -44,6 +47,35 @@ def sqlite_path(state_dir: Path) -> Path:
     """The SQLite file of a state folder (created with the folder if missing)."""
     state_dir.mkdir(parents=True, exist_ok=True)
     return state_dir / SQLITE_FILE
+
+
+def postgres_pool(url: str, name: str, max_size: int, **kwargs: Any) -> Any:
+    """An open ``psycopg_pool.ConnectionPool`` on ``url`` (autocommit, no prepared statements, ``kwargs`` for each
+    connection) that checks a connection before lending it: after PostgreSQL went away and came back, the
+    connections it cut are dropped and new ones made, so the server recovers without a restart."""
+    from psycopg_pool import ConnectionPool
+
+    pool = ConnectionPool(url, min_size=1, max_size=max_size, kwargs={"autocommit": True, "prepare_threshold": 0, **kwargs},
+                          check=ConnectionPool.check_connection, timeout=POSTGRES_WAIT_S, open=True, name=name)
+    pool.wait(timeout=30)
+    return pool
+
+
+def database_down(err: BaseException | None) -> bool:
+    """True if ``err``, or an error that caused it, says PostgreSQL cannot be reached (a lost connection, a
+    server shutting down, no free connection within ``POSTGRES_WAIT_S``): the server's fault, not the request's.
+
+    >>> database_down(ValueError("not a database error"))
+    False
+    """
+    psycopg = sys.modules.get("psycopg")  # not imported: no PostgreSQL error can exist
+    seen: set[int] = set()
+    while psycopg is not None and err is not None and id(err) not in seen:
+        if isinstance(err, psycopg.OperationalError):
+            return True
+        seen.add(id(err))
+        err = err.__cause__ or err.__context__
+    return False
 
 
 @contextmanager
@@ -66,11 +98,7 @@ class StateDatabase:
         self.url = url
         self.pool: Any = None
         if is_postgres(url):
-            from psycopg_pool import ConnectionPool
-
-            self.pool = ConnectionPool(url, min_size=1, max_size=8, kwargs={"autocommit": True, "prepare_threshold": 0},
-                                       open=True, name="ragkit-state")
-            self.pool.wait(timeout=30)
+            self.pool = postgres_pool(url, "ragkit-state", max_size=8)
             self.label = url.split("@")[-1]  # host/db, without the password
         else:
             self.path = sqlite_path(state_dir)
@@ -109,4 +137,4 @@ class StateDatabase:
             self.pool.close()
 
 
-__all__ = ["StateDatabase", "is_postgres", "postgres_setup_lock", "sqlite_path"]
+__all__ = ["StateDatabase", "database_down", "is_postgres", "postgres_pool", "postgres_setup_lock", "sqlite_path"]
