@@ -11,10 +11,12 @@ gets back a ``SandboxResult``: the output (cut at a cap), a ``status`` such as `
 
 Layers (``sandbox_capabilities()`` tells which are on here): rlimits for CPU, memory, processes, file
 size, open files and core dumps; a wall-clock timeout and an output cap enforced by the caller; an
-environment built from scratch (no API keys); a private unprivileged uid when the caller is root; and on
-Linux with bubblewrap, a read-only minimal file system and no network, pids or IPC shared with the host.
-What it does not do: no seccomp filter, no total memory cap across the code's processes, and without
-bubblewrap no file-system or network isolation at all (every result then says so in ``missing``).
+environment built from scratch (no API keys); a private unprivileged uid when the caller is root; on Linux
+a seccomp filter against the memory no rlimit counts (System V IPC, ``memfd_create``, namespaces of its
+own); and on Linux with bubblewrap, a read-only minimal file system and no network, pids or IPC shared
+with the host. What it does not do: no allow-list of system calls, no total memory cap across the code's
+processes, and without bubblewrap no file-system or network isolation at all (every result then says so
+in ``missing``).
 ``disallowed_imports`` (``imports.py``) is a pre-flight allow-list check of the import statements, for a
 clearer message; it is no protection (``__import__("os")`` passes it).
 

@@ -3,7 +3,7 @@
 It is not imported: ``ragkit.sandbox.runner`` reads this file's source and runs it with ``python -I -S -c``
 as the last step before the user's code (inside bubblewrap when that is on), with one JSON argument::
 
-    {"uid": 1999000123 | null, "nnp": true, "status_fd": 3,
+    {"uid": 1999000123 | null, "nnp": true, "status_fd": 3, "seccomp": {"arch": ..., "refuse": {...}} | null,
      "rlimits": {"RLIMIT_CPU": [2, 3], ...}, "argv": ["/usr/bin/python3", "-s", "-P", "main.py"]}
 
 It forks the code as its child, waits, and writes the child's exit code (negative: killed by that
@@ -11,7 +11,9 @@ signal) and CPU seconds to ``status_fd``, a pipe the code itself never holds. Th
 parent, so ``os.kill(os.getppid(), 9)`` hits the launcher, never the caller. It is also the "child
 subreaper" of everything the code starts: orphans (even those that called ``os.setsid()``) become its
 children, are reaped while the code runs, and are killed when the code's main process ends. Killing the
-launcher itself defeats that last step; the runner's own cleanup then still applies. Only the standard library,
+launcher itself defeats that last step; the runner's own cleanup then still applies. With ``seccomp`` set,
+the code starts under a seccomp filter built from those numbers (``capabilities.syscall_filter()`` says
+which calls and why); it applies to everything the code starts. Only the standard library,
 no ``site``: it must start fast and work in an empty file system.
 """
 
@@ -19,20 +21,55 @@ import json
 import os
 import resource
 import signal
+import struct
 import sys
 import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 22, 2
+CLONE_NEW_ANY = 0x7E020000  # CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET
 
 
-def _prctl(option: int, value: int) -> None:
+def _prctl(option: int, value: int, arg: object = 0) -> None:
     import ctypes  # imported first in main(), while the interpreter's files are surely readable
 
     libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(option, value, 0, 0, 0) != 0:
+    if libc.prctl(option, value, arg, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), f"prctl({option}) failed")
+
+
+def _seccomp_program(spec: dict) -> list:
+    """BPF instructions ``(code, jump_true, jump_false, k)`` over ``struct seccomp_data`` (nr at 0, arch at 4,
+    args at 16): another architecture's calls and clone3 get ENOSYS, the refused calls and clone with a
+    ``CLONE_NEW*`` flag get EPERM, everything else is allowed."""
+    load, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    prog = [(load, 0, 0, 4), (jeq, 1, 0, spec["arch"]), (ret, 0, 0, enosys), (load, 0, 0, 0),
+            (jge, 0, 1, 0x40000000), (ret, 0, 0, enosys),  # x32 calls on x86-64 (no such numbers on arm64)
+            (jeq, 0, 1, spec["clone3"]), (ret, 0, 0, enosys)]
+    for nr in spec["refuse"].values():
+        prog += [(jeq, 0, 1, nr), (ret, 0, 0, eperm)]
+    return prog + [(jeq, 1, 0, spec["clone"]), (ret, 0, 0, allow), (load, 0, 0, 16),  # clone's flags
+                   (jset, 0, 1, CLONE_NEW_ANY), (ret, 0, 0, eperm), (ret, 0, 0, allow)]
+
+
+def _install_seccomp(spec: dict) -> None:
+    """Load the filter for this process and all it starts; raise ``OSError`` where the kernel refuses it."""
+    import ctypes
+
+    prog = _seccomp_program(spec)
+    code = ctypes.create_string_buffer(b"".join(struct.pack("=HBBI", *ins) for ins in prog))
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = SockFprog(len(prog), ctypes.cast(code, ctypes.c_void_p))
+    try:
+        _prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog))  # needs no_new_privs, set before
+    except OSError as exc:
+        raise OSError(exc.errno, "the kernel refused the seccomp filter") from None
 
 
 def _children() -> list:
@@ -91,6 +128,8 @@ def main() -> None:
         try:
             if linux:
                 _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+            if cfg.get("seccomp"):
+                _install_seccomp(cfg["seccomp"])
             os.execv(argv[0], argv)
         except BaseException as exc:  # noqa: BLE001 - report anything, then leave without cleanup
             os.write(2, f"ragkit-sandbox: could not start {argv[0]}: {exc}\n".encode())

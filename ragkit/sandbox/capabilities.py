@@ -15,8 +15,16 @@ Two bubblewrap modes, because ``RLIMIT_NPROC`` never applies to uid 0:
 - ``"userns"`` (any other user): ``--unshare-all`` with a user namespace; the code keeps the caller's
   uid outside, and its process limit counts only the processes inside that namespace.
 
-Not done: no seccomp filter (all system calls are allowed), no cgroup memory limit (memory is capped
-per process, so the total is at most ``max_processes`` times ``memory_mb``).
+On Linux (x86-64 and arm64) a small seccomp filter (``syscall_filter()``, installed by the launcher) refuses
+the few system calls that hold memory no rlimit counts: System V shared memory, message queues and
+semaphores, ``memfd_create``, and new namespaces (``unshare``, ``clone`` with ``CLONE_NEW*``; ``clone3``
+reports "not implemented", so the C library falls back to ``clone``). Inside a user namespace of its own the
+code could mount a tmpfs without a size; in the host's IPC namespace its segments would outlive the run.
+A kernel that refuses the filter makes every run a ``"sandbox_error"``: the code never runs without it.
+
+Not done: every other system call is allowed (no allow-list), and no cgroup memory limit: memory is capped
+per process, so the total is at most ``max_processes`` times ``memory_mb``, plus the two tmpfs of ``disk_mb``
+each, plus kernel memory no limit names (pipe and socket buffers, the inodes of many small files).
 """
 
 from __future__ import annotations
@@ -52,6 +60,25 @@ BASE_PROTECTIONS = (
 
 class SandboxUnavailable(RuntimeError):
     """The sandbox cannot run here, or a protection that was asked for is not available."""
+
+
+# The seccomp filter's numbers per machine: audit architecture, clone, clone3 and the calls refused outright.
+SYSCALL_FILTERS = {
+    "x86_64": {"arch": 0xC000003E, "clone": 56, "clone3": 435,
+               "refuse": {"shmget": 29, "semget": 64, "msgget": 68, "unshare": 272, "memfd_create": 319}},
+    "aarch64": {"arch": 0xC00000B7, "clone": 220, "clone3": 435,
+                "refuse": {"unshare": 97, "msgget": 186, "semget": 190, "shmget": 194, "memfd_create": 279}},
+}
+
+
+def syscall_filter() -> dict | None:
+    """The numbers the launcher's seccomp filter needs on this machine, or ``None`` where it has none.
+
+    >>> spec = syscall_filter()
+    >>> spec is None or {"arch", "clone", "clone3", "refuse"} == set(spec)
+    True
+    """
+    return SYSCALL_FILTERS.get(os.uname().machine) if sys.platform.startswith("linux") else None
 
 
 UNIX_MODULES = ("resource", "pwd")  # rlimits and the private uid's check: Linux and macOS only
@@ -116,6 +143,8 @@ class SandboxCapabilities:
             names.append("separate_user")
         if sys.platform.startswith("linux"):
             names.append("no_new_privileges")
+        if syscall_filter() is not None:
+            names.append("syscall_filter")
         if use_bwrap:
             names.extend(BWRAP_PROTECTIONS)
         return tuple(names)
@@ -134,6 +163,9 @@ class SandboxCapabilities:
                     "no separate user: the code runs as you, so it can read and change your files, "
                     "signal your processes, and shares your process limit"
                 )
+        if sys.platform.startswith("linux") and syscall_filter() is None:
+            out.append(f"no system-call filter on this processor ({os.uname().machine}): shared memory, memory "
+                       "files and namespaces of its own can hold more memory than memory_mb")
         return tuple(out)
 
     def summary(self) -> str:

@@ -2,17 +2,22 @@
 
 One run: write the code to a fresh temporary directory, start ``[bwrap ...] python -I -S -c <launcher>``
 in a new session with an empty environment; the launcher (``_launcher.py``) drops to a private uid when
-the caller is root, sets the rlimits and starts ``python -s -P main.py``. The runner reads stdout and
-stderr as they come, stops everything on the wall-clock deadline or when output passes the cap, then
-kills what is left: the process group, and, under root, every process of the private uid
-(``cleanup.py``). Finally it removes the temporary directory.
+the caller is root, sets the rlimits and the seccomp filter and starts ``python -s -P main.py``. The
+runner reads stdout and stderr as they come, stops everything on the wall-clock deadline or when output
+passes the cap, then kills what is left: the process group, and, under root, every process of the private
+uid (``cleanup.py``). Finally it removes the temporary directory.
 
 Why ``-s -P`` and not ``-I`` for the code: ``-I`` implies ``-E``, which ignores ``PYTHONHASHSEED``, so
 ``hash('abc')`` would change from run to run. The environment is built from scratch here (nothing of
-``os.environ`` passes), so dropping ``-E`` lets in only the variables set below.
+``os.environ`` passes), so dropping ``-E`` lets in only the variables set below. ``site`` stays on (``-S``
+would keep the interpreter's own site-packages off ``sys.path`` too, but would also take away ``exit()``,
+which model-written code calls), so the code can import what is installed in the interpreter that runs it;
+that is a convenience, not a hole: whatever it imports runs inside the same limits.
 
 What it cannot do: without bubblewrap the code sees the host file system and network as its user does
-(the result's ``missing`` says so); disk use outside bubblewrap is capped per file only; a process can
+(the result's ``missing`` says so); disk use outside bubblewrap is capped per file only, and files it
+leaves in world-writable places are removed only at the top of ``/tmp``, ``/var/tmp``, ``/dev/shm`` and
+``/run/lock`` (not in another user's world-writable folder inside them); a process can
 outlive its run only with neither bubblewrap nor root, and only if it kills the launcher (its subreaper)
 and leaves the process group first.
 """
@@ -41,6 +46,7 @@ from ragkit.sandbox.capabilities import (
     bwrap_argv,
     require_unix,
     sandbox_capabilities,
+    syscall_filter,
 )
 from ragkit.sandbox.cleanup import claim_uid, live_pids_of_uid, release_uid, remove_files_of, remove_tree, sweep_uid
 from ragkit.sandbox.result import SandboxLimits, SandboxResult, classify
@@ -70,8 +76,10 @@ def run_python(
 
     ``use_bwrap``: ``None`` uses bubblewrap when it works here, ``False`` runs with rlimits only, ``True``
     raises ``SandboxUnavailable`` if bubblewrap cannot be used. ``cpu_s`` defaults to the timeout.
-    The code gets the standard library only (no site-packages), stdin if given, and ``/sandbox`` (or,
-    without bubblewrap, the temporary directory) as its working directory and home.
+    The code gets the standard library and the packages installed in that interpreter (not this
+    virtualenv's), stdin if given, and ``/sandbox`` (or, without bubblewrap, the temporary directory) as
+    its working directory and home. Code that is not valid UTF-8 (a lone surrogate) runs and ends as a
+    ``SyntaxError``, as a NUL byte does.
 
     >>> run_python("print(sum(range(10)))").stdout
     '45\\n'
@@ -116,7 +124,7 @@ def run_python(
         if uid is not None:
             leftover = sweep_uid(uid, caps.python.executable)
             if not bwrap:
-                remove_files_of(uid, ("/tmp", "/var/tmp", "/dev/shm"), keep=host_tmp)
+                remove_files_of(uid, ("/tmp", "/var/tmp", "/dev/shm", "/run/lock"), keep=host_tmp)
         remove_tree(host_tmp)
         release_uid(uid)
     return SandboxResult(
@@ -153,7 +161,7 @@ def _run(code: str, stdin: bytes | None, limits: SandboxLimits, caps: SandboxCap
          uid: int | None, host_tmp: str) -> dict[str, Any]:
     """Start the code, collect its output, stop it, and return the facts of the run as result fields."""
     script_host = os.path.join(host_tmp, "main.py")
-    Path(script_host).write_text(code, encoding="utf-8")
+    Path(script_host).write_text(code, encoding="utf-8", errors="surrogatepass")  # Python then says SyntaxError
     if bwrap:
         os.chmod(script_host, 0o644)
         workdir, script, tmp = WORKDIR, f"{WORKDIR}/main.py", "/tmp"
@@ -168,7 +176,7 @@ def _run(code: str, stdin: bytes | None, limits: SandboxLimits, caps: SandboxCap
     flags = ["-s", "-P"] if caps.python.version >= (3, 11) else ["-s"]
     status_r, status_w = os.pipe()
     cfg = {
-        "uid": uid, "nnp": sys.platform.startswith("linux"), "status_fd": status_w,
+        "uid": uid, "nnp": sys.platform.startswith("linux"), "status_fd": status_w, "seccomp": syscall_filter(),
         "rlimits": _rlimits(limits, caps, uid, bwrap), "argv": [caps.python.executable, *flags, script],
     }
     cmd = [caps.python.executable, "-I", "-S", "-c", _LAUNCHER_SOURCE, json.dumps(cfg)]
@@ -227,6 +235,7 @@ def _rlimits(limits: SandboxLimits, caps: SandboxCapabilities, uid: int | None, 
     wanted = {
         "RLIMIT_CPU": limits.cpu_s, "RLIMIT_AS": mem, "RLIMIT_DATA": mem, "RLIMIT_NPROC": nproc,
         "RLIMIT_FSIZE": limits.file_size_mb * 1024 * 1024, "RLIMIT_CORE": 0, "RLIMIT_NOFILE": limits.max_open_files,
+        "RLIMIT_MSGQUEUE": 0,  # no POSIX message queues: outside bubblewrap they would outlive the run
     }
     out = {}
     for name, value in wanted.items():
