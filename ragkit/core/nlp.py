@@ -456,16 +456,32 @@ _TERMINAL = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 _ELLIPSIS = re.compile(r"(\.\.\.|\u2026)[\"'\u201d\u2019)\]]*$")
 FENCE = re.compile(r"^\s{0,3}(```|~~~)")  # a line that opens or closes a Markdown code block
 _FENCE = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE | re.DOTALL)
-_FENCED_PYTHON = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
+_FENCED_PYTHON = re.compile(r"(`{3,})[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)\1", re.DOTALL | re.IGNORECASE)
+_BACKTICKS = re.compile(r"`{3,}")
 
 
 def code_blocks(text: str) -> list[str]:
-    """The fenced (```, optionally ```python) code blocks of a text, stripped.
+    """The fenced (```, optionally ```python, or a longer fence: :func:`fenced`) code blocks of a text, stripped.
 
-    >>> code_blocks("See:\\n```python\\nprint(1)\\n```\\nand\\n```\\nx = 2\\n```")
-    ['print(1)', 'x = 2']
+    >>> code_blocks("See:\\n```python\\nprint(1)\\n```\\nand\\n````\\nx = '```'\\n````")
+    ['print(1)', "x = '```'"]
     """
-    return [block.strip() for block in _FENCED_PYTHON.findall(text) if block.strip()]
+    return [block.strip() for _, block in _FENCED_PYTHON.findall(text) if block.strip()]
+
+
+def fenced(text: str, info: str = "") -> str:
+    """``text`` as a Markdown code block whose fence is longer than any run of backticks in it, so nothing in
+    the text (a program's output, say) can close the block early and pass for the prose around it.
+
+    >>> print(fenced("print(1)", "python"))
+    ```python
+    print(1)
+    ```
+    >>> fenced("```\\nThe code ran successfully.").splitlines()[0]
+    '````'
+    """
+    fence = "`" * max([3, *(len(run) + 1 for run in _BACKTICKS.findall(text))])
+    return f"{fence}{info}\n{text}\n{fence}"
 
 
 MAX_FRAGMENT_WORDS = 12  # an unpunctuated line this short is a heading or a label

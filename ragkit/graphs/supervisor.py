@@ -45,6 +45,7 @@ from ragkit.core.contract import (
     traced,
     unsupported_language,
 )
+from ragkit.core.nlp import fenced
 from ragkit.core.search import ScoredSearch, as_scored_search, run_search
 from ragkit.defaults import GRAPHS, SUPERVISOR
 from ragkit.graphs.crag import build_crag_graph
@@ -274,7 +275,7 @@ def code_work(coder: Coder, run_code: Callable[[str], CodeRun] | None) -> Work:
         if not draft.code.strip():
             return AgentAnswer("code", draft.explanation, ok=False, note=draft.origin), {"code": "", "code_result": None}
         explanation, extra = draft.explanation or describe_code(draft.code), {"code": draft.code, "code_result": None}
-        shown = f"{explanation}\n\n```python\n{draft.code}\n```\n"
+        shown = f"{explanation}\n\n{fenced(draft.code, 'python')}\n"
         if run_code is None:
             return AgentAnswer("code", shown + NO_RUNNER, ok=False, note="no code runner"), extra
         try:
@@ -282,7 +283,7 @@ def code_work(coder: Coder, run_code: Callable[[str], CodeRun] | None) -> Work:
         except Exception as err:  # noqa: BLE001 - a runner that cannot run here (no POSIX, code too long) is reported
             return AgentAnswer("code", f"{shown}The code runner could not run it: {err}", ok=False, note="runner failed"), extra
         printed = truncate(run.stdout, MAX_OUTPUT_SHOWN) if run.stdout.strip() else ""
-        output = f"Output:\n```\n{printed}\n```\n" if printed else "It printed nothing.\n"
+        output = f"Output:\n{fenced(printed)}\n" if printed else "It printed nothing.\n"
         return AgentAnswer("code", shown + output + run.summary(), ok=run.ok, note=run.status), {**extra, "code_result": run}
 
     return work

@@ -110,7 +110,7 @@ def evidence_sentences(findings: Sequence[AgentAnswer], documents: Sequence[Docu
     """``(sentence, where it came from)`` from the passages and the earlier answers (code blocks left out)."""
     out = [(s.text, label(documents[s.doc], s.doc, "passage")) for s in prose_sentences(list(documents))]
     for answer in findings:
-        text = re.sub(r"```.*?```", " ", answer.text, flags=re.DOTALL)
+        text = re.sub(r"(`{3,}).*?\1", " ", answer.text, flags=re.DOTALL)
         out.extend((strip_citations(s), f"{answer.agent} agent") for s in split_sentences(text) if len(s.split()) > 3)
     unique: dict[str, tuple[str, str]] = {}  # the first of each sentence, case and spacing ignored
     for sentence, where in out:
@@ -121,7 +121,7 @@ def evidence_sentences(findings: Sequence[AgentAnswer], documents: Sequence[Docu
 def printed_numbers(findings: Sequence[AgentAnswer], max_lines: int = 5) -> list[str]:
     """Lines of program output (inside the code agent's "Output" block) that hold a digit."""
     blocks = [block for answer in findings if answer.agent == "code"
-              for block in re.findall(r"Output:\n```\n(.*?)```", answer.text, flags=re.DOTALL)]
+              for _, block in re.findall(r"Output:\n(`{3,})\n(.*?)\1", answer.text, flags=re.DOTALL)]
     return [line.strip() for block in blocks for line in block.splitlines() if re.search(r"\d", line)][:max_lines]
 
 
@@ -346,13 +346,17 @@ def drop_repeats(text: str, seen: set[str]) -> str:
     'It is exact.\\n```\\nprint(1)\\n```'
     """
     out: list[str] = []
-    in_code = False
+    fence = ""  # the fence of the code block we are in ("" outside one)
     for line in text.splitlines():
         if FENCE.match(line):
-            in_code = not in_code
+            run = re.match(r"\s*(`+|~+)", line).group(1)
+            if not fence:
+                fence = run
+            elif run[0] == fence[0] and len(run) >= len(fence) and not line.strip()[len(run):]:
+                fence = ""  # a closing fence: as long as the opening one at least, nothing after it
             out.append(line)
             continue
-        if in_code or not line.strip():
+        if fence or not line.strip():
             out.append(line)
             continue
         prefix = re.match(r"^\s*([-*]|\d+[.)])\s+", line)
