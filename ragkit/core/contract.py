@@ -1,6 +1,7 @@
 """The contract every ragkit graph keeps; whoever consumes a graph relies on these and nothing else.
 
-1. **Input is checked first** (:func:`check_question_node`), before any search, model or embedder is touched.
+1. **Input is checked first** (:func:`check_question_node`), before any search, model or embedder is touched;
+   characters that show nothing (:func:`visible`) are dropped first, so a question of them is empty.
 2. **A search that fails at run time is an outcome** (:func:`ragkit.core.search.run_search`), not a crash;
    a setup error is raised with its fix (:data:`SETUP_ERRORS`).
 3. **A role that fails takes its documented safe default** (``fallback=True``).
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, TypedDict, TypeVar
 
@@ -198,14 +200,31 @@ def check_steps(config: RunnableConfig | None, need: int, **caps: int) -> None:
                          f"{' or '.join(caps)} or pass config={{'recursion_limit': {need}}}")
 
 
+_JOINERS = "\u200c\u200d"  # zero-width non-joiner and joiner: part of how some words are spelled
+
+
+def visible(text: str) -> str:
+    """``text`` without the characters that show nothing: control characters other than white space (NUL, ESC)
+    and format characters (zero-width space, byte-order mark, soft hyphen, direction marks and overrides), but
+    the zero-width (non-)joiner, which Persian and Indic spelling and emoji sequences need.
+
+    >>> visible("What does\\u200b BM25\\x00 k1 control?\\u200f")
+    'What does BM25 k1 control?'
+    """
+    kept = "".join(c for c in text if c.isspace() or c in _JOINERS or unicodedata.category(c) not in ("Cc", "Cf"))
+    return kept if any(not c.isspace() and c not in _JOINERS for c in kept) else ""  # joiners alone show nothing
+
+
 def check_question(question: object, max_chars: int, builder: str, what: str = "question",
                    arg: str = "max_question_chars") -> str:
-    """The question, stripped; a clear error for a non-string, an empty one, or one over ``max_chars``."""
+    """The question, :func:`visible` and stripped; a clear error for a non-string, an empty one (nothing
+    visible), or one over ``max_chars``."""
     if question is None:
         raise ValueError(f"no {what} given: invoke the graph with {{{what!r}: '...'}}"
                          + (" (to answer a pause, resume the paused thread instead)" if what == "question" else ""))
     hint = f"Shorten it, or build the graph with {builder}({arg}=...) for longer {what}s."
-    return clean_query(question, max_chars=max_chars, what=what, hint=hint)
+    return clean_query(visible(question) if isinstance(question, str) else question, max_chars=max_chars, what=what,
+                       hint=hint)
 
 
 Start = Callable[[dict, RunnableConfig, str], dict]

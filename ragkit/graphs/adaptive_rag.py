@@ -176,8 +176,9 @@ def fallback_result(question: str, state: Mapping[str, Any], chat_model: BaseCha
 
 # ---------------------------------------------------------------- nodes
 def start_run(state: dict, config: RunnableConfig, question: str) -> AdaptiveRAGState:
-    """What the entry node adds: a clean run (no documents, no analysis yet)."""
-    return {"documents": [], "analysis": None, "search_failed": False}
+    """What the entry node adds: a clean run (no documents, no analysis, no search note yet: on a reused thread
+    the fallback would otherwise report the last run's search)."""
+    return {"documents": [], "analysis": None, "search_note": "", "search_failed": False}
 
 
 def route_question_node(router: Router, route_names: Sequence[str], fallback: str,

@@ -142,8 +142,9 @@ def worst_case_steps(max_corrections: int, max_revisions: int) -> int:
 
 # ---------------------------------------------------------------- nodes
 def start_run(caps: dict[str, int], refuse_below: float = REFUSAL.crag) -> Callable[[dict, RunnableConfig, str], CragState]:
-    """What the entry node adds: the tidied question, fresh counters, the caps and the refusal dial; a
-    ``recursion_limit`` too low for the caps is an error here, before any search (:func:`worst_case_steps`)."""
+    """What the entry node adds: the tidied question, fresh counters and notes (a reused thread keeps the last
+    run's), the caps and the refusal dial; a ``recursion_limit`` too low for the caps is an error here, before
+    any search (:func:`worst_case_steps`)."""
 
     def start(state: dict, config: RunnableConfig, question: str) -> CragState:
         check_steps(config, worst_case_steps(caps["corrections"], caps["revisions"]),
@@ -151,8 +152,8 @@ def start_run(caps: dict[str, int], refuse_below: float = REFUSAL.crag) -> Calla
         question = tidy(question)
         return {"question": question, "query": question, "queries": [], "clarifications": [], "corrections": 0,
                 "revisions": 0, "judge_fallback": False, "stalled": False, "grounded": False, "unsupported": [],
-                "draft": "", "answered": False, "refusal": None, "search_failed": False, "caps": dict(caps),
-                "evidence_score": None, "confidence": None, "refuse_below": refuse_below}
+                "draft": "", "answered": False, "refusal": None, "search_failed": False, "judge_note": "",
+                "caps": dict(caps), "evidence_score": None, "confidence": None, "refuse_below": refuse_below}
 
     return start
 

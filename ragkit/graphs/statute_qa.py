@@ -16,7 +16,9 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
 - ``check_question`` reads direct citations ("Art. 12(3)", "section 12", "제12조"): a question citing an
   article the statute has skips classification (its kind is ``domain.citation_kind``), the cited articles
   are pinned at rank 1 and their paragraphs are the writer's first evidence (``domain.cited_first``); one
-  citing only articles the statute lacks is refused at once.
+  citing only articles the statute lacks is refused at once, and so is one that cites nothing and has no
+  content word to look up ("Why?", "What is it?", "???": :func:`ragkit.core.nlp.key_terms`), which the
+  classifier would give some kind and the grader, missing none of its terms, would pass on any article.
 - ``classify`` (role ``question_classifier``) labels the question's kind (one of the domain's kinds);
   ``retrieve`` searches with ``routing_table[kind]``.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
@@ -121,7 +123,7 @@ class StatuteQAState(RAGResult, total=False):
     cited: list[int]  # articles the question cites and the statute has (pinned at rank 1)
     citation_problems: list[str]  # cited articles the statute does not have
     question_kind: str  # one of the domain's kinds (domain.citation_kind for a direct citation)
-    unanswerable: bool  # the classifier chose domain.refuse_kind: refused unsearched
+    unanswerable: bool  # no key term, or the classifier chose domain.refuse_kind: refused unsearched
     kind_note: str
     strategy: str
     evidence_sufficient: bool
@@ -291,9 +293,10 @@ def worst_case_steps(max_retrievals: int, max_hops: int, max_generations: int) -
 
 def start_run(article_numbers: Sequence[int], caps: Mapping[str, int], refuse_below: float = REFUSAL.statute_qa, *,
               domain: StatuteDomain) -> Callable[[dict, RunnableConfig, str], StatuteQAState]:
-    """What the entry node adds: the tidied question, the articles it cites (``domain.pinned_articles``), fresh
-    counters, the caps and the refusal dial; a ``recursion_limit`` too low for the caps is an error here,
-    before any search (:func:`worst_case_steps`)."""
+    """What the entry node adds: the tidied question, the articles it cites (``domain.pinned_articles``), whether
+    it is unanswerable unsearched (it cites nothing and has no key term), fresh counters, the caps and the
+    refusal dial; a ``recursion_limit`` too low for the caps is an error here, before any search
+    (:func:`worst_case_steps`)."""
     numbers = tuple(article_numbers)
 
     def start(state: dict, config: RunnableConfig, question: str) -> StatuteQAState:
@@ -306,13 +309,15 @@ def start_run(article_numbers: Sequence[int], caps: Mapping[str, int], refuse_be
             "citation_problems": problems, "retrieval_attempts": 0, "generation_attempts": 0, "caps": dict(caps),
             "refusal": None, "search_failed": False, "evidence_sufficient": False, "articles": [], "supporting": [],
             "references_read": False, "hops": 0, "frontier": [], "followed": [], "followed_passages": [],
-            "unresolved_references": [], "hop_note": "",
+            "unresolved_references": [], "hop_note": "", "unanswerable": False,
             "paragraphs": [], "excluded": [], "draft": "", "verified": False, "answer": "", "sources": [], "citations": [],
             "cited_labels": [], "supported": [], "invalid_citations": [], "unsupported": [],
             "evidence_score": None, "confidence": None, "refuse_below": refuse_below,
         }
         if cited:
             update.update(question_kind=domain.citation_kind, kind_note=f"direct citation of Article(s) {', '.join(map(str, cited))}")
+        elif not problems and not key_terms(question):
+            update.update(unanswerable=True, kind_note="the question names nothing to look up")
         return update
 
     return start
@@ -645,12 +650,12 @@ def confident(state: StatuteQAState) -> bool:
 
 def route_after_check_question(state: StatuteQAState) -> Literal["unsupported_language", "retrieve", "refuse", "classify"]:
     """Unreadable language -> the message; a direct citation -> retrieve (no classification); a citation of
-    articles the statute lacks -> refuse; anything else -> classify."""
+    articles the statute lacks, or nothing to look up -> refuse; anything else -> classify."""
     if state.get("language_note"):
         return "unsupported_language"
     if state.get("cited"):
         return "retrieve"
-    if state.get("citation_problems"):
+    if state.get("citation_problems") or state.get("unanswerable"):
         return "refuse"
     return "classify"
 
