@@ -435,3 +435,27 @@ def test_the_nodes_factory_builds_every_node_the_builder_wires() -> None:
     graph = adaptive_rag_graph(sources={"search_docs": lambda q: []},
                                routes=(RouteSpec("search_docs", "our documents"), RouteSpec("general", "anything else")))
     assert set(graph.nodes) == set(parts.nodes)
+
+
+def test_a_yes_no_question_about_something_no_document_mentions_is_not_answered_as_a_yes() -> None:
+    from ragkit.offline.structured_answers import StructuredWriter, unmentioned_caveat
+    from ragkit.roles.structured_query import QueryAnalysis
+
+    docs = [Document("Six raw oysters served on ice.", metadata={"id": "o", "title": "Oysters"}),
+            Document("Rice cooked in squid ink.", metadata={"id": "r", "title": "Black rice"})]
+
+    class Quoting:  # a writer that quotes the nearest document, as the local one does
+        def write(self, question, documents):
+            return Answer(f"{documents[0].page_content} [1]", (1,))
+
+    def asked(question: str, ignored: tuple[str, ...]) -> Answer:
+        from langchain_core.structured_query import StructuredQuery
+
+        analysis = QueryAnalysis(question, StructuredQuery(query=question, filter=None), ignored=ignored)
+        return StructuredWriter(Quoting(), analyzer=None).write(question, docs, query=analysis)
+
+    assert asked("Do you serve sushi?", ("sushi",)).text.startswith("None of the documents I found mentions 'sushi'")
+    assert asked("Do you serve oysters?", ("oysters",)).text == "Six raw oysters served on ice. [1]"  # mentioned
+    assert asked("What goes with sushi?", ("sushi",)).text == "Six raw oysters served on ice. [1]"  # not yes/no
+    refused = Answer("I don't know.", (), answered=False)
+    assert unmentioned_caveat(refused, QueryAnalysis("Do you serve sushi?", None, ignored=("sushi",)), docs) is refused

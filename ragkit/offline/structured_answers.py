@@ -39,7 +39,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 
-from ragkit.core.nlp import cited_numbers, fold, mentions, split_sentences
+from ragkit.core.nlp import answer_type, cited_numbers, fold, mentions, split_sentences, stem, words
 from ragkit.offline.writing import cite
 from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, Answer, Writer
 from ragkit.roles.structured_query import ItemComparison, QueryAnalysis, QueryAnalyzer, describe
@@ -288,6 +288,29 @@ def with_caveat(answer: Answer, analysis: Any) -> Answer:
     return Answer(f"{' '.join(notes)} {answer.text}", answer.citations, answer.answered, answer.fallback)
 
 
+def unmentioned_caveat(answer: Answer, analysis: QueryAnalysis | None, documents: Sequence[Document]) -> Answer:
+    """A yes/no question the structure did not read ("Do you serve sushi?") whose words left over (``ignored``)
+    no document mentions: say so first, so the nearest documents are not read as a "yes".
+
+    What it cannot do: it compares words (Porter stems), so a word the documents say differently ("coeliac"
+    for "gluten-free") is reported as not mentioned too; that is still true of the documents' wording.
+
+    >>> from types import SimpleNamespace
+    >>> asked = SimpleNamespace(question="Do you serve sushi?", ignored=("sushi",))
+    >>> unmentioned_caveat(Answer("Six raw oysters [1].", (1,)), asked, [Document("Six raw oysters.")]).text
+    "None of the documents I found mentions 'sushi', so I cannot say yes; this is what comes closest. Six raw oysters [1]."
+    """
+    if analysis is None or not answer.answered or answer_type(analysis.question) != "yes/no":
+        return answer
+    said = {stem(w) for d in documents for w in words(f"{title_of(d) or ''} {d.page_content}")}
+    missing = [w for w in analysis.ignored if stem(w) not in said]
+    if not missing:
+        return answer
+    listed = " or ".join(f"'{w}'" for w in missing)
+    return dataclasses.replace(answer, text=f"None of the documents I found mentions {listed}, so I cannot say yes; "
+                                            f"this is what comes closest. {answer.text}")
+
+
 def constraints(documents: Sequence[Document], analysis: QueryAnalysis, excluded: Sequence[str]) -> str:
     """The analysis as instructions for a chat model: what qualifies, what to leave out, what code computed."""
     lines = ["Constraints decided from the data (follow them exactly):"]
@@ -324,7 +347,7 @@ class StructuredWriter:
         documents = list(documents)
         analysis = analyse(self.analyzer, question, documents, query)
         if analysis is None or not analysis.structured:
-            return self.writer.write(question, documents)
+            return unmentioned_caveat(self.writer.write(question, documents), analysis, documents)
         passing, failing = split_by_filter(documents, analysis)
         excluded = [title_of(documents[i]) for i in failing if title_of(documents[i])]
         allowed = [title_of(documents[i]) for i in passing if title_of(documents[i])]
