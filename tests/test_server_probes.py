@@ -187,3 +187,13 @@ def test_a_resume_that_fails_is_counted_as_an_error(faulty):
     assert is_error(reply, 500, "internal") and "failed on purpose" in reply.json()["message"]
     metrics = faulty.get("/metrics").json()
     assert metrics["queries"]["resume_fails"] == 2 and metrics["errors"]["resume_fails"] == 1
+
+
+def test_a_thread_lock_is_dropped_once_its_runs_are_done(faulty):
+    runtime = faulty.app.state.runtime
+    for n in range(5):
+        faulty.post("/graphs/resume_fails/invoke", json={"question": "x", "thread_id": f"locks-{n}"})
+    assert runtime._locks == {}  # no lock kept per thread served
+    with runtime.lock("held"):
+        assert list(runtime._locks) == ["held"]
+    assert runtime._locks == {}

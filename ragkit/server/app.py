@@ -46,8 +46,8 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Mapping
-from contextlib import ExitStack, asynccontextmanager
+from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import ExitStack, asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -236,7 +236,7 @@ class Runtime:
         bandits = [spec.extras["bandit"] for spec in self.specs.values() if "bandit" in spec.extras]
         self.metrics = Metrics(bandit_stats=bandits[0].stats if bandits else None)
         self.ready = threading.Event()
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks: dict[str, list] = {}  # thread id -> [its lock, how many hold or wait for it]
         self._locks_guard = threading.Lock()
         self._collections: dict[str, tuple[float, Any]] = {}
 
@@ -264,9 +264,21 @@ class Runtime:
         load_embedder().embed_query("warm up")
         self.ready.set()
 
-    def lock(self, thread_id: str) -> threading.Lock:
+    @contextmanager
+    def lock(self, thread_id: str) -> Iterator[None]:
+        """Hold thread ``thread_id``'s lock (one run at a time on a thread, in this process); a lock that nobody
+        holds or waits for is dropped, so a long-running server keeps no lock per thread it ever served."""
         with self._locks_guard:
-            return self._locks.setdefault(thread_id, threading.Lock())
+            entry = self._locks.setdefault(thread_id, [threading.Lock(), 0])
+            entry[1] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._locks_guard:
+                entry[1] -= 1
+                if not entry[1]:
+                    del self._locks[thread_id]
 
     def spec(self, name: str) -> GraphSpec:
         if name not in self.specs:
