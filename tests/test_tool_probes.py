@@ -136,3 +136,14 @@ def test_calls_over_the_cap_are_named_so_the_user_knows_which_did_not_run() -> N
     answer = out["messages"][-1].content
     assert "A1019" in answer and "A1021" in answer and "not run" in answer
     assert sum(m.status == "success" for m in tool_messages(out)) == 4
+
+
+def test_a_message_of_content_blocks_is_read_as_its_text():
+    from langchain_core.messages import HumanMessage
+
+    from ragkit.core.contract import last_user_message
+    from ragkit.graphs.tool_agent import user_text
+
+    blocks = HumanMessage(content=[{"type": "text", "text": "Where is my order"}, {"type": "text", "text": "A1001?"}])
+    assert last_user_message([blocks]) == "Where is my order A1001?"
+    assert user_text([blocks]) == "Where is my order A1001?"  # what the guard checks arguments against

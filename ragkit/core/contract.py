@@ -230,13 +230,27 @@ def check_question(question: object, max_chars: int, builder: str, what: str = "
 Start = Callable[[dict, RunnableConfig, str], dict]
 
 
+def message_text(message: Any) -> str:
+    """The text of a message (the user's or a chat model's), whether its content is a string or a list of parts.
+
+    >>> from langchain_core.messages import AIMessage
+    >>> message_text(AIMessage("Hello!")), message_text(AIMessage([{"type": "text", "text": "Hi"}, " there"]))
+    ('Hello!', 'Hi  there')
+    """
+    content = getattr(message, "content", message)
+    if isinstance(content, list):  # some providers return a list of content parts
+        return " ".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    return str(content)
+
+
 def last_user_message(messages: Sequence[Any] | None) -> str:
-    """The text of the last message, which must be the user's (a chat graph's turn starts with one)."""
+    """The text of the last message (:func:`message_text`), which must be the user's (a chat graph's turn starts
+    with one)."""
     last = messages[-1] if messages else None
     if not isinstance(last, HumanMessage):
         raise ValueError("a turn starts with a user message: invoke with {'messages': [('user', '...')]} "
                          "(to answer a pause, resume the paused thread instead)")
-    return last.content if isinstance(last.content, str) else str(last.content)
+    return message_text(last)
 
 
 def check_question_node(builder: str, max_chars: int, chat_model_set: bool, start: Start | None = None,

@@ -37,7 +37,7 @@ from langgraph.graph.message import add_messages
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command, interrupt
 
-from ragkit.core.contract import add_path, check_limit, check_positive, check_question_node, traced
+from ragkit.core.contract import add_path, check_limit, check_positive, check_question_node, message_text, traced
 from ragkit.core.threads import with_threads
 from ragkit.core.tools import (
     APPROVAL_SHAPE,
@@ -94,7 +94,7 @@ class NotPausedError(RuntimeError):
 # ---------------------------------------------------------------- small helpers
 def user_text(messages: Sequence[AnyMessage]) -> str:
     """Everything the user wrote on the thread, one message a line (what the guard checks arguments against)."""
-    return "\n".join(str(m.content) for m in messages if isinstance(m, HumanMessage))
+    return "\n".join(message_text(m) for m in messages if isinstance(m, HumanMessage))
 
 
 def public(call: dict) -> dict:

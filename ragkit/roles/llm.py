@@ -363,20 +363,7 @@ class LLMHallucinationGrader:
         return Groundedness(result.value.grounded, unsupported, 1.0 if result.value.grounded else 0.0)
 
 
-def message_text(message: Any) -> str:
-    """The text of a chat model's reply, whether its content is a string or a list of parts.
-
-    >>> from langchain_core.messages import AIMessage
-    >>> message_text(AIMessage("Hello!")), message_text(AIMessage([{"type": "text", "text": "Hi"}, " there"]))
-    ('Hello!', 'Hi  there')
-    """
-    content = getattr(message, "content", message)
-    if isinstance(content, list):  # some providers return a list of content parts
-        return " ".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
-    return str(content)
-
-
 __all__ = ["GRADER_PROMPT", "HALLUCINATION_PROMPT",
            "LLMGrader", "LLMHallucinationGrader", "LLMRewriter", "LLMWriter", "REWRITER_PROMPT",
            "StructuredCall", "StructuredOutputUnavailable", "WRITER_PROMPT", "call_structured",
-           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents", "message_text"]
+           "check_chat_model", "choice_schema", "document_indexes", "drop_invalid_citations", "format_documents"]

@@ -18,6 +18,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import message_text
 from ragkit.core.nlp import clean_query, code_blocks
 from ragkit.defaults import SUPERVISOR
 from ragkit.roles.agent_protocols import (
@@ -33,7 +34,7 @@ from ragkit.roles.agent_protocols import (
     normalise_sequence,
     truncate,
 )
-from ragkit.roles.llm import call_structured, format_documents, message_text
+from ragkit.roles.llm import call_structured, format_documents
 
 
 def format_findings(answers: Sequence[AgentAnswer], max_chars: int | None = 1_000) -> str:

@@ -24,9 +24,10 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel, Field
 
+from ragkit.core.contract import message_text
 from ragkit.core.nlp import clean_query
 from ragkit.defaults import ADVANCED
-from ragkit.roles.llm import call_structured, choice_schema, message_text
+from ragkit.roles.llm import call_structured, choice_schema
 
 # ---------------------------------------------------------------- the contracts: intent classifier, small talk
 IntentRoute = Literal["rag", "chitchat"]
