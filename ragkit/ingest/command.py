@@ -8,8 +8,8 @@ Examples (collections live in ``$RAGKIT_COLLECTIONS_DIR`` or ``~/.cache/ragkit/c
     ragkit collections delete notes --yes             # without --yes nothing is deleted
 
 Exit codes: 0 done (files may have been skipped; each is listed with its reason), 2 refused (nothing
-could be ingested, a bad name, an unknown collection, a missing --yes), 3 busy (another ingest of the
-same collection is running).
+could be ingested, a bad name, an unknown collection, a missing --yes, a folder that cannot be opened
+or written), 3 busy (another ingest of the same collection is running).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     except CollectionBusy as err:
         print(f"ragkit: {err}", file=sys.stderr)
         return 3
-    except (FileNotFoundError, ValueError) as err:
+    except (OSError, ValueError) as err:  # a missing or unreadable folder, a collections folder we may not write
         print(f"ragkit: {err}", file=sys.stderr)
         return 2
 

@@ -11,7 +11,9 @@ with a reason a person can act on:
 - a file larger than ``max_file_bytes`` (default :data:`MAX_FILE_BYTES`, 50 MB) is refused before a
   single byte of it is read;
 - a file whose suffix has no reader is skipped; hidden files and folders (``.git``, ``.DS_Store``) are
-  passed over and only counted.
+  passed over and only counted;
+- a folder that cannot be listed, or an entry that cannot be looked at (no permission), is named with
+  the error instead of vanishing from the walk.
 
 Simplifications: the limit is on bytes on disk, not on extracted text; a folder that changes while it
 is being walked gives whatever the walk saw; names are compared as the file system stores them (no
@@ -21,6 +23,7 @@ Unicode normalisation).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,9 +90,13 @@ def discover(paths: str | Path | Sequence[str | Path], max_file_bytes: int = MAX
         raise ValueError("nothing to ingest: give at least one folder or file")
     roots: list[Path] = []
     for path in asked:
-        if not path.exists():
-            raise FileNotFoundError(f"nothing to ingest at {path}: no such file or folder")
-        roots.append(path.resolve())
+        try:
+            roots.append(path.resolve(strict=True))
+        except FileNotFoundError:
+            raise FileNotFoundError(f"nothing to ingest at {path}: no such file or folder") from None
+        except (OSError, RuntimeError) as err:  # RuntimeError: a link loop, on Python before 3.13
+            why = getattr(err, "strerror", None) or err
+            raise OSError(f"nothing to ingest at {path}: cannot open it ({why})") from None
     base = _base(roots)
     files: dict[Path, FileEntry] = {}
     skipped: list[Skipped] = []
@@ -97,22 +104,29 @@ def discover(paths: str | Path | Sequence[str | Path], max_file_bytes: int = MAX
 
     def shown(path: Path) -> str:
         try:
-            return path.relative_to(base).as_posix()
+            return path.relative_to(base).as_posix() if path != base else str(path)
         except ValueError:
             return str(path)
+
+    def cannot(path: Path, err: OSError, what: str = "the file") -> None:
+        skipped.append(Skipped(shown(path), f"cannot read {what} ({err.strerror or err}): check its permissions"))
 
     def consider(path: Path, real: Path) -> None:
         if reader_for(real) is None:
             skipped.append(Skipped(shown(path), f"unsupported file type {real.suffix or '(no suffix)'!r}; "
                                                 f"ragkit reads {', '.join(sorted(READERS))}"))
             return
-        stat = real.stat()
-        if stat.st_size > max_file_bytes:
-            skipped.append(Skipped(shown(path), f"too large: {stat.st_size / 2**20:.1f} MB is over the "
+        try:
+            info = real.stat()
+        except OSError as err:
+            cannot(path, err)
+            return
+        if info.st_size > max_file_bytes:
+            skipped.append(Skipped(shown(path), f"too large: {info.st_size / 2**20:.1f} MB is over the "
                                                 f"{max_file_bytes / 2**20:.1f} MB limit (max_file_bytes / --max-file-mb)"))
             return
         if real not in files:
-            files[real] = FileEntry(real, shown(real), stat.st_size, stat.st_mtime_ns)
+            files[real] = FileEntry(real, shown(real), info.st_size, info.st_mtime_ns)
 
     def link(path: Path) -> None:
         """A symbolic link met during the walk: follow it only if it stays inside what was asked."""
@@ -131,7 +145,9 @@ def discover(paths: str | Path | Sequence[str | Path], max_file_bytes: int = MAX
         if root.is_file():
             consider(root, root)
             continue
-        for folder, dirs, names in os.walk(root, followlinks=False):
+        # os.walk drops a folder it cannot list unless told: name it (and so what was in it) as skipped
+        for folder, dirs, names in os.walk(root, onerror=lambda err: cannot(Path(err.filename), err, "the folder"),
+                                           followlinks=False):
             here = Path(folder)
             hidden += sum(d.startswith(".") for d in dirs) + sum(n.startswith(".") for n in names)
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -140,9 +156,14 @@ def discover(paths: str | Path | Sequence[str | Path], max_file_bytes: int = MAX
                     link(here / name)
             for name in sorted(n for n in names if not n.startswith(".")):
                 path = here / name
-                if path.is_symlink():
+                try:
+                    mode = path.lstat().st_mode
+                except OSError as err:  # a folder that can be listed but not entered (r--)
+                    cannot(path, err, "the file's folder")
+                    continue
+                if stat.S_ISLNK(mode):
                     link(path)
-                elif path.is_file():
+                elif stat.S_ISREG(mode):
                     consider(path, path)
                 else:
                     skipped.append(Skipped(shown(path), "not a regular file (a device, socket or pipe)"))

@@ -19,12 +19,13 @@ records it against the file's name and carries on with the rest of the folder.
 
 Simplifications: no OCR, so a scanned PDF (images only) is refused as having no text; PDF text comes
 out in pypdf's reading order, which can scramble multi-column layouts and tables; setext headings
-(underlined with ``===``) and HTML tables are read as plain lines; text files must be UTF-8 or
-Windows-1252.
+(underlined with ``===``) and HTML tables are read as plain lines; text files must be UTF-8,
+Windows-1252, or UTF-16/UTF-32 with a byte-order mark (as Windows Notepad saves "Unicode").
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +33,7 @@ from typing import Any, Callable
 
 from ragkit.core.files import markdown_sections
 
-READER_VERSION = 1  # bump when a reader's output changes, so re-ingest re-reads every file
+READER_VERSION = 2  # bump when a reader's output changes, so re-ingest re-reads every file
 
 
 class ReadError(ValueError):
@@ -57,16 +58,30 @@ class ReadResult:
     pages: int = 0  # PDF pages in the file (0 for other kinds)
 
 
-def decode_text(data: bytes) -> str:
-    """Bytes of a text file as ``str``: UTF-8 (BOM allowed), else Windows-1252; binary data is refused.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),  # UTF-32 LE starts like UTF-16 LE
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
-    >>> decode_text("café".encode("utf-8")), decode_text("café".encode("cp1252"))
-    ('café', 'café')
+
+def decode_text(data: bytes) -> str:
+    """Bytes of a text file as ``str``: UTF-16/32 with a BOM, UTF-8 (BOM allowed), else Windows-1252; not binary.
+
+    >>> decode_text("café".encode("utf-8")), decode_text("café".encode("cp1252")), decode_text("café".encode("utf-16"))
+    ('café', 'café', 'café')
     >>> decode_text(b"\\x89PNG\\r\\n\\x1a\\n\\x00\\x00")
     Traceback (most recent call last):
     ...
     ragkit.ingest.readers.ReadError: binary content (NUL bytes), not text
     """
+    codec = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+    if codec is not None:  # its ASCII letters have NUL bytes, so it must be decoded before the binary check
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError as err:
+            raise ReadError(f"not valid {codec.upper()} text (byte {err.start}); save it as UTF-8") from err
+        if _CONTROL.search(text):
+            raise ReadError("binary content (control characters), not text")
+        return text
     if b"\x00" in data[:65536]:
         raise ReadError("binary content (NUL bytes), not text")
     try:
@@ -77,7 +92,7 @@ def decode_text(data: bytes) -> str:
         text = data.decode("cp1252")
     except UnicodeDecodeError as err:
         raise ReadError(f"not UTF-8 or Windows-1252 text (byte {err.start}); save it as UTF-8") from err
-    if re.search(r"[\x00-\x08\x0b\x0e-\x1f\x7f]", text):
+    if _CONTROL.search(text):
         raise ReadError("binary content (control characters), not text")
     return text
 
@@ -114,6 +129,37 @@ def front_matter(text: str) -> tuple[dict[str, str], str]:
     return {}, text
 
 
+def heading_parts(sections: list[tuple[int, str, str, str]]) -> list[Part]:
+    """Parts from ``(level, heading, heading path, text)`` sections, in order, losing no heading's words.
+
+    A section's text starts with its heading line. A heading with no text under it makes no part of its
+    own: if the sections after it lie under it, it is in their heading path already; if not (a sibling or
+    a higher heading follows), its line goes in front of the next part's text; headings with nothing at
+    all after them (a file of headings only, like release notes) make one last part.
+
+    >>> parts = heading_parts([(1, "Notes", "Notes", ""), (2, "1.2: dark mode", "Notes > 1.2: dark mode", ""),
+    ...                        (2, "1.1: login fix", "Notes > 1.1: login fix", "")])
+    >>> [(p.metadata["heading"], p.text) for p in parts]
+    [('Notes', 'Notes\\n1.2: dark mode\\n1.1: login fix')]
+    """
+    parts: list[Part] = []
+    waiting: list[tuple[int, str, str]] = []  # headings with no text under them yet
+    for level, heading, path, text in sections:
+        if not text:
+            if heading:
+                waiting.append((level, heading, path))
+            continue
+        # a waiting heading is left out of the text only when every heading after it, to this one, lies under it
+        levels = [lv for lv, _, _ in waiting] + [level]
+        lines = [h for n, (lv, h, _) in enumerate(waiting) if lv >= min(levels[n + 1:])]
+        head = "\n".join([*lines, heading] if heading else lines)
+        parts.append(Part(f"{head}\n\n{text}" if head else text, {"heading": path} if path else {}))
+        waiting = []
+    if waiting:
+        parts.append(Part("\n".join(h for _, h, _ in waiting), {"heading": waiting[0][2]}))
+    return parts
+
+
 def markdown_parts(text: str) -> tuple[str | None, list[Part]]:
     """Sections of Markdown at ATX headings (fenced code is not split): ``(first h1, parts)``.
 
@@ -126,16 +172,8 @@ def markdown_parts(text: str) -> tuple[str | None, list[Part]]:
     ('Guide', [('Guide', 'Guide\\n\\nIntro.'), ('Guide > Install', 'Install\\n\\nRun it.\\n```\\n# not a heading\\n```')])
     """
     sections = markdown_sections(text)
-    parts: list[Part] = []
-    for section in sections:
-        content = tidy_lines(section.body)
-        if not content:  # a heading with nothing under it is folded into the path of the next one
-            continue
-        if section.level == 0:
-            parts.append(Part(content))
-        else:
-            path = " > ".join((*section.parents, section.heading))
-            parts.append(Part(f"{section.heading}\n\n{content}", {"heading": path}))
+    parts = heading_parts([(s.level, s.heading, " > ".join((*s.parents, s.heading)) if s.level else "",
+                            tidy_lines(s.body)) for s in sections])
     return next((s.heading for s in sections if s.level == 1), None), parts
 
 
@@ -194,12 +232,9 @@ def html_parts(html: str) -> tuple[str | None, list[Part]]:
     flat = (soup.body or soup).get_text()
     lines = "\n".join(line.strip() for line in flat.split("\n")).replace(_PRE_LINE, "\n").replace(_PRE_SPACE, " ")
     pieces = lines.split(f"\n{_MARK}")
-    parts: list[Part] = []
+    sections = [(0, "", "", tidy_lines(pieces[0].replace(_MARK, "")))]
     stack: list[tuple[int, str]] = []
     first_h1: str | None = None
-    lead = tidy_lines(pieces[0].replace(_MARK, ""))
-    if lead:
-        parts.append(Part(lead))
     for piece in pieces[1:]:
         level_text, _, rest = piece.partition(_MARK)
         heading, _, body = rest.partition("\n")
@@ -210,10 +245,8 @@ def html_parts(html: str) -> tuple[str | None, list[Part]]:
             stack = [(lv, h) for lv, h in stack if lv < level] + [(level, heading)]
             if level == 1 and first_h1 is None:
                 first_h1 = heading
-        if body:
-            text = f"{heading}\n\n{body}" if heading else body
-            parts.append(Part(text, {"heading": " > ".join(h for _, h in stack)} if stack else {}))
-    return title or first_h1, parts
+        sections.append((level, heading, " > ".join(h for _, h in stack), body))
+    return title or first_h1, heading_parts(sections)
 
 
 def read_html(path: Path, data: bytes) -> ReadResult:
@@ -275,4 +308,4 @@ def read_file(path: Path, data: bytes | None = None) -> ReadResult:
 
 
 __all__ = ["READERS", "READER_VERSION", "Part", "ReadError", "ReadResult", "decode_text", "front_matter",
-           "html_parts", "markdown_parts", "read_file", "reader_for", "tidy_lines"]
+           "heading_parts", "html_parts", "markdown_parts", "read_file", "reader_for", "tidy_lines"]
