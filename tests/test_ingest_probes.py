@@ -91,3 +91,12 @@ def test_headings_without_text_under_them_keep_their_words(tmp_path: Path) -> No
     ingest(docs, collection="notes", embeddings=HashEmbeddings())
     hits = load_collection("notes", embeddings=HashEmbeddings()).search_with_scores("kettle boils", 1)
     assert hits and hits[0][0].metadata["source"] == "changelog.md"
+
+
+@pytest.mark.parametrize("name", ["CON", "nul", "com1", "LPT9.notes", "notes."])
+def test_a_collection_name_windows_cannot_use_is_refused_everywhere(name):
+    from ragkit.ingest.store import check_name
+
+    with pytest.raises(ValueError, match="Windows"):
+        check_name(name)
+    assert check_name("console") == "console" and check_name("com10") == "com10"

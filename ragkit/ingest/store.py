@@ -48,6 +48,8 @@ from ragkit.ingest.manifest import Manifest
 
 COLLECTION_FORMAT = 1
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_WINDOWS_RESERVED = frozenset(["CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(1, 10)),
+                               *(f"LPT{n}" for n in range(1, 10))])  # device names, with or without a suffix
 
 
 class CollectionBusy(RuntimeError):
@@ -75,6 +77,10 @@ def check_name(name: str) -> str:
     if not isinstance(name, str) or not _NAME.match(name) or ".." in name:
         raise ValueError(f"invalid collection name {name!r}: use 1-64 letters, digits, '_', '-' or '.', "
                          "starting with a letter or digit")
+    if name.endswith(".") or name.split(".")[0].upper() in _WINDOWS_RESERVED:
+        raise ValueError(f"invalid collection name {name!r}: Windows cannot name a folder that way (a reserved device "
+                         "name such as CON or NUL, or a name ending in '.'); choose another, so the collection "
+                         "works on every machine")
     return name
 
 
