@@ -13,13 +13,7 @@ from ragkit.ingest import IngestError, ingest, load_collection
 from ragkit.ingest.files import discover
 from ragkit.ingest.readers import html_parts, markdown_parts, read_file
 from tests.test_ingest import HashEmbeddings
-
-
-@pytest.fixture(autouse=True)
-def private_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("RAGKIT_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("RAGKIT_COLLECTIONS_DIR", str(tmp_path / "collections"))
-    monkeypatch.setenv("RAGKIT_PROGRESS", "0")
+from tests.test_ingest_cli import private_dirs  # noqa: F401 - the same private folders, autouse
 
 
 def denied(path: Path) -> PermissionError:
