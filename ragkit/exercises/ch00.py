@@ -17,7 +17,7 @@ import numpy as np
 
 from ragkit.core.embeddings import cosine_matrix
 from ragkit.core.nlp import key_terms, term_coverage, tokenize, words
-from ragkit.exercises.core import CheckResult, Variant, close, run_checker
+from ragkit.exercises.core import CheckResult, Variant, close, run_checker, short
 
 
 # ---------------------------------------------------------------- cosine
@@ -69,7 +69,7 @@ def check_cosine(fn: Callable[[Any, Any], float], seed: int = 0, quiet: bool = F
     cases = vector_pairs(seed)
 
     def describe(case: VectorPair, got: Any, expected: float) -> str:
-        return f"for {case.label()} your cosine is {got!r}; the reference gives {expected:.4f}"
+        return f"for {case.label()} your cosine is {short(got)}; the reference gives {expected:.4f}"
 
     return run_checker(
         "cosine", fn, cases, lambda u, v: reference_cosine(u, v),
@@ -127,6 +127,9 @@ OVERLAP_VARIANTS = [
             "you return the count of shared terms; divide it by the number of question terms"),
     Variant(lambda q, t: float(any(term in set(tokenize(t)) for term in key_terms(q))),
             "you return 1 when any term is shared; return the share of question terms found"),
+    Variant(lambda q, t: sum(term in set(tokenize(t)) for term in key_terms(q)) / len(key_terms(q)),
+            "a question with no key terms (only stopwords, like 'What do you have?') leaves nothing to divide by: "
+            "return 1.0 for it, since no term is missing"),
 ]
 
 
@@ -137,7 +140,7 @@ def check_keyword_overlap(fn: Callable[[str, str], float], seed: int = 0, quiet:
     def describe(case: OverlapCase, got: Any, expected: float) -> str:
         terms = key_terms(case.question)
         present = sorted(set(terms) & set(tokenize(case.text)))
-        return (f"for {case.label()} you return {got!r}; the reference gives {expected:.3f} "
+        return (f"for {case.label()} you return {short(got)}; the reference gives {expected:.3f} "
                 f"(question terms {terms}, found in the text: {present})")
 
     return run_checker(

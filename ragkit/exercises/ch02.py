@@ -42,10 +42,11 @@ class RouterCase:
 
 
 def router_cases(seed: int, n: int = 40) -> list[RouterCase]:
-    """States at, below and past the cap, with each hint, and some with an empty range (low > high)."""
+    """States at and below the cap, with each hint, some with an empty range (low > high) and one with a single
+    number left (low == high)."""
     rng = random.Random(seed)
     cases = [RouterCase("lower", 3, 3, 1, 11), RouterCase("correct", 3, 3, 26, 49), RouterCase("higher", 1, 7, 51, 100),
-             RouterCase("higher", 2, 7, 31, 30)]
+             RouterCase("higher", 2, 7, 31, 30), RouterCase("lower", 2, 7, 30, 30)]
     while len(cases) < n:
         cap = rng.randint(1, 7)
         used = rng.randint(1, cap)
@@ -56,11 +57,12 @@ def router_cases(seed: int, n: int = 40) -> list[RouterCase]:
 
 
 def _router_variant(order: str = "correct_first", compare: str = ">=", empty_range: bool = True,
-                    cap: bool = True) -> Callable[[dict], str]:
+                    cap: bool = True, one_left_is_empty: bool = False) -> Callable[[dict], str]:
     def route(state: dict) -> str:
         used, limit = len(state["guesses"]), state["max_guesses"]
         at_cap = cap and (used >= limit if compare == ">=" else used > limit)
-        stuck = at_cap or (empty_range and state["low"] > state["high"])
+        empty = state["low"] >= state["high"] if one_left_is_empty else state["low"] > state["high"]
+        stuck = at_cap or (empty_range and empty)
         if order == "cap_first" and stuck:
             return "give_up"
         if state["hint"] == "correct":
@@ -82,6 +84,9 @@ ROUTER_VARIANTS = [
             "max_guesses); give up once len(state['guesses']) >= state['max_guesses']"),
     Variant(_router_variant(empty_range=False),
             "the cap is right, but when the hints leave no number (low > high) the loop should give up too"),
+    Variant(_router_variant(one_left_is_empty=True),
+            "you give up when low == high, but then one number is still possible: guess it; give up only when "
+            "low > high"),
 ]
 
 
@@ -159,10 +164,13 @@ def check_reducer(fn: Callable[[Any, Any], Any], seed: int = 0, quiet: bool = Fa
     cases = reducer_cases(seed)
 
     def describe(case: ReducerCase, got: tuple, expected: tuple) -> str:
-        out, left, _ = got
+        out, left, right = got
+        if not isinstance(out, list):
+            return f"for {case.label()} you return {short(out)}, not a list; the reference returns {expected[0]}"
         if out != expected[0]:
             return f"for {case.label()} you return {short(out)}; the reference returns {expected[0]}"
-        return (f"for {case.label()} your result is right, but the left list is now {short(left)}: "
+        side, now = ("left", left) if left != expected[1] else ("right", right)
+        return (f"for {case.label()} your result is right, but the {side} list is now {short(now)}: "
                 "you changed an input in place")
 
     return run_checker("reducer", fn, cases, add_path, call=_call_reducer, same=lambda got, expected: got == expected,

@@ -103,11 +103,12 @@ def reference_precision_recall(scores: Sequence[float], labels: Sequence[int], t
             float(recall_score(labels, predicted, zero_division=0.0)))
 
 
-def _pr(decide: Callable[[float, float], bool], swap: bool = False, recall_over_all: bool = False):
+def _pr(decide: Callable[[float, float], bool], swap: bool = False, recall_over_all: bool = False,
+        empty: float | None = 0.0):
     def pr(scores: Sequence[float], labels: Sequence[int], threshold: float) -> tuple[float, float]:
         kept = [decide(s, threshold) for s in scores]
         tp = sum(k and y == 1 for k, y in zip(kept, labels))
-        precision = tp / sum(kept) if sum(kept) else 0.0
+        precision = tp / sum(kept) if sum(kept) or empty is None else empty  # empty=None: divide by zero
         recall = tp / (len(labels) if recall_over_all else sum(labels)) if sum(labels) else 0.0
         return (recall, precision) if swap else (precision, recall)
 
@@ -125,13 +126,18 @@ PR_VARIANTS = [
             "recall divides by every pair; divide by the relevant pairs (labels == 1)"),
     Variant(_pr(lambda s, t: s < t),
             "you keep the documents *below* the threshold; the grader keeps score >= threshold"),
+    Variant(_pr(lambda s, t: s >= t, empty=None),
+            "when nothing is kept (every score below the threshold) precision has nothing to divide by: return 0.0 "
+            "for it, as scikit-learn's zero_division=0 does"),
+    Variant(_pr(lambda s, t: s >= t, empty=1.0),
+            "when nothing is kept, precision is 0.0 here (scikit-learn's zero_division=0), not 1.0"),
 ]
 
 
 def check_precision_recall(fn: Callable[..., tuple[float, float]], seed: int = 0, quiet: bool = False) -> CheckResult:
     """Check ``fn(scores, labels, threshold) -> (precision, recall)``; kept = ``score >= threshold``, as in
     ``LocalGrader``; precision of an empty selection is 0 (scikit-learn's ``zero_division=0``)."""
-    cases = scored_label_cases(seed + 1)
+    cases = scored_label_cases(seed + 1, n=29) + [ScoredLabels((0.4, 0.2, 0.1), (1, 0, 1), threshold=0.5)]  # none kept
 
     def same(got: Any, expected: tuple[float, float]) -> bool:
         try:

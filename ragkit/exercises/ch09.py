@@ -23,7 +23,19 @@ import numpy as np
 
 from ragkit.bandit import ThompsonSampling
 from ragkit.domains.handbook.corpus import load_handbook
-from ragkit.exercises.core import CheckResult, Variant, check_wiring, close, rewired, run_checker, short
+from ragkit.exercises.core import (
+    CheckResult,
+    Outcome,
+    Variant,
+    agrees,
+    check_wiring,
+    close,
+    matching_variant,
+    report,
+    rewired,
+    run_checker,
+    short,
+)
 from ragkit.graphs.advanced_rag import advanced_rag_graph
 
 
@@ -90,6 +102,9 @@ def check_beta_update(fn: Callable[[float, float, float], tuple[float, float]], 
             shown = f"Beta({float(got[0]):g}, {float(got[1]):g})"
         except (TypeError, ValueError, IndexError, KeyError):
             return f"for {case.label()} you return {short(got)}; return the pair (new alpha, new beta)"
+        if len(got) != 2:
+            return (f"for {case.label()} you return {len(got)} values, {short(got)}; return the pair "
+                    "(new alpha, new beta)")
         return (f"for {case.label()} you return {shown}; the reference (ragkit's ThompsonSampling.update) "
                 f"gives Beta({expected[0]:g}, {expected[1]:g})")
 
@@ -154,13 +169,27 @@ CHOICE_VARIANTS = [
 ]
 
 
+OTHER_GENERATOR = ("your function never draws from rng, the seeded generator it is given, so no one can replay its "
+                   "choice (np.random.beta and random.betavariate draw from generators of their own): sample with "
+                   "rng.beta(alpha, beta)")
+
+
 def check_thompson_choice(fn: Callable[[Sequence[float], Sequence[float], np.random.Generator], int], seed: int = 0,
                           quiet: bool = False) -> CheckResult:
-    """Check ``fn(alpha, beta, rng) -> arm index`` against ``ThompsonSampling.select`` on the same seeded rng."""
+    """Check ``fn(alpha, beta, rng) -> arm index`` against ``ThompsonSampling.select`` on the same seeded rng.
+
+    A function that plays a sampled arm but never draws from ``rng`` is told so: no variant can replay samples
+    from another generator, and the closest one would name the wrong mistake."""
     cases = choice_cases(seed)
+    seen: dict[ChoiceCase, tuple[Any, bool]] = {}  # the learner's answer on each case, and whether it drew from rng
 
     def call(f: Callable[..., Any], case: ChoiceCase) -> Any:
-        return f(list(case.alpha), list(case.beta), np.random.default_rng(case.seed))
+        rng = np.random.default_rng(case.seed)
+        start = rng.bit_generator.state
+        value = f(list(case.alpha), list(case.beta), rng)
+        if f is fn:
+            seen[case] = (value, rng.bit_generator.state != start)
+        return value
 
     def same(got: Any, expected: int) -> bool:
         return isinstance(got, (int, np.integer)) and not isinstance(got, bool) and int(got) == expected
@@ -171,10 +200,17 @@ def check_thompson_choice(fn: Callable[[Sequence[float], Sequence[float], np.ran
         return (f"for {case.label()} you play arm {int(got)}; the reference (ragkit's ThompsonSampling.select "
                 f"with the same generator) plays arm {expected}")
 
-    return run_checker("thompson_choice", fn, cases, reference_thompson_choice, call=call, same=same,
-                       describe=describe, variants=CHOICE_VARIANTS, quiet=quiet,
-                       passed_message=f"your choice equals ThompsonSampling.select on {len(cases)} generated cases "
-                                      "(2-4 arms, overlapping posteriors, seeded generators).")
+    result = run_checker("thompson_choice", fn, cases, reference_thompson_choice, call=call, same=same,
+                         describe=describe, variants=CHOICE_VARIANTS, quiet=True,
+                         passed_message=f"your choice equals ThompsonSampling.select on {len(cases)} generated cases "
+                                        "(2-4 arms, overlapping posteriors, seeded generators).")
+    if (not result.passed and len(seen) == len(cases) and not any(drew for _, drew in seen.values())
+            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v, _ in seen.values())
+            and matching_variant([Outcome(seen[c][0]) for c in cases], cases, CHOICE_VARIANTS, call, same) is None):
+        case = next(c for c in cases if not agrees(same, seen[c][0], call(reference_thompson_choice, c)))
+        difference = describe(case, seen[case][0], call(reference_thompson_choice, case))
+        result = CheckResult("thompson_choice", False, f"{difference}: {OTHER_GENERATOR}")
+    return report(result, quiet)
 
 
 # ---------------------------------------------------------------- cumulative regret

@@ -11,19 +11,32 @@ never raises on a wrong answer: an exception from the learner's code is caught a
 >>> result.passed, str(result)
 (False, 'Not yet (demo): your function returns 1; the reference returns 2')
 
+A learner's function gets :data:`TIME_LIMIT` seconds for all of a checker's cases; a loop that never ends is
+stopped and named. Its answers are copied as they come back, so a function that returns one shared object (a
+mutable default argument) is caught rather than judged on what later calls did to it.
+
 Simplifications: when a learner's code mixes two mistakes, only the one behind the first differing case
-is named; and cases are small, so a function that is right on them but slow or wrong on huge inputs still
-passes.
+is named; cases are small, so a function that is right on them but slow or wrong on huge inputs still
+passes; and the time limit needs a SIGALRM timer (Linux, macOS): on Windows a loop that never ends must be
+stopped by hand (the kernel's stop button).
 """
 
 from __future__ import annotations
 
+import copy
 import html
+import inspect
+import re
+import signal
 import textwrap
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 PASS_COLOUR, FAIL_COLOUR = "#2e7d32", "#b26a00"
+TIME_LIMIT = 20.0  # seconds a learner's function may take over all of one checker's cases (ragkit's take milliseconds)
 
 
 @dataclass
@@ -110,14 +123,80 @@ def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
         return Outcome(error=f"{type(err).__name__}: {err}")
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # in a default repr: changes on every run, and tells a learner nothing
+
+
 def short(value: Any, limit: int = 160) -> str:
-    """``repr`` cut to ``limit`` characters, for messages.
+    """``repr`` cut to ``limit`` characters, for messages. A value with no readable repr (a generator, a function,
+    an object) is named in words, never by its memory address, which changes on every run.
 
     >>> short(list(range(100)), 20)
     '[0, 1, 2, 3, 4, 5, …'
+    >>> short(n for n in range(3))
+    'a generator, not its values ([... for ...] makes a list, (... for ...) or yield a generator)'
     """
-    text = repr(value)
+    if inspect.isgenerator(value):
+        text = "a generator, not its values ([... for ...] makes a list, (... for ...) or yield a generator)"
+    elif isinstance(value, Iterator):
+        text = f"a {type(value).__name__} iterator, not its values (list(...) collects them)"
+    elif callable(value) and hasattr(value, "__name__") and not isinstance(value, type):
+        text = f"the function {value.__name__} itself, not its result (a call needs its parentheses)"
+    else:
+        text = repr(value)
+        if _ADDRESS.search(text) and text.startswith("<"):
+            name = type(value).__name__
+            text = f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name} object"
+        text = _ADDRESS.sub("", text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def agrees(same: Callable[[Any, Any], Any], got: Any, expected: Any) -> bool:
+    """``same(got, expected)`` as a bool; False when it cannot tell (an array has no single truth value, an
+    ``__eq__`` raises), so an odd value is reported as different instead of crashing the checker.
+
+    >>> import numpy as np
+    >>> agrees(lambda a, b: a == b, np.array([1, 2]), [1, 2])
+    False
+    """
+    try:
+        return bool(same(got, expected))
+    except Exception:  # noqa: BLE001 - whatever the learner returned, it is not the expected answer
+        return False
+
+
+class TimeUp(BaseException):
+    """Raised inside the learner's code when a check runs out of time (a BaseException, as KeyboardInterrupt is,
+    so an ``except Exception`` in that code does not swallow it)."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise :class:`TimeUp` in the code run inside, once ``seconds`` have passed.
+
+    A SIGALRM timer, so Unix only and the main thread only (where Jupyter runs a cell); elsewhere no limit.
+    """
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise TimeUp
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous if previous is not None else signal.SIG_DFL)
+
+
+def as_returned(outcome: Outcome) -> Outcome:
+    """A copy of the value as it was returned, so a later call that changes a shared object does not change it."""
+    try:
+        return Outcome(copy.deepcopy(outcome.value), outcome.error)
+    except Exception:  # noqa: BLE001 - a value that cannot be copied (a generator) is kept as it is
+        return outcome
 
 
 @dataclass(frozen=True)
@@ -159,18 +238,18 @@ def raising_variant(outputs: Sequence[Outcome], cases: Sequence[Any], variants: 
     'guard against zero'
     """
     for variant in variants:
-        agrees = True
+        fits = True
         for out, case in zip(outputs, cases):
             mine = attempt(call, variant.fn, case)
             if (out.error is None) != (mine.error is None):
-                agrees = False
+                fits = False
             elif out.error is not None:
-                agrees = out.error.split(":")[0] == mine.error.split(":")[0]
+                fits = out.error.split(":")[0] == mine.error.split(":")[0]
             else:
-                agrees = bool(same(out.value, mine.value))
-            if not agrees:
+                fits = agrees(same, out.value, mine.value)
+            if not fits:
                 break
-        if agrees:
+        if fits:
             return variant
     return None
 
@@ -186,10 +265,8 @@ def closest_variant(outputs: Sequence[Outcome], cases: Sequence[Any], failing: O
             continue
         count = 0
         for out, case in zip(outputs, cases):
-            try:
-                count += out.error is None and same(out.value, call(variant.fn, case))
-            except Exception:  # noqa: BLE001 - a variant that cannot run on a case does not agree there
-                pass
+            mine = attempt(call, variant.fn, case)  # a variant that cannot run on a case does not agree there
+            count += out.error is None and mine.error is None and agrees(same, out.value, mine.value)
         if count > best_count:
             best, best_count = variant, count
     return best
@@ -228,8 +305,17 @@ def run_checker(
     if not callable(learner):
         return report(CheckResult(exercise, False, f"expected a function, got {type(learner).__name__}: "
                                                    "pass the function itself, without calling it"), quiet)
-    outputs = [attempt(call, learner, case) for case in cases]
-    for case, out in zip(cases, outputs):
+    outputs: list[Outcome] = []
+    returned: list[Any] = []  # the values themselves, to see one object come back from two calls
+    try:
+        with time_limit(TIME_LIMIT):
+            for case in cases:
+                out = attempt(call, learner, case)
+                returned.append(out.value)
+                outputs.append(as_returned(out))
+    except TimeUp:
+        return report(CheckResult(exercise, False, too_slow(cases, len(outputs))), quiet)
+    for i, (case, out) in enumerate(zip(cases, outputs)):
         if out.error is not None:
             known = raising_variant(outputs, cases, variants, call, equal or same)
             if known is not None:
@@ -240,16 +326,36 @@ def run_checker(
             return report(CheckResult(exercise, False, f"your function raised {out.error} on {describe_case(case)}. "
                                                        "Fix that first; the checker catches it so you can see it."), quiet)
         expected = call(reference, case)
-        if same(out.value, expected):
+        if agrees(same, out.value, expected):
             continue
-        difference = describe(case, out.value, expected)
-        equal = equal or same
-        variant = (matching_variant(outputs, cases, variants, call, equal)
-                   or closest_variant(outputs, cases, out, case, variants, call, equal))
-        hint = f": {variant.hint}" if variant else "."
+        try:
+            difference = describe(case, out.value, expected)
+        except Exception:  # noqa: BLE001 - a value the description cannot read is shown as it is
+            difference = (f"for {describe_case(case)} you return {short(out.value)}; the reference returns "
+                          f"{short(expected)}")
+        if isinstance(returned[i], (list, dict, set)) and any(returned[i] is r for r in returned[:i]):
+            hint = ": " + SHARED_HINT.format(kind=type(returned[i]).__name__)
+        else:
+            equal = equal or same
+            variant = (matching_variant(outputs, cases, variants, call, equal)
+                       or closest_variant(outputs, cases, out, case, variants, call, equal))
+            hint = f": {variant.hint}" if variant else "."
         return report(CheckResult(exercise, False, difference + hint), quiet)
     message = passed_message or f"your function agrees with ragkit on all {len(cases)} generated cases."
     return report(CheckResult(exercise, True, message), quiet)
+
+
+SHARED_HINT = ("your function returns the very same {kind} from more than one call, so what one call put in it is "
+               "still there at the next. A default argument such as found={{}} or seen=[] is made once, when the def "
+               "runs, and shared by every call: make a new one inside the function (found = {{}} in its body)")
+
+
+def too_slow(cases: Sequence[Any], done: int) -> str:
+    """What to say when the learner's function used up :data:`TIME_LIMIT` on case number ``done`` (from 0)."""
+    return (f"your function was still running after {TIME_LIMIT:g} s, on {describe_case(cases[done])} (case {done + 1} "
+            f"of {len(cases)}), so the checker stopped it; ragkit's own answers all {len(cases)} cases in "
+            "milliseconds. Look for a loop that never ends (a while loop whose condition never changes, a walk that "
+            "goes round a cycle because it does not remember what it has seen) or a sleep.")
 
 
 def describe_case(case: Any) -> str:
@@ -300,12 +406,20 @@ def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet:
     fixed edge should be a router's choice (``add_conditional_edges``) or the other way round.
 
     ``variants`` are known wrong wirings (each ``Variant.fn`` builds one); when the learner's graph has the
-    shape of one, its hint ends the message."""
+    shape of one, its hint ends the message. A graph of the right shape must also route with the builder's
+    routers: the wrong router given the right path map draws the same edges but sends the run elsewhere."""
     from ragkit.notebook import graph_shape
 
+    if not callable(build):
+        return report(CheckResult(exercise, False, f"expected the function that builds your graph, got "
+                                                   f"{type(build).__name__}: pass the function itself, without "
+                                                   "calling it"), quiet)
     outcome = attempt(build)
     if outcome.error is not None:
         return report(CheckResult(exercise, False, f"building your graph raised {outcome.error}"), quiet)
+    if outcome.value is None:
+        return report(CheckResult(exercise, False, "your function returned None, not a graph: end it with "
+                                                   "return graph"), quiet)
     try:
         (nodes, edges), (want_nodes, want_edges) = graph_shape(outcome.value), graph_shape(reference)
     except Exception as err:  # noqa: BLE001 - a graph that cannot compile says why
@@ -330,9 +444,35 @@ def check_wiring(build: Callable[[], Any], reference: Any, exercise: str, quiet:
     if problems:
         known = next((v for v in variants if attempt(lambda v=v: graph_shape(v.fn())).value == (nodes, edges)), None)
         return report(CheckResult(exercise, False, "; ".join(problems) + (f": {known.hint}" if known else "")), quiet)
+    mine, theirs = graph_routers(outcome.value), graph_routers(reference)
+    wrong = [f"{node} is routed by {router_words(mine.get(node, {}))}, but ragkit's graph routes it with "
+             f"{router_words(theirs[node])}" for node in sorted(theirs) if set(mine.get(node, {})) != set(theirs[node])]
+    if wrong:
+        return report(CheckResult(exercise, False, "; ".join(wrong) + ": the edges are right, but a router decides "
+                                                   "where each run goes, so use the builder's"), quiet)
     inner = [n for n in want_nodes if n not in ("__start__", "__end__")]
     return report(CheckResult(exercise, True, f"your graph has the builder's {len(inner)} nodes (and START, END) "
                                                f"and {len(want_edges)} edges."), quiet)
+
+
+def graph_routers(graph: Any) -> dict[str, dict[str, str]]:
+    """``{node: {router name: its qualified name}}`` of a graph's conditional edges (of a compiled graph's builder)."""
+    branches = getattr(getattr(graph, "builder", graph), "branches", {})
+    return {node: {name: getattr(getattr(spec.path, "func", None), "__qualname__", name)
+                   for name, spec in specs.items()} for node, specs in branches.items()}
+
+
+def router_words(routers: dict[str, str]) -> str:
+    """The routers after one node (:func:`graph_routers`), by name, and by the factory that made one that is a closure.
+
+    >>> router_words({"route_after_search": "route_after_search_to.<locals>.route_after_search"})
+    'route_after_search (the router route_after_search_to(...) returns)'
+    """
+    words = []
+    for name, qualname in sorted(routers.items()):
+        maker = qualname.split(".<locals>.")[0] if ".<locals>." in qualname else None
+        words.append(f"{name} (the router {maker}(...) returns)" if maker and maker != "<lambda>" else name)
+    return " and ".join(words) or "no router"
 
 
 def rewired(graph: Any, drop: Iterable[tuple[str, str]] = (), routers: Iterable[str] = (),
