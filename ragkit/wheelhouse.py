@@ -178,6 +178,10 @@ def offline_install(wheelhouse: str | Path, venv_dir: str | Path, extras: str = 
     """Install ragkit from ``wheelhouse`` into a new venv at ``venv_dir`` with the network off; return the seconds."""
     wheelhouse = Path(wheelhouse).resolve()
     venv_dir = Path(venv_dir).resolve()
+    missing = [name for name in ("constraints.txt", wheel_name()) if not (wheelhouse / name).is_file()]
+    if missing:  # said before a venv is made for nothing
+        raise FileNotFoundError(f"{wheelhouse} is not a wheelhouse of ragkit {ragkit.__version__} (no {' or '.join(missing)}): "
+                                "build it first with `ragkit wheelhouse DIR` (or make wheelhouse), then check it")
     start = time.perf_counter()
     venv.create(venv_dir, with_pip=True, clear=True)
     python = venv_dir / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")

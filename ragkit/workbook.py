@@ -27,7 +27,15 @@ from pathlib import Path
 from typing import Any
 
 import ragkit
-from ragkit.core.files import WORKBOOK_MARKER, checkout_root, data_dir, notebooks_dir, packaged_root, results_dir
+from ragkit.core.files import (
+    WORKBOOK_MARKER,
+    checkout_root,
+    data_dir,
+    notebooks_dir,
+    packaged_root,
+    read_json,
+    results_dir,
+)
 
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 SKIPPED_SUFFIXES = (".lock", ".tmp")  # the gold-set manifest's lock and half-written files
@@ -100,20 +108,26 @@ def _write_notebook(source: Path, destination: Path, learner: bool) -> None:
 def copy_workbook(dest: str | Path, learner: bool = False, force: bool = False) -> Path:
     """Write a runnable copy of the workbook into ``dest`` and return it; refuse a non-empty ``dest`` unless ``force``."""
     dest = Path(dest).expanduser().resolve()
+    if dest.exists() and not dest.is_dir():
+        raise FileExistsError(f"{dest} is a file, not a folder; choose a new folder for the copy")
     if dest.exists() and any(dest.iterdir()) and not force:
         raise FileExistsError(f"{dest} is not empty; choose a new folder, or pass --force to overwrite the workbook's files in it")
     sources = workbook_sources()
-    for relative, source in sources.items():
-        target = dest / relative
-        if relative.startswith("notebooks/"):
-            _write_notebook(source, target, learner)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
     marker = {"ragkit": ragkit.__version__, "learner": learner, "files": len(sources),
               "about": "A copy of the ragkit workbook made by `ragkit workbook`. Notebooks run in notebooks/ read "
                        "data/ and benchmarks/ here; `ragkit workbook --reset .` restores the notebooks."}
-    (dest / WORKBOOK_MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+    try:
+        for relative, source in sources.items():
+            target = dest / relative
+            if relative.startswith("notebooks/"):
+                _write_notebook(source, target, learner)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(source, target)
+        (dest / WORKBOOK_MARKER).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+    except OSError as err:  # a read-only folder, a file where a folder goes, a full disk
+        raise OSError(f"cannot write the copy into {dest}: {err.strerror or err} ({err.filename}); choose a folder "
+                      "you can write to, such as ~/ragkit-workbook") from err
     return dest
 
 
@@ -136,7 +150,8 @@ def write_archive(out_dir: str | Path, learner: bool = False) -> Path:
 def reset_notebooks(dest: str | Path | None = None) -> str:
     """Restore the numbered notebooks as shipped: ``git checkout`` in a checkout, else from the installed package.
 
-    ``dest``: a copy made by :func:`copy_workbook` (default: the notebooks ragkit finds from here).
+    ``dest``: a copy made by :func:`copy_workbook` (default: the notebooks ragkit finds from here; a checkout's
+    only when run inside the checkout, so a learner in the wrong folder never loses the checkout's edits).
     Returns a sentence saying what was restored from where.
     """
     folder = Path(dest).expanduser().resolve() / "notebooks" if dest is not None else notebooks_dir().resolve()
@@ -144,6 +159,11 @@ def reset_notebooks(dest: str | Path | None = None) -> str:
     checkout = checkout_root()
     if not marker.is_file():
         if checkout is not None and folder == (checkout / "notebooks").resolve():
+            here = Path.cwd().resolve()
+            if dest is None and checkout.resolve() not in (here, *here.parents):  # a copy's owner in the wrong folder
+                raise FileNotFoundError(f"{here} is not inside a copy made by `ragkit workbook`; pass the copy's folder "
+                                        f"(ragkit workbook --reset DEST), or run it in {checkout} to restore the "
+                                        "checkout's notebooks from git (your changes to them are lost)")
             done = subprocess.run(["git", "checkout", "--", "notebooks"], cwd=checkout, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"git checkout -- notebooks failed in {checkout}: {done.stderr.strip()}; "
@@ -151,7 +171,7 @@ def reset_notebooks(dest: str | Path | None = None) -> str:
             return f"restored {folder} from git (the last commit)"
         raise FileNotFoundError(f"{folder.parent} is neither a checkout nor a copy made by `ragkit workbook` "
                                 f"(no {WORKBOOK_MARKER}); pass the folder of a copy")
-    learner = bool(json.loads(marker.read_text(encoding="utf-8")).get("learner"))
+    learner = bool(read_json(marker).get("learner"))  # a DataError naming the file when it is not JSON
     shipped = packaged_root() / "notebooks"
     source = shipped if shipped.is_dir() else (checkout / "notebooks" if checkout else None)
     if source is None or not source.is_dir():

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if args.command == "workbook":
             return _workbook(args)
         return _wheelhouse(args)
-    except (FileNotFoundError, FileExistsError, ValueError, RuntimeError) as err:
+    except (OSError, ValueError, RuntimeError) as err:  # OSError: a missing or unwritable folder
         print(f"ragkit {args.command}: {err}", file=sys.stderr)
         return 2
 
@@ -86,6 +86,8 @@ def _workbook(args: argparse.Namespace) -> int:
         print(reset_notebooks(args.dest))
         return 0
     if args.archive is not None:
+        if args.dest is not None:
+            raise ValueError(f"give a folder for the copy ({args.dest}) or --archive DIR, not both")
         print(f"wrote {write_archive(args.archive, learner=args.learner)}")
         return 0
     if args.dest is None:

@@ -15,6 +15,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 COMMANDS = ("eval",)
 
@@ -30,8 +31,22 @@ def add_commands(commands: argparse._SubParsersAction) -> None:
     ev.add_argument("--save", type=Path, default=None, help="write the summary, command and set hash to this JSON file")
 
 
+def server_runner(url: str, graph: str, token: str | None) -> Any:
+    """A :class:`ragkit.evaluation.replay.ServerRunner`, or a ValueError saying how to start the server it cannot reach."""
+    import httpx
+
+    from ragkit.evaluation.replay import ServerRunner
+    from ragkit.server.client import ServerError
+
+    try:
+        return ServerRunner(url, graph, token)
+    except (httpx.HTTPError, ServerError) as err:
+        raise ValueError(f"cannot use the server at {url} ({type(err).__name__}: {err}); start it with `ragkit serve` "
+                         "and pass its URL, such as --server http://127.0.0.1:8000") from err
+
+
 def run(args: argparse.Namespace) -> int:
-    from ragkit.evaluation.replay import InProcessRunner, ServerRunner, format_summary, load_golden, replay, summarise
+    from ragkit.evaluation.replay import InProcessRunner, format_summary, load_golden, replay, summarise
 
     try:
         items, digest = load_golden(args.golden)
@@ -39,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
             if args.limit < 1:
                 raise ValueError("--limit must be at least 1")
             items = items[: args.limit]
-        runner = ServerRunner(args.server, args.graph, args.token) if args.server else InProcessRunner(args.graph)
+        for flag, path, example in (("--out", args.out, "results.jsonl"), ("--save", args.save, "summary.json")):
+            if path is not None and path.is_dir():  # found now, not after the whole replay
+                raise ValueError(f"{flag} {path} is a folder; give a file name, such as {path / example}")
+        runner = server_runner(args.server, args.graph, args.token) if args.server else InProcessRunner(args.graph)
     except (FileNotFoundError, ValueError) as err:
         print(f"ragkit eval: {err}", file=sys.stderr)
         return 2
@@ -50,14 +68,19 @@ def run(args: argparse.Namespace) -> int:
         grader = LocalHallucinationGrader()
     rows = replay(items, runner, grader)
     summary = summarise(rows)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    if args.save:
-        record = {"command": "ragkit eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else "ragkit eval",
-                  "graph": args.graph, "golden": str(args.golden), "sha256": digest, "questions": len(items),
-                  "mode": "server" if args.server else "in process", "summary": summary}
-        args.save.parent.mkdir(parents=True, exist_ok=True)
-        args.save.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     print(format_summary(summary))
+    try:
+        if args.out:
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        if args.save:
+            record = {"command": "ragkit eval " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else "ragkit eval",
+                      "graph": args.graph, "golden": str(args.golden), "sha256": digest, "questions": len(items),
+                      "mode": "server" if args.server else "in process", "summary": summary}
+            args.save.parent.mkdir(parents=True, exist_ok=True)
+            args.save.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    except OSError as err:  # the table above is the replay's result; only the file could not be written
+        print(f"ragkit eval: cannot write {err.filename}: {err.strerror or err}; choose a file you can write to",
+              file=sys.stderr)
+        return 2
     return 0

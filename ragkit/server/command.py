@@ -46,10 +46,21 @@ def worker_count(text: str) -> int:
     return int(text)
 
 
+def port_number(text: str) -> int:
+    """``--port``: a whole number from 1 to 65535.
+
+    >>> port_number("8000")
+    8000
+    """
+    if not text.isdigit() or not 1 <= int(text) <= 65_535:
+        raise argparse.ArgumentTypeError(f"--port must be a whole number from 1 to 65535, got {text!r}")
+    return int(text)
+
+
 def add_commands(commands: argparse._SubParsersAction) -> None:
     serve = commands.add_parser("serve", help="serve every graph over HTTP (FastAPI + uvicorn)")
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--port", type=port_number, default=8000, help="port (default 8000)")
     serve.add_argument("--workers", type=worker_count, default=1, help="worker processes (default 1)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
 
@@ -96,7 +107,18 @@ def run(args: argparse.Namespace) -> int:
 
     from ragkit.server.settings import ServerSettings
 
-    settings = ServerSettings.from_env()  # fails here, once, on a bad variable
+    try:
+        settings = ServerSettings.from_env()  # fails here, once, on a bad variable
+        settings.state_dir.mkdir(parents=True, exist_ok=True)
+        if not os.access(settings.state_dir, os.W_OK):
+            raise PermissionError(13, "not writable", str(settings.state_dir))
+    except ValueError as err:
+        print(f"ragkit serve: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"ragkit serve: cannot write the state folder {err.filename} ({err.strerror or err}); set "
+              "RAGKIT_STATE_DIR to a folder you can write to", file=sys.stderr)
+        return 2
     if os.environ.get(PARENT_VARIABLE, "").isdigit():
         watch_parent(int(os.environ[PARENT_VARIABLE]))
     with metrics_folder(settings.state_dir):
