@@ -135,3 +135,45 @@ def test_a_reset_of_a_copy_whose_marker_is_broken_names_the_file(tmp_path, capsy
     (copy / "ragkit-workbook.json").write_text("{oops", encoding="utf-8")
     assert main(["workbook", "--reset", str(copy)]) == 2
     assert "ragkit-workbook.json: not valid JSON" in capsys.readouterr().err
+
+
+GOOD_ROW = {"question": "What is BM25?", "reference_answer": "A ranking function.", "reference_context_ids": ["HB-03"],
+            "category": "factual"}
+
+
+@pytest.mark.parametrize("line, said", [
+    ("42", "a JSON object is needed"),
+    ("null", "a JSON object is needed"),
+    (json.dumps({**GOOD_ROW, "reference_context_ids": 5}), "must be a list of ids"),
+    (json.dumps({**GOOD_ROW, "reference_context_ids": "HB-03"}), "must be a list of ids"),  # not split into letters
+])
+def test_a_golden_line_of_the_wrong_shape_is_named_with_its_line(line, said, tmp_path):
+    from ragkit.evaluation.replay import load_golden
+
+    golden = tmp_path / "golden.jsonl"
+    golden.write_text(json.dumps(GOOD_ROW) + "\n" + line + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=f"line 2: .*{said}"):
+        load_golden(golden)
+    golden.write_bytes("caf\xe9".encode("cp1252"))
+    with pytest.raises(ValueError, match="golden.jsonl: not UTF-8"):
+        load_golden(golden)
+
+
+def test_eval_exits_1_when_a_question_failed_to_run(tmp_path, capsys):
+    golden = tmp_path / "golden.jsonl"
+    too_long = {**GOOD_ROW, "question": "What is BM25? " * 300}  # over the graph's limit: the run raises
+    golden.write_text(json.dumps(GOOD_ROW) + "\n" + json.dumps(too_long) + "\n", encoding="utf-8")
+    assert main(["eval", "--graph", "self_rag", "--golden", str(golden)]) == 1
+    assert "1 of 2 questions failed to run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("env, said", [
+    ({"RAGKIT_CHECKPOINT_URL": "mysql://u@localhost/db"}, "RAGKIT_CHECKPOINT_URL must be a postgresql"),
+    ({"RAGKIT_SERVER_SPECS": "no_colon_here"}, "must look like 'package.module:function'"),
+    ({"RAGKIT_SERVER_SPECS": "no_such_module_here:specs"}, "which Python cannot find"),
+])
+def test_serve_checks_the_checkpoint_url_and_the_specs_before_any_worker_starts(env, said, monkeypatch, capsys):
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(["serve", "--port", str(free_port())]) == 2
+    assert said in capsys.readouterr().err

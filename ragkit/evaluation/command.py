@@ -4,8 +4,10 @@
     ragkit eval --graph crag --golden ... --server http://127.0.0.1:8000      # against a running ragkit serve
 
 It prints a table per category (mean and standard deviation of each score) and, with ``--save``, writes the
-summary with the command and the golden set's sha256. RAGAS's LLM metrics need ``ragas`` and a chat model
-in a separate environment: see ``ragkit/evaluation/ragas_scores.py``.
+summary with the command and the golden set's sha256. Exit codes: 0 every question ran; 1 some failed to run
+(each is counted in the ``errors`` column, and the first error is printed); 2 refused before the replay.
+RAGAS's LLM metrics need ``ragas`` and a chat model in a separate environment: see
+``ragkit/evaluation/ragas_scores.py``.
 """
 
 from __future__ import annotations
@@ -83,4 +85,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"ragkit eval: cannot write {err.filename}: {err.strerror or err}; choose a file you can write to",
               file=sys.stderr)
         return 2
+    failed = [row for row in rows if "error" in row]
+    if failed:  # the scores above count them as misses; the exit code says the replay did not run cleanly
+        print(f"ragkit eval: {len(failed)} of {len(rows)} questions failed to run (the 'errors' column); the first: "
+              f"{failed[0]['error']}", file=sys.stderr)
+        return 1
     return 0

@@ -44,16 +44,26 @@ def load_golden(path: str | Path) -> tuple[list[GoldenItem], str | None]:
     if not path.is_file():
         raise FileNotFoundError(f"golden set not found: {path}")
     items = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text (byte {err.start}); save it as UTF-8") from err
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
             row = json.loads(line)
         except json.JSONDecodeError as err:
             raise ValueError(f"{path}, line {n}: not JSON ({err.msg})") from err
+        if not isinstance(row, dict):
+            raise ValueError(f"{path}, line {n}: a JSON object is needed, with the keys {list(REQUIRED)}; got {type(row).__name__}")
         missing = [key for key in REQUIRED if key not in row]
         if missing:
             raise ValueError(f"{path}, line {n}: missing {missing}; each line needs {list(REQUIRED)}")
+        ids = row["reference_context_ids"]
+        if not isinstance(ids, list) or not all(isinstance(i, (str, int)) for i in ids):
+            raise ValueError(f"{path}, line {n}: reference_context_ids must be a list of ids, such as [\"HB-03\"]; "
+                             f"got {ids!r}")
         items.append(GoldenItem(str(row["question"]), str(row["reference_answer"]), tuple(row["reference_context_ids"]),
                                 str(row["category"]), str(row.get("id", n))))
     if not items:

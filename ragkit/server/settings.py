@@ -18,11 +18,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ragkit.server.database import is_postgres
 
 MULTIPROC_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's multiprocess mode (see ragkit.server.metrics)
 
@@ -46,9 +49,19 @@ class ServerSettings:
         limit = env.get("RAGKIT_MAX_BODY_BYTES", "65536")
         if not limit.isdigit() or int(limit) < 1_024:
             raise ValueError(f"RAGKIT_MAX_BODY_BYTES must be a whole number of at least 1024, got {limit!r}")
-        return cls(state_dir=Path(state).expanduser(), checkpoint_url=env.get("RAGKIT_CHECKPOINT_URL") or None,
-                   token=env.get("RAGKIT_SERVER_TOKEN") or None, max_body_bytes=int(limit),
-                   specs=env.get("RAGKIT_SERVER_SPECS") or None,
+        url, specs = env.get("RAGKIT_CHECKPOINT_URL") or None, env.get("RAGKIT_SERVER_SPECS") or None
+        if url and not is_postgres(url):
+            raise ValueError(f"RAGKIT_CHECKPOINT_URL must be a postgresql://... URL (or unset, for SQLite), got {url!r}")
+        if specs:
+            module, _ = specs_target(specs)
+            try:
+                found = importlib.util.find_spec(module)
+            except (ImportError, ValueError):
+                found = None
+            if found is None:
+                raise ValueError(f"RAGKIT_SERVER_SPECS names {module!r}, which Python cannot find from here")
+        return cls(state_dir=Path(state).expanduser(), checkpoint_url=url,
+                   token=env.get("RAGKIT_SERVER_TOKEN") or None, max_body_bytes=int(limit), specs=specs,
                    ingest_root=Path(env["RAGKIT_INGEST_ROOT"]).expanduser().resolve() if env.get("RAGKIT_INGEST_ROOT") else None)
 
     def graph_specs(self, database: Any = None) -> dict[str, Any]:
@@ -62,12 +75,9 @@ class ServerSettings:
             from ragkit.server.registry import default_specs
 
             return default_specs(self.state_dir, database)
-        import importlib
         import inspect
 
-        module, _, function = self.specs.partition(":")
-        if not module or not function:
-            raise ValueError(f"RAGKIT_SERVER_SPECS must look like 'package.module:function', got {self.specs!r}")
+        module, function = specs_target(self.specs)
         make = getattr(importlib.import_module(module), function)
         offered = {"state_dir": self.state_dir, "database": database}
         taken = inspect.signature(make).parameters
@@ -82,4 +92,16 @@ class ServerSettings:
         return load_chat_model("strong")
 
 
-__all__ = ["ServerSettings"]
+def specs_target(specs: str) -> tuple[str, str]:
+    """``(module, function)`` of a ``RAGKIT_SERVER_SPECS`` value, or a ValueError saying the form it needs.
+
+    >>> specs_target("my_graphs:specs")
+    ('my_graphs', 'specs')
+    """
+    module, _, function = specs.partition(":")
+    if not module or not function.isidentifier():
+        raise ValueError(f"RAGKIT_SERVER_SPECS must look like 'package.module:function', got {specs!r}")
+    return module, function
+
+
+__all__ = ["ServerSettings", "specs_target"]
