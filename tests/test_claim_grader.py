@@ -105,6 +105,18 @@ def test_a_faithful_paraphrase_passes(grader: LocalHallucinationGrader, doc: Doc
     assert result.grounded, result.note
 
 
+@pytest.mark.xfail(strict=True, reason="coverage counts a repeated word each time and a word found by accident "
+                                       "('fine' in 'fine-tuned'), so 3 of 4 words read as supported (found by the "
+                                       "appended-clause property below on 2026-12-03; not fixed: every grader figure "
+                                       "would have to be re-run)")
+def test_an_appended_clause_sharing_a_repeated_word_by_accident_is_unsupported(grader: LocalHallucinationGrader) -> None:
+    doc = Document('A question such as "how long does a permit appeal take?" is short. HyDE helps most where no '
+                   "fine-tuned retriever exists.")
+    answer = ("HyDE helps most where no fine-tuned retriever exists, and an appeal against a fine does suspend the "
+              "duty to pay the fine.")
+    assert not grader.check([doc], answer).grounded
+
+
 def test_only_the_appended_clause_is_unsupported(grader: LocalHallucinationGrader) -> None:
     answer = "The terrace opens in May [1], and it is heated by gas lamps from a local foundry."
     result = grader.check([TERRACE], answer)

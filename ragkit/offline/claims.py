@@ -36,7 +36,9 @@ free-written answer (its measured false alarms and recall, and how every choice 
 claim, and a relation between words the source has ("A beat B" for "B beat A") pass; a negation said with
 a content word ("closed to", "disqualified") is missed and flags the paraphrase that spells it out; a
 capitalised phrase the source words differently can be taken for a missing name; a verb after a pronoun
-("It goes") can be read as a noun; and the clause cutter is a regular expression, not a parser.
+("It goes") can be read as a noun; an appended clause's coverage counts a repeated word at each use and a word
+the document has inside another ("fine" in "fine-tuned"), so an unrelated clause can pass; and the clause cutter
+is a regular expression, not a parser.
 """
 
 from __future__ import annotations
