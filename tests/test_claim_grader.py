@@ -105,11 +105,8 @@ def test_a_faithful_paraphrase_passes(grader: LocalHallucinationGrader, doc: Doc
     assert result.grounded, result.note
 
 
-@pytest.mark.xfail(strict=True, reason="coverage counts a repeated word each time and a word found by accident "
-                                       "('fine' in 'fine-tuned'), so 3 of 4 words read as supported (found by the "
-                                       "appended-clause property below on 2026-12-03; not fixed: every grader figure "
-                                       "would have to be re-run)")
 def test_an_appended_clause_sharing_a_repeated_word_by_accident_is_unsupported(grader: LocalHallucinationGrader) -> None:
+    # found by the appended-clause property below: "fine" (in "fine-tuned") counted twice made 3 of 4 words supported
     doc = Document('A question such as "how long does a permit appeal take?" is short. HyDE helps most where no '
                    "fine-tuned retriever exists.")
     answer = ("HyDE helps most where no fine-tuned retriever exists, and an appeal against a fine does suspend the "

@@ -14,8 +14,8 @@
 4. **Checks**, in this order (``checks=`` switches them off one by one); the first that fires says why:
    ``number`` (a number, in digits or words, the document lacks), ``name`` (a capitalised name, or a
    multiword one, the document lacks; "EU" may be the initials of "European Union"), ``appended`` (no
-   span has cosine >= ``support_bar`` and fewer than ``coverage_bar`` of its words other than verbs are
-   supported), ``negation`` (a different number of negations than its span and the span's sentence,
+   span has cosine >= ``support_bar`` and fewer than ``coverage_bar`` of its distinct words other than verbs
+   are supported), ``negation`` (a different number of negations than its span and the span's sentence,
    :func:`negation_count`), ``quantifier`` ("all" for "most", "must" for "may", "only" where the span
    neither restricts nor negates: :func:`stronger_quantifiers`) and ``attribute`` (the claim's one new
    word, not a verb and far from every span word, standing where the span has a word of the same kind:
@@ -36,9 +36,8 @@ free-written answer (its measured false alarms and recall, and how every choice 
 claim, and a relation between words the source has ("A beat B" for "B beat A") pass; a negation said with
 a content word ("closed to", "disqualified") is missed and flags the paraphrase that spells it out; a
 capitalised phrase the source words differently can be taken for a missing name; a verb after a pronoun
-("It goes") can be read as a noun; an appended clause's coverage counts a repeated word at each use and a word
-the document has inside another ("fine" in "fine-tuned"), so an unrelated clause can pass; and the clause cutter
-is a regular expression, not a parser.
+("It goes") can be read as a noun; a word the document has only inside another ("fine" in "fine-tuned")
+counts as supported; and the clause cutter is a regular expression, not a parser.
 """
 
 from __future__ import annotations
@@ -658,7 +657,8 @@ class LocalHallucinationGrader:
             return "", "supported"
         status = self._word_status(claim.text, span, doc)
         verbs = {w for w, _, verb, _ in _slots(claim.text) if verb}  # paraphrases change verbs freely
-        counted = [s for w, s in status if w not in verbs] or [s for _, s in status]
+        distinct = dict(status)  # each word once: a repeated word is no more support
+        counted = [s for w, s in distinct.items() if w not in verbs] or list(distinct.values())
         if "appended" in self.checks and status and cosine < self.support_bar:
             covered = sum(s != "new" for s in counted) / len(counted)
             if covered < self.coverage_bar:
