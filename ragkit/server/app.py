@@ -213,6 +213,14 @@ def internal_error(err: BaseException) -> tuple[int, str, str]:
     return 500, "internal", f"{type(err).__name__}: {str(err)[:300]}"
 
 
+def graph_failure(err: BaseException) -> tuple[int, str, str]:
+    """Status, error code and message for an exception out of a graph run: a ValueError or TypeError means the
+    graph refused the input (422), unless the database failed under it; anything else is :func:`internal_error`."""
+    if isinstance(err, (ValueError, TypeError)) and not database_down(err):
+        return 422, "invalid_input", str(err)
+    return internal_error(err)
+
+
 async def _send_json(send: Any, status: int, code: str, message: str) -> None:
     body = json.dumps({"error": code, "message": message}).encode()
     await send({"type": "http.response.start", "status": status,
@@ -559,10 +567,8 @@ def framework_message(request: Request, err: HTTPException) -> str:
 
 
 def run_graph(rt: Runtime, name: str, graph_input: Any, config: dict) -> None:
-    """Run graph ``name`` to its end or its next pause, counting the run, each node's time, and a failure.
-
-    A ValueError or TypeError from the graph means it refused the input (422), unless the database failed under it.
-    """
+    """Run graph ``name`` to its end or its next pause, counting the run, each node's time, and a failure
+    (a refused input is a 422, :func:`graph_failure`; anything else goes on to :class:`ErrorsAsJson`)."""
     graph = rt.graphs[name]
     rt.metrics.started(name)
     try:
@@ -570,8 +576,9 @@ def run_graph(rt: Runtime, name: str, graph_input: Any, config: dict) -> None:
             record_timings(rt, name, chunk, None)
     except Exception as err:
         rt.metrics.failed(name)
-        if isinstance(err, (ValueError, TypeError)) and not database_down(err):
-            raise ApiError(422, "invalid_input", str(err)) from err
+        status, code, message = graph_failure(err)
+        if status == 422:
+            raise ApiError(status, code, message) from err
         raise
     rt.metrics.finished(graph.get_state(config).values)
 
@@ -619,11 +626,8 @@ async def stream_events(rt: Runtime, name: str, graph_input: dict, thread_id: st
                 emit({"event": "end", **result_json(graph, name, thread_id)})
             except Exception as err:  # noqa: BLE001 - reported to the client as an error event, never a traceback
                 rt.metrics.failed(name)
-                if isinstance(err, (ValueError, TypeError)) and not database_down(err):
-                    emit({"event": "error", "error": "invalid_input", "message": str(err)})
-                else:
-                    _, code, message = internal_error(err)
-                    emit({"event": "error", "error": code, "message": message})
+                _, code, message = graph_failure(err)
+                emit({"event": "error", "error": code, "message": message})
             finally:
                 emit(None)
 
