@@ -19,7 +19,6 @@ import platform
 import shutil
 import socket
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -187,15 +186,11 @@ def cache_problem(folder: Path | None = None) -> str | None:
     """Why ragkit cannot write its caches (the ONNX model, the embeddings, the server's state) in ``folder``
     (default ``RAGKIT_CACHE_DIR`` or ``~/.cache/ragkit``), or None when it can."""
     from ragkit.core.embeddings import default_cache_dir
+    from ragkit.core.files import unwritable
 
     folder = folder or default_cache_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as err:
-        return f"{folder} cannot be written ({err.strerror or err})"
-    return None
+    why = unwritable(folder)
+    return f"{folder} cannot be written ({why})" if why else None
 
 
 def check_cache(folder: Path | None = None) -> Check:

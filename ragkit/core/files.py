@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,6 +120,23 @@ def locate(path: str | Path | None, default: str, expected: str, want_dir: bool 
             "Pass a path, or set RAGKIT_DATA_DIR to the folder that holds the data files."
         )
     return p
+
+
+def unwritable(folder: Path) -> str | None:
+    """Why ``folder`` (made first if missing) cannot take new files, or None when it can: a file is written there
+    and removed, which also catches what a permission check misses (a read-only mount, root squashing).
+
+    >>> import tempfile
+    >>> unwritable(Path(tempfile.mkdtemp())) is None
+    True
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return str(err.strerror or err)
+    return None
 
 
 def read_text(path: Path) -> str:

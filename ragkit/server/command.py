@@ -105,19 +105,18 @@ def watch_parent(pid: int, every: float = 1.0) -> threading.Thread:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from ragkit.core.files import unwritable
     from ragkit.server.settings import ServerSettings
 
     try:
         settings = ServerSettings.from_env()  # fails here, once, on a bad variable
-        settings.state_dir.mkdir(parents=True, exist_ok=True)
-        if not os.access(settings.state_dir, os.W_OK):
-            raise PermissionError(13, "not writable", str(settings.state_dir))
     except ValueError as err:
         print(f"ragkit serve: {err}", file=sys.stderr)
         return 2
-    except OSError as err:
-        print(f"ragkit serve: cannot write the state folder {err.filename} ({err.strerror or err}); set "
-              "RAGKIT_STATE_DIR to a folder you can write to", file=sys.stderr)
+    why = unwritable(settings.state_dir)
+    if why:
+        print(f"ragkit serve: cannot write the state folder {settings.state_dir} ({why}); set RAGKIT_STATE_DIR to a "
+              "folder you can write to", file=sys.stderr)
         return 2
     if os.environ.get(PARENT_VARIABLE, "").isdigit():
         watch_parent(int(os.environ[PARENT_VARIABLE]))
