@@ -169,6 +169,14 @@ def test_llm_fallback_with_a_chat_model_says_it_used_no_documents() -> None:
     assert "Who wrote Don Quixote?" in str(model.calls[0]["messages"][-1].content)
 
 
+def test_llm_fallback_reads_a_reply_of_content_parts_as_its_text() -> None:
+    from langchain_core.messages import AIMessage
+
+    reply = AIMessage(content=[{"type": "text", "text": "Miguel de"}, {"type": "text", "text": "Cervantes."}])
+    graph, _ = make_graph("llm_fallback", chat_model=ScriptedChatModel(responses=[reply]))
+    assert graph.invoke({"question": "Who wrote Don Quixote?"})["answer"] == f"{NO_DOCUMENTS_PREFIX} Miguel de Cervantes."
+
+
 def test_llm_fallback_when_the_chat_model_fails_gives_the_offline_message() -> None:
     graph, _ = make_graph("llm_fallback", chat_model=ScriptedChatModel(responses=[TimeoutError("slow")]))
     out = graph.invoke({"question": "Who wrote Don Quixote?"})

@@ -57,6 +57,7 @@ from ragkit.core.contract import (
     check_limit,
     check_positive,
     check_question_node,
+    message_text,
     result,
     traced,
     unsupported_language,
@@ -169,7 +170,7 @@ def fallback_result(question: str, state: Mapping[str, Any], chat_model: BaseCha
     except Exception as err:  # noqa: BLE001 - a failing model falls back to the honest offline message
         return result(f"{offline} (The chat model failed: {type(err).__name__}.)", "refused",
                       f"{reason}; the chat model failed ({type(err).__name__})")
-    text = reply.content if isinstance(reply.content, str) else str(reply.content)
+    text = message_text(reply)
     return result(f"{NO_DOCUMENTS_PREFIX} {text.strip()}", "answered",
                   f"{reason}; answered from the chat model's general knowledge, without documents")
 

@@ -185,7 +185,7 @@ def agent_node(planner: ToolPlanner, tools: Sequence[Any], system_prompt: str, m
         calls = list(getattr(reply, "tool_calls", None) or [])
         unread = list(getattr(reply, "invalid_tool_calls", None) or [])  # calls whose arguments were not JSON
         if last_round and (calls or unread):  # the model ignored "no tools": keep its words, drop its calls
-            text = str(reply.content).strip() or "I could not finish this within the allowed number of steps."
+            text = message_text(reply).strip() or "I could not finish this within the allowed number of steps."
             return {"messages": [AIMessage(content=text)], "round": rnd, "queue": []}
         seen = {c["id"] for m in state.get("messages", []) if isinstance(m, AIMessage)
                 for c in (*m.tool_calls, *m.invalid_tool_calls)}

@@ -41,6 +41,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import Field, PrivateAttr
 
 from ragkit.core.chat_models import local_ls_params
+from ragkit.core.contract import message_text
 from ragkit.core.nlp import tokenize, words
 from ragkit.core.tools import ASK_USER_REASONS, ToolSpec
 from ragkit.defaults import TOOL_PLANNER
@@ -70,9 +71,9 @@ def _user_turn(messages: Sequence[BaseMessage]) -> tuple[str, list[BaseMessage],
     before = messages[last - 1] if last > 0 else None
     awaiting = None
     if isinstance(before, AIMessage) and before.response_metadata.get(AWAITING) and len(humans) > 1:
-        clause = before.response_metadata.get(AWAITING_CLAUSE) or str(messages[humans[-2]].content)
+        clause = before.response_metadata.get(AWAITING_CLAUSE) or message_text(messages[humans[-2]])
         awaiting = (str(before.response_metadata[AWAITING]), str(clause))
-    return str(messages[last].content), list(messages[last + 1 :]), awaiting
+    return message_text(messages[last]), list(messages[last + 1 :]), awaiting
 
 
 class LocalToolPlanner(BaseChatModel):
@@ -247,7 +248,7 @@ class LocalToolPlanner(BaseChatModel):
         by_name = {h.name: h for h in hints}
         parts = []
         for r in results:
-            content = str(r.content).strip()
+            content = message_text(r).strip()
             details = r.artifact if isinstance(r.artifact, dict) else {}
             if r.status == "error" and details.get("reason") in ASK_USER_REASONS:
                 h, arg = by_name.get(str(r.name)), details.get("arg")
@@ -258,8 +259,8 @@ class LocalToolPlanner(BaseChatModel):
             else:
                 parts.append(content)
         meta = {}
-        if proposer is not None and str(proposer.content).strip():
-            parts.append(str(proposer.content).strip())  # the question asked alongside the calls
+        if proposer is not None and message_text(proposer).strip():
+            parts.append(message_text(proposer).strip())  # the question asked alongside the calls
             meta = {k: v for k, v in proposer.response_metadata.items() if k in (AWAITING, AWAITING_CLAUSE)}
         return AIMessage(content=" ".join(dict.fromkeys(parts)), response_metadata=meta)
 
