@@ -94,3 +94,25 @@ def test_a_collection_name_windows_cannot_use_is_refused_everywhere(name):
     with pytest.raises(ValueError, match="Windows"):
         check_name(name)
     assert check_name("console") == "console" and check_name("com10") == "com10"
+
+
+def test_ctrl_c_during_an_ingest_is_a_message_and_leaves_the_collection_as_it_was(tmp_path: Path, monkeypatch,
+                                                                                   capsys) -> None:
+    import ragkit.ingest.pipeline as pipeline
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("The ferry leaves at seven.\n")
+    ingest(docs, "notes", root=tmp_path, embeddings=HashEmbeddings())
+
+    class Interrupted(HashEmbeddings):
+        def embed_documents(self, texts):
+            raise KeyboardInterrupt
+
+    (docs / "b.md").write_text("The market opens at eight.\n")
+    monkeypatch.setattr(pipeline, "load_embedder", lambda **_: Interrupted())
+    assert main(["ingest", str(docs), "--collection", "notes", "--root", str(tmp_path)]) == 130
+    err = capsys.readouterr().err
+    assert err.startswith("ragkit: interrupted") and "Traceback" not in err
+    texts = [d.page_content for d in load_collection("notes", root=tmp_path, embeddings=HashEmbeddings()).chunks]
+    assert any("ferry" in t for t in texts) and not any("market" in t for t in texts)

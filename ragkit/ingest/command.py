@@ -118,6 +118,10 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as err:  # a missing or unreadable folder, a collections folder we may not write
         print(f"ragkit: {err}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # Ctrl-C while reading or embedding: the swap into place had not happened
+        print("ragkit: interrupted; the collection is as it was (an ingest replaces it only when it finishes)",
+              file=sys.stderr)
+        return 130
 
 
 __all__ = ["COMMANDS", "add_commands", "format_size", "run"]
