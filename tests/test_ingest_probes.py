@@ -116,3 +116,13 @@ def test_ctrl_c_during_an_ingest_is_a_message_and_leaves_the_collection_as_it_wa
     assert err.startswith("ragkit: interrupted") and "Traceback" not in err
     texts = [d.page_content for d in load_collection("notes", root=tmp_path, embeddings=HashEmbeddings()).chunks]
     assert any("ferry" in t for t in texts) and not any("market" in t for t in texts)
+
+
+def test_html_text_a_browser_shows_outside_the_body_tags_is_kept(tmp_path: Path) -> None:
+    page = ("<html><head><meta charset='utf-8'><title>Notice</title><link rel='x' href='y'></head>"
+            "The pier is closed on Monday.<body><p>The ferry leaves at seven.</p></body>Last updated in May.</html>")
+    title, parts = html_parts(page)
+    assert title == "Notice"
+    assert [p.text for p in parts] == ["The pier is closed on Monday.\n\nThe ferry leaves at seven.\n\nLast updated in May."]
+    title, parts = html_parts("<head><title>T</title><body><h1>Hours</h1><p>Open daily.</p>")  # head never closed
+    assert [(p.metadata["heading"], p.text) for p in parts] == [("Hours", "Hours\n\nOpen daily.")]

@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from ragkit.core.files import markdown_sections
 
-READER_VERSION = 2  # bump when a reader's output changes, so re-ingest re-reads every file
+READER_VERSION = 3  # bump when a reader's output changes, so re-ingest re-reads every file
 
 
 class ReadError(ValueError):
@@ -208,7 +208,7 @@ def html_parts(html: str) -> tuple[str | None, list[Part]]:
     from bs4 import BeautifulSoup, Comment, Doctype
 
     soup = BeautifulSoup(html, "html.parser")
-    for tag in soup.find_all(["script", "style", "template", "noscript"]):
+    for tag in soup.find_all(["script", "style", "template", "noscript", "meta", "link", "base"]):
         tag.decompose()
     title = soup.title.get_text(" ", strip=True) if soup.title else None
     if soup.title:
@@ -229,7 +229,7 @@ def html_parts(html: str) -> tuple[str | None, list[Part]]:
     for tag in soup.find_all(_BLOCKS):
         tag.insert_before("\n\n")
         tag.insert_after("\n\n")
-    flat = (soup.body or soup).get_text()
+    flat = soup.get_text()  # the whole page: a browser shows text outside <body> (after </head>, after </body>) too
     lines = "\n".join(line.strip() for line in flat.split("\n")).replace(_PRE_LINE, "\n").replace(_PRE_SPACE, " ")
     pieces = lines.split(f"\n{_MARK}")
     sections = [(0, "", "", tidy_lines(pieces[0].replace(_MARK, "")))]
