@@ -1,0 +1,255 @@
+"""Write the second report set of multi-hop statute questions, ``data/eval/statute_multihop_report2.json``.
+
+Written blind on 2026-12-03 for ragkit issue 22 (multi-hop statute questions) from the Coastal Waters Act
+(``data/statute.md``) alone, BEFORE the round it reports on: the writer read only the statute, the freeze API and
+the format of ``make_statute_multihop_held_out.py`` (its docstring and code, not its questions), and did not open
+any earlier statute gold set, the statute graph or its benchmarks, nor run any retriever or graph on these
+questions. Frozen in ``data/eval/MANIFEST.json`` before that round and scored once, aggregates only. Each of the
+18 questions needs two articles:
+
+- **penalty -> offence** (9): the fine or sanction is in Article 35 or 36, the rule broken in the article the
+  penalty paragraph cites; the question describes the conduct in its own words (a skipper, a fish farm, a
+  harbour master, a tourist) and names neither article nor paragraph ("what fine can I get for ...?");
+- **defined term** (9): the rule is in one article and the answer turns on a word that Article 3 defines; the
+  question uses an everyday description that falls under the defined term without naming it (a seal is a
+  marine mammal, kelp on ropes is aquaculture, a floating platform is a vessel, selling the catch makes
+  fishing commercial, ...), so answering needs the definition and the rule.
+
+Gold per item: ``gold_articles`` (rule or penalty article first, then the other), ``gold_paragraphs`` (the
+paragraphs that hold the answer) and a one-sentence ``answer``. :func:`validate` parses the statute's markdown
+and checks that every gold article and paragraph exists and that every number in an answer occurs in that
+item's gold paragraphs; it runs before every write.
+
+Hygiene: no two questions of this set within MiniLM cosine 0.9 of each other (``--check-near``, questions
+only). Being blind, the set was NOT compared with the earlier statute sets, so a question may happen to resemble
+one of theirs; it was written from the statute only, never from those sets.
+
+Run::
+
+    .venv/bin/python benchmarks/goldsets/make_statute_multihop_report2.py              # compare with the frozen file
+    .venv/bin/python benchmarks/goldsets/make_statute_multihop_report2.py --check-near # the within-set check
+    .venv/bin/python benchmarks/goldsets/make_statute_multihop_report2.py --write      # write it (refused once frozen)
+
+Limits: one writer's questions and labels, no second reader; 18 questions give a binomial standard error of
+about 0.11 near 0.7 (about 0.15 for each pattern's 9).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
+sys.path.insert(0, str(ROOT))
+from common import write_frozen_set  # noqa: E402
+
+NAME = "statute_multihop_report2.json"
+NEAR = 0.9
+PENALTY, DEFINED = "penalty->offence", "defined term"
+# (question, gold articles, gold paragraphs, pattern, answer)
+ITEMS: list[tuple[str, list[int], list[str], str, str]] = [
+    # --- penalty -> offence ---
+    ("Our permit for building the new marina only allows work in daylight, but the contractor kept the pile "
+     "driver going all night to catch up. What fine are we looking at?",
+     [35, 10], ["35(1)", "10(1)", "10(4)"], PENALTY,
+     "Breaching a condition of the permit, such as its limit on working hours, is punishable by a fine of up to "
+     "50,000 crowns."),
+    ("How much can I be fined for taking my trawler out after cod in the middle of April?",
+     [35, 16], ["35(2)", "16(2)"], PENALTY,
+     "Commercial fishing for cod is prohibited from 1 March to 30 April, and the master can be fined up to 80,000 "
+     "crowns and have the catch on board forfeited."),
+    ("I'm a trawlerman and the net I drag along the bottom has 80 mm meshes. What happens if an inspector "
+     "catches me fishing with it?",
+     [35, 17], ["35(2)", "17(1)"], PENALTY,
+     "A bottom trawl net must have a mesh of at least 90 millimetres, and fishing with prohibited gear is "
+     "punishable by a fine of up to 80,000 crowns plus forfeiture of the catch on board."),
+    ("As skipper I only sent in the paperwork declaring what I'd brought ashore a full week after unloading at "
+     "the harbour. What's the maximum penalty?",
+     [35, 18], ["35(3)", "18(2)"], PENALTY,
+     "The master must send the landing declaration within 48 hours of landing, and failing to do so is "
+     "punishable by a fine of up to 40,000 crowns."),
+    ("A storm ripped one of our salmon pens and thousands of fish got out, but the farm never told anyone. "
+     "What fine could the farm get?",
+     [35, 20], ["35(4)", "20(1)"], PENALTY,
+     "An escape must be reported to the Authority within 24 hours, and an operator who fails to report it is "
+     "liable to a fine of up to 60,000 crowns."),
+    ("Our engineer pumped oily bilge water straight over the side of our 2,000-tonne cargo ship near the coast, "
+     "without running it through the separator. What can the owner and I be fined?",
+     [36, 21], ["36(1)", "21(1)"], PENALTY,
+     "For a vessel of 400 gross tonnage or more the owner and the master are each liable to a fine of up to "
+     "500,000 crowns."),
+    ("Harbour master here: a bulk carrier in from overseas emptied its ballast tanks alongside the quay with no "
+     "treatment and no mid-ocean exchange. How large a fine is possible?",
+     [36, 23], ["36(2)", "23(1)"], PENALTY,
+     "Discharging untreated and unexchanged ballast water in coastal waters is punishable by a fine of up to "
+     "75,000 crowns."),
+    ("I saw a big oil slick coming from another ship while I was out on my fishing boat and didn't call it in. "
+     "Can I be fined for keeping quiet, and how much?",
+     [36, 25], ["36(3)", "25(1)"], PENALTY,
+     "A master who witnesses an oil discharge must report it within 2 hours, and failing to report is "
+     "punishable by a fine of up to 30,000 crowns."),
+    ("On holiday I rented a small sailing boat and dropped anchor right on a seagrass bed that was marked on the "
+     "map of the marine reserve. How much could that cost me?",
+     [36, 29], ["36(4)", "29(1)"], PENALTY,
+     "Anchoring on a seagrass meadow shown on the designation map of a marine protected area is punishable by a "
+     "fine of up to 25,000 crowns."),
+    # --- defined term ---
+    ("A grey seal came swimming right up to my motorboat. How fast am I allowed to go, and what should I do?",
+     [31, 3], ["31(4)", "3(15)"], DEFINED,
+     "A seal is a marine mammal, so the master must slow to no more than 5 knots and must not turn towards it."),
+    ("I farm by the shore and want to knock down the old sea wall at the bottom of my field, about 70 metres "
+     "above the high-tide line. Do I need permission for that?",
+     [6, 3], ["6(1)", "3(4)"], DEFINED,
+     "Yes: land within 100 metres of the high-water mark is part of the coastal zone, where demolishing a sea wall "
+     "needs a coastal zone permit from the Authority."),
+    ("I'd like to start growing kelp on ropes in the bay, about 600 metres from my neighbour's mussel lines. "
+     "Can I put it there?",
+     [19, 3], ["19(2)", "3(10)"], DEFINED,
+     "No: growing seaweed or shellfish on lines is aquaculture, and a new aquaculture site must be at least 1,000 "
+     "metres from any other aquaculture site."),
+    ("I catch mackerel with a rod from my little boat and sell a few to the restaurant on the quay. Does that "
+     "mean I need some kind of licence?",
+     [14, 3], ["14(1)", "14(3)", "3(11)"], DEFINED,
+     "Yes: fishing where the catch is sold is commercial fishing, which needs a commercial fishing licence for the "
+     "vessel, and a recreational fisher may not sell the catch."),
+    ("We tow a floating diving platform out into the bay for tourists. If a coastal inspector wants to climb "
+     "aboard and look around, do we have to let them?",
+     [33, 3], ["33(2)", "3(5)"], DEFINED,
+     "Yes: a floating platform counts as a vessel, and an inspector may board and inspect any vessel in coastal "
+     "waters."),
+    ("Is it legal to run my bottom trawl 2 nautical miles out from the low-tide line marked on the official sea "
+     "chart?",
+     [16, 3], ["16(1)", "3(2)"], DEFINED,
+     "No: the baseline is the low-water line on the official charts, and bottom trawling is prohibited within 3 "
+     "nautical miles of it."),
+    ("Could the government turn the reef about 10 nautical miles off our harbour into a marine reserve under this "
+     "law?",
+     [28, 3], ["28(1)", "3(3)"], DEFINED,
+     "Yes: sea within 12 nautical miles of the baseline is coastal waters, and the Minister may, on the Authority's "
+     "advice, designate an area of coastal waters as a marine protected area."),
+    ("The overflow pipe from our campsite's septic tank sends raw sewage across the beach into the sea. Do we need "
+     "a permit for that?",
+     [24, 3], ["24(1)", "3(9)"], DEFINED,
+     "Yes: untreated sewage is a harmful substance, and discharging it into coastal waters from a pipe or drain on "
+     "land requires a discharge permit from the Authority."),
+    ("The tonnage certificate of my fishing boat says 120 tonnes. Do we have to keep a log of our rubbish and hand "
+     "it in at port?",
+     [22, 3], ["22(3)", "3(16)"], DEFINED,
+     "Yes: gross tonnage is the tonnage in the vessel's certificate, and every vessel of 100 gross tonnage or more "
+     "must keep a garbage record book and deliver its garbage to port reception facilities."),
+]
+
+ABOUT = (
+    "Second report set of multi-hop statute questions for ragkit issue 22, written blind on 2026-12-03 from the "
+    "Coastal Waters Act (data/statute.md) only, before the round it reports on, without reading the earlier statute "
+    "sets or running any statute graph or retriever on them; frozen first, then scored once, aggregates only. "
+    "18 questions: 9 penalty->offence (a fine in Article 35 or 36 and the offence article it cites, conduct "
+    "described in the asker's own words) and 9 defined term (a rule's article and Article 3, whose defined word "
+    "the question covers with an everyday description). No two questions within MiniLM cosine "
+    f"{NEAR} of each other; not compared with earlier sets (blind). One writer's labels.")
+
+_ARTICLE = re.compile(r"^## Article (\d+)\.")
+_PARAGRAPH = re.compile(r"^\((\d+)\)\s+(.*)")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def statute_paragraphs(path: Path = ROOT / "data" / "statute.md") -> dict[str, str]:
+    """``{"35(2)": text}`` from the markdown: numbered paragraphs under ``## Article N.``, with their (a)-(e) lines."""
+    paragraphs: dict[str, str] = {}
+    article, key = None, None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("#"):
+            match = _ARTICLE.match(line)
+            article, key = (int(match.group(1)) if match else None), None
+            continue
+        if article is None or not line:
+            continue
+        match = _PARAGRAPH.match(line)
+        if match:
+            key = f"{article}({match.group(1)})"
+            paragraphs[key] = match.group(2)
+        elif key is not None:
+            paragraphs[key] += " " + line
+    return paragraphs
+
+
+def numbers(text: str) -> set[str]:
+    return {n.rstrip(",.").replace(",", "") for n in _NUMBER.findall(text)}
+
+
+def validate() -> None:
+    """Every gold article and paragraph exists; every number of an answer occurs in that item's gold paragraphs."""
+    paragraphs = statute_paragraphs()
+    articles = {int(key.split("(")[0]) for key in paragraphs}
+    problems = []
+    patterns = {PENALTY: 0, DEFINED: 0}
+    for i, (question, arts, paras, pattern, answer) in enumerate(ITEMS, 1):
+        patterns[pattern] += 1
+        if re.search(r"\barticle\b|\bparagraph\b", question, re.I):
+            problems.append(f"{i}: the question names an article or paragraph")
+        if len(arts) != 2 or len(set(arts)) != 2 or any(a not in articles for a in arts):
+            problems.append(f"{i}: gold articles {arts}")
+        missing = [p for p in paras if p not in paragraphs]
+        if missing:
+            problems.append(f"{i}: no paragraph {missing}")
+            continue
+        if {int(p.split("(")[0]) for p in paras} != set(arts):
+            problems.append(f"{i}: paragraphs {paras} do not match articles {arts}")
+        if pattern == DEFINED and 3 not in arts:
+            problems.append(f"{i}: a defined-term item needs Article 3")
+        if pattern == PENALTY and not {35, 36} & set(arts):
+            problems.append(f"{i}: a penalty item needs Article 35 or 36")
+        allowed = set().union(*(numbers(paragraphs[p]) for p in paras))
+        stray = numbers(answer) - allowed
+        if stray:
+            problems.append(f"{i}: answer numbers {sorted(stray)} not in {paras}")
+    if patterns != {PENALTY: 9, DEFINED: 9}:
+        problems.append(f"pattern counts {patterns}")
+    if len({q for q, *_ in ITEMS}) != len(ITEMS):
+        problems.append("duplicate questions")
+    if problems:
+        raise SystemExit("invalid items:\n  " + "\n  ".join(problems))
+
+
+def build() -> str:
+    validate()
+    items = [{"id": f"mh2-{i:02d}", "question": q, "pattern": pattern, "gold_articles": arts,
+              "gold_paragraphs": paras, "answer": answer}
+             for i, (q, arts, paras, pattern, answer) in enumerate(ITEMS, 1)]
+    return json.dumps({"about": ABOUT, "items": items}, indent=1, ensure_ascii=False) + "\n"
+
+
+def check_near() -> int:
+    """Print each question's highest MiniLM cosine to another question of this set; 1 if any >= NEAR."""
+    import numpy as np
+
+    from ragkit.core.embeddings import embed, load_embedder
+
+    mine = [q for q, *_ in ITEMS]
+    vectors = embed(load_embedder(), mine)
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -1.0)
+    for i, question in enumerate(mine):
+        print(f"{float(np.max(sims[i])):.3f}  mh2-{i + 1:02d}")
+    worst = float(np.max(sims))
+    print(f"highest {worst:.3f} (bar {NEAR})")
+    return int(worst >= NEAR)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the file (a frozen one is never overwritten)")
+    parser.add_argument("--check-near", action="store_true", help="no two questions of this set within cosine NEAR")
+    args = parser.parse_args(argv)
+    if args.check_near:
+        return check_near()
+    return write_frozen_set(build(), ROOT / "data" / "eval" / NAME, check=not args.write)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
