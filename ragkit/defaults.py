@@ -78,8 +78,8 @@ class RouterDefaults:
     passage_bar: float = 0.6
     term_weight: float = 0.15
     # Bonus, times the signal's strength, for a route serving the question's kind (RouteSpec.serves); routing
-    # dev, with the six values above held fixed.
-    signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.4})
+    # dev+ (routing dev and the old blind set, 2026-12-03), with the six values above held fixed.
+    signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.3, "ours": 0.15})
 
 
 @dataclass(frozen=True)

@@ -105,3 +105,23 @@ def test_a_frozen_set_that_nearly_repeats_a_dev_question_stops_the_run(bench) ->
     # The older test set is not frozen: its near-duplicates are dropped and counted, not fatal.
     older = {"dev": dev, "test": [{"question": "Is the quince jelly homemade ?", "route": "search_menu"}]}
     assert bench.check_no_leaks(older, WordEmbedder())["test"]["dropped_near_duplicates"] == 1
+    # The new blind set is run once by the lead: measured whole, its near-duplicates counted beside the figure.
+    tolerant = {"dev": dev, "blind2": [{"question": "Is the quince jelly homemade ?", "route": "search_menu"}]}
+    report = bench.check_no_leaks(tolerant, WordEmbedder())
+    assert report["blind2"]["near_duplicates_kept"] == 1 and len(tolerant["blind2"]) == 1
+
+
+def test_cross_validation_reports_the_held_out_accuracy_of_each_route(bench, monkeypatch) -> None:
+    # One setting, right on both "a" questions and one of two "b" questions: held out, a 1.0 and b 0.5.
+    monkeypatch.setattr(bench, "GRID", {"x": [0]})
+    correct = np.array([[True, True, True, False]])
+    out = bench.cross_validate([{"x": 0}], correct, folds=2, repeats=2, labels=["a", "a", "b", "b"])
+    assert out["per_route_accuracy"] == {"a": 1.0, "b": 0.5} and out["mean_accuracy"] == pytest.approx(0.75)
+
+
+def test_the_signal_grid_holds_the_shared_values_at_the_given_setting(bench) -> None:
+    setting = {key: values[-1] for key, values in bench.GRID.items()}
+    grid = bench.fixed_grid(setting, bench.SIGNAL_KEYS)
+    assert all(grid[key] == bench.GRID[key] for key in bench.SIGNAL_KEYS)
+    assert all(grid[key] == [setting[key]] for key in bench.SHARED_KEYS)
+    assert "ours" in bench.SIGNAL_KEYS and "blind2" in bench.REPORTING_SETS and "blind2" in bench.FROZEN

@@ -18,10 +18,16 @@ those texts is embedded once (a "prototype"). A question gets one score per rout
    concept none of our sources mention is evidence of a general question.
 4. **signals** (only for routes that declare them in ``RouteSpec.serves``): ``signal_weights[name]``
    times the strength of a question-level signal of :data:`SIGNALS`: ``"fresh"`` (it asks for time-bound
-   information: now, today, latest, news, rates; :func:`time_sensitivity`) and
-   ``"general"`` (it asks about things in general, not a particular item: "What is burrata made from?";
-   :func:`general_question`). Which route serves which signal is the route table's choice;
+   information: now, today, latest, news, rates; :func:`time_sensitivity`), ``"general"`` (it asks about
+   things in general, not a particular item: "What is burrata made from?"; :func:`general_question`) and
+   ``"ours"`` (it asks the service about its own things: "Have you got a Nebbiolo?", "Is the lamb
+   spicy?"; :func:`ours_question`). Which route serves which signal is the route table's choice;
    in a table where no route declares one, that signal changes nothing.
+
+   The words of **our own items** ground two of them: the terms of the documents of the routes that serve
+   ``"ours"`` (the menu and the wine list, not the web). A determiner that points at one of them ("the
+   lamb") makes a question particular (``ours``); one that points at anything else ("the fridge") no
+   longer stops it being general. Without such routes both read the question alone.
 
 A route with ``templates`` and documents also gets **examples read from its data**: each template is
 filled from each document's metadata (:func:`field_examples`: "Does the {title} contain {allergens}?"
@@ -44,28 +50,31 @@ on blank lines and sentences by a regular expression; the scores are similaritie
 MiniLM knows little about rare names (a wine called "Banyuls"), so for those the term evidence does
 most of the work. The signals are English word lists and question forms: a fresh question without a time
 word ("Who is playing at the stadium?") gets no push, "Do you have oysters tonight?" gets one (the menu's
-evidence must outweigh it), and a general question that says "the" ("Why do cooks salt the pasta
-water?") is not recognised as general. A word that is in no document ("spicy" when the menu says
-"chilli") counts for the fallback; only MiniLM's sense of the whole question links the two. Quality still
+evidence and its ``ours`` signal must outweigh it), and a general question whose "the" lands on a word of
+our items ("Why do cooks salt the pasta water?" when the menu has pasta) is not recognised as general. A
+word that is in no document ("spicy" when the menu says "chilli") counts for the fallback; only MiniLM's sense of the whole question links the two. Quality still
 rests on how well the route examples cover what users ask: to fix a systematic mistake, add an example to
-the right route, then re-measure on the dev set.
+the right route, then re-measure on the dev set. The ``ours`` signal reads a few English phrases of address
+("do you have", "would you recommend", "your"); a question naming one of our items with no determiner
+and no address ("Is Nebbiolo a heavy grape?") is neither ours nor, by its words alone, general.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
 import string
 from collections import Counter
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 
 import numpy as np
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.embeddings import embed, load_embedder
-from ragkit.core.nlp import clean_query, key_terms, split_sentences, tokenize, words
+from ragkit.core.nlp import LUCENE_STOPWORDS, clean_query, key_terms, split_sentences, stem, tokenize, words
 from ragkit.defaults import ROUTER
 from ragkit.roles.protocols import RouteDecision, RouteSpec, check_routes
 
@@ -157,31 +166,86 @@ def time_sensitivity(question: str) -> float:
     return 0.5 if found & CHANGING_WORDS else 0.0
 
 
-# The forms of a question about things in general (on folded words, "what's" read as "what s").
+# The forms of a question about things in general (on folded words, "what's" and "whats" read as "what s").
 _GENERAL_FORMS = re.compile(
     r"^(?:what (?:s|is|are|was|were) (?:an? )?(?!the |there )|what (?:s|is|are) the (?:difference|origin|history|meaning|best way) "
     r"|what (?:does|do|did) (?!you |i |we |the |your |our )|what (?:causes|makes|happens) |why "
     r"|how (?:do|does|did|is|are|can|should|would) |how (?:long|often) (?:should|do|does|can) "
     r"|how (?:many|much) \w+ (?:is|are) in an? |where (?:does|do|did) .*come from|who (?:invented|discovered|created) "
     r"|(?:is|are) (?:it )?.*(?:good|bad|healthy|unhealthy|safe) (?:for|to) |(?:is|are|does|do) an? )")
-_PARTICULAR = re.compile(r"\b(?:the|your|yours|our|ours|here|this|these|those|tonight)\b|^(?:is|are) there\b")
+_RUN_ON = re.compile(r"\b(what|how|who|where|why)s\b")  # "whats" typed for "what's"
+_PARTICULAR = re.compile(r"\b(?:your|yours|our|ours|here|tonight)\b|^(?:is|are) there\b")
+_DETERMINERS = re.compile(r"\b(?:the|this|these|those)\b")
+_POINTED = re.compile(r"\b(?:the|this|that|these|those) (\w+(?: \w+){0,2})")  # a determiner and the next three words
 _GENERIC_PHRASES = re.compile(r"\bthe (?:difference|origin|history|meaning|best way)\b|\b(?:good|bad) for your?\b|\bin the world\b")
 
 
-def general_question(question: str) -> bool:
+def _folded(question: str) -> str:
+    return _RUN_ON.sub(r"\1 s", " ".join(words(question)))
+
+
+def points_at(question: str, terms: Collection[str]) -> bool:
+    """Whether a determiner (the, this, that, these, those) in the question introduces, within three words,
+    one of ``terms`` (stemmed words, :func:`ragkit.core.nlp.tokenize`): "the lamb" points at a thing of a corpus
+    that holds "lamb", "the fridge" does not. Set phrases ("the difference between") never point.
+
+    >>> points_at("How long do you roast the lamb for?", {"lamb"}), points_at("Does it keep in the fridge?", {"lamb"})
+    (True, False)
+    """
+    text = _GENERIC_PHRASES.sub(" ", _folded(question))
+    return any(stem(w) in terms for m in _POINTED.finditer(text) for w in m.group(1).split() if w not in LUCENE_STOPWORDS)
+
+
+def general_question(question: str, terms: Collection[str] | None = None) -> bool:
     """Whether a question asks about things in general (what a kind of thing is, why or how something happens),
-    read from its form and determiners, not about a particular item ("the", "your", "here") or the present.
-    A general question that says "the" ("Why do cooks salt the pasta water?") is missed.
+    read from its form and determiners, not about a particular item ("your", "here") or the present.
+
+    Without ``terms`` every determiner marks a particular ("How do you cook the monkfish?"), so a general
+    question that says "the" ("Why do cooks salt the pasta water?") is missed. With ``terms`` (the stemmed
+    words of the documents of our own items; a :class:`LocalRouter` passes them), a determiner marks a
+    particular only when it points at one of them (:func:`points_at`): "How long does wine keep in the
+    fridge?" is general, "How long do you roast the lamb?" is not. It cannot tell a general question that
+    names one of our items without a determiner ("Is Nebbiolo a heavy grape?") from one about ours.
 
     >>> [general_question(q) for q in ("Why do oysters make pearls?", "How do I poach an egg?", "Where does your lamb come from?")]
     [True, True, False]
+    >>> general_question("How long does wine keep in the fridge?"), general_question("How long does wine keep in the fridge?", {"lamb"})
+    (False, True)
     """
-    text = " ".join(words(question))
-    return (bool(_GENERAL_FORMS.match(text)) and not _PARTICULAR.search(_GENERIC_PHRASES.sub(" ", text))
-            and time_sensitivity(question) < 1.0)
+    text = _folded(question)
+    if not _GENERAL_FORMS.match(text) or _PARTICULAR.search(_GENERIC_PHRASES.sub(" ", text)):
+        return False
+    particular = _DETERMINERS.search(_GENERIC_PHRASES.sub(" ", text)) if terms is None else points_at(question, terms)
+    return not particular and time_sensitivity(question) < 1.0
 
 
-SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question}
+# How a guest asks a service about its own things: what it holds, what it would choose, what one can have.
+_ASKS_THE_SERVICE = re.compile(
+    r"\b(?:your|yours|our|ours|here|tonight)\b|\b(?:do|does|did) you (?:have|serve|sell|offer|stock|carry)\b|\bhave you got\b"
+    r"|\b(?:would|do|could|can) you (?:suggest|recommend|pick|choose)\b|\b(?:can|could|may) (?:i|we) (?:have|get|order|book)\b")
+
+
+def ours_question(question: str, terms: Collection[str] = frozenset()) -> float:
+    """1.0 for a question about the service's own things, else 0.0: it says your, our, here or tonight, asks
+    what the service holds ("do you have", "have you got"), what it would pick ("would you recommend") or what
+    one can have ("can I get"), or points with a determiner at one of ``terms`` (the stemmed words of the
+    documents of the routes that serve this signal; a :class:`LocalRouter` passes them; :func:`points_at`).
+
+    The impersonal "you" ("How do you peel a peach?") is not an address. It cannot see ownership that is only
+    implied ("Is there a starter without gluten?") or a general question that says "the" before one of our
+    items' words ("What is the origin of the panna cotta?"); the other evidence must carry those.
+
+    >>> [ours_question(q) for q in ("Have you got a Nebbiolo?", "How do you peel a peach?", "Is Nebbiolo heavy?")]
+    [1.0, 0.0, 0.0]
+    >>> ours_question("Is the burrata creamy?"), ours_question("Is the burrata creamy?", {"burrata"})
+    (0.0, 1.0)
+    """
+    return float(bool(_ASKS_THE_SERVICE.search(_folded(question))) or points_at(question, terms))
+
+
+SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question, "ours": ours_question}
+# Signals that read our own items' words when a router has them (see LocalRouter): name -> its function.
+GROUNDED_SIGNALS: dict[str, Callable[[str, Collection[str]], float]] = {"general": general_question, "ours": ours_question}
 
 
 def field_examples(templates: Sequence[str], documents: Sequence[Document | str]) -> list[str]:
@@ -274,6 +338,12 @@ class LocalRouter:
             self._passages[name] = embed(self.embedder, parts)
             self._frequencies[name] = Counter(term for part in parts for term in set(tokenize(part)))
             self._sizes[name] = len(parts)
+        # Our own items' words: the terms of the documents of the routes that serve "ours". A grounded signal
+        # (GROUNDED_SIGNALS) reads them to tell "the lamb" (one of ours) from "the fridge" (anything).
+        own = frozenset(term for spec in self.routes if "ours" in spec.serves for term in self._frequencies.get(spec.name, ()))
+        if own:
+            self.signals = {name: (functools.partial(signal, terms=own) if GROUNDED_SIGNALS.get(name) is signal else signal)
+                            for name, signal in self.signals.items()}
 
     def explain(self, question: str) -> dict[str, dict[str, float]]:
         """Each route's score and its parts (``prototypes``, ``passages``, ``terms``, ``signals``), by route name."""

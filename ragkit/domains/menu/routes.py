@@ -5,7 +5,9 @@ everything none of them covers. A route is a :class:`ragkit.roles.protocols.Rout
 name of the graph node it leads to), a description a chat model reads, example questions a local router
 compares a question with, and the kinds of question it serves whatever their topic: the web route serves
 fresh, time-bound information (today's weather, the latest news, rates and results), the fallback general
-knowledge ("What is burrata made from?"). :func:`menu_sources` says what each search route searches: the menu and
+knowledge ("What is burrata made from?"), the menu and the wine list questions about our own things ("Have
+you got a Nebbiolo?", "Is the lamb spicy?"); their documents' words are what "our own" means to a local
+router (the lamb, the Etna Rosso), so "the fridge" does not make a question about the restaurant. :func:`menu_sources` says what each search route searches: the menu and
 the wine list as structured retrievers (their fields filtered exactly), the web as the offline web
 search; :data:`OFFLINE_FALLBACK` is what the fallback says offline. A caller passes them, the graph itself
 knows no restaurant: ``build_adaptive_rag_graph(menu_sources(), routes=ROUTES, fallback_text=OFFLINE_FALLBACK)``.
@@ -75,6 +77,7 @@ ROUTES: tuple[RouteSpec, ...] = (
          "Which main courses are dairy-free?", "Is the orange cake made with flour?",
          "Do any of your dishes contain celery or mustard?", "How many starters are on the menu?",
          "Is the beef grass-fed?", "Is there pork in any of your dishes?"),
+        serves=("ours",),
     ),
     RouteSpec(
         "search_wine",
@@ -91,6 +94,7 @@ ROUTES: tuple[RouteSpec, ...] = (
          "Which Italian whites do you have?", "What's a good wine for the mushroom pie?",
          "Do you stock a Sauvignon Blanc?", "Could we have a bottle of Tempranillo with the beef?",
          "Is the Champagne available in half bottles?", "What year is your Chardonnay?"),
+        serves=("ours",),
     ),
     RouteSpec(
         "search_web",
