@@ -12,6 +12,13 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
 - ``report``: ``data/eval/statute_multihop_report.json``, 14 more, written and frozen after that run and before
   anything was changed for it; scored once on the graph that work produced (the hop's ``supplies`` score, the
   evidence grader's dates), aggregates only.
+- ``report2``: ``data/eval/statute_multihop_report2.json``, 18 questions (9 penalty -> offence, 9 defined terms)
+  written by someone who never saw the graph, for the 2026-12-03 round; run once by the lead after it,
+  aggregates only. Nobody working on the graph opens it or runs this set.
+
+**From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
+errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
+``benchmarks/statute/dev_round.py`` runs all three multi-hop dev sets and the statute dev split at once.
 
 Figures (shares of the set, ``statute_qa.multihop_figures``): the graph's hit@1, every gold article retrieved, the
 answer citing a gold article / every gold article, cited-article F1, how often the run hopped; overall and per
@@ -22,6 +29,7 @@ Run from the project root (under a minute)::
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set dev
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set held-out
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report2  # the lead, once
 """
 
 from __future__ import annotations
@@ -46,7 +54,8 @@ from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
-SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json"}
+SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json",
+        "report2": "statute_multihop_report2.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 

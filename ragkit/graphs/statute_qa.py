@@ -30,12 +30,16 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
   share of the missing key terms it holds plus its grade), when that times the link's weight reaches the bar
   (the model proposes, the code disposes): a low one, ``multihop_hop_bar``, for a question the classifier
   calls ``domain.multihop_kind``, else ``hop_bar`` (the classifier misses multi-hop questions, so a strong link is followed whatever the
-  kind). The next hop starts from the added paragraph, while ``hops < max_hops``
+  kind). Definitions are scored apart (``definition_hop_bar``): the same hop also adds the best definition of a
+  term the found article uses, preferring one whose words the question uses ("a seal" -> "Marine mammal" means
+  ... seal: ``references.definitions``, :class:`ragkit.core.references.Definitions`), so a penalty and a
+  definition do not push each other out. The next hop starts from the added paragraphs, while ``hops < max_hops``
   (:data:`ragkit.defaults.STATUTE_QA`: one hop). Hops are recorded in ``followed``; a reference the statute
   lacks goes to ``unresolved_references`` and is never followed. The writer must quote every followed
   paragraph (``metadata["required"]``, after its own picks), so the answer cites both ends.
 - ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles, citing
-  ``[Article 12(3)]``; ``verify`` (role ``hallucination_grader``, one cited paragraph at a time) drops every
+  ``[Article 12(3)]``, reading the question glossed with the defined terms its words fall under ("A seal swims
+  up to my motorboat (marine mammal)"), so a story-worded question finds the rule's sentence; ``verify`` (role ``hallucination_grader``, one cited paragraph at a time) drops every
   citation of an article that was not retrieved, of a paragraph that does not exist, or of one that does not
   support its sentence. ``finish`` delivers an answer whose every sentence keeps a supporting citation;
   otherwise ``generate`` tries again without the blamed paragraphs, up to ``max_generations``.
@@ -56,8 +60,10 @@ What it cannot do: articles are retrieved whole; one question per run; the rewri
 original question and cannot tell what was missing; a regeneration cannot tell the writer why a
 paragraph failed; a sentence merging two paragraphs supports neither on its own; a hop starts from
 one paragraph and follows one link (the best the grader finds), so a wrong first paragraph leads the
-hop astray and a paragraph that needs two others gets one of them per hop; a needed paragraph whose
-words the question does not share stays below the bar and is not followed.
+hop astray and a paragraph that needs two others gets one of them per hop (plus one definition); a needed
+paragraph whose words the question does not share stays below the bar and is not followed; a question word
+that falls under a defined term only by meaning ("a kayak" for "any craft on the water", "sell" for "sold")
+finds no gloss and no preferred definition.
 """
 
 from __future__ import annotations
@@ -94,7 +100,7 @@ from ragkit.core.contract import (
     traced,
 )
 from ragkit.core.nlp import QUESTION_STOPWORDS, fold, key_terms, same_query, stem, term_coverage, tidy, tokenize
-from ragkit.core.references import Hop, ReferenceIndex, next_hop
+from ragkit.core.references import DEFINES, Hop, ReferenceIndex, next_hop
 from ragkit.core.search import Scored, ScoredSearch, as_scored_search, doc_key, run_search, with_score
 from ragkit.defaults import GRAPHS, REFUSAL, STATUTE_QA
 from ragkit.offline.claims import LocalHallucinationGrader
@@ -400,7 +406,9 @@ def grade_evidence_node(grader: EvidenceGrader, rewriter: QuestionRewriter) -> N
 
 
 def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articles: Mapping[int, Document],
-                           bar: float, multihop_bar: float, *, domain: StatuteDomain) -> Node:
+                           bar: float, multihop_bar: float, *, domain: StatuteDomain,
+                           definition_bar: float | None = STATUTE_QA.definition_hop_bar,
+                           gloss_bar: float | None = STATUTE_QA.definition_gloss_bar) -> Node:
     """Build the ``follow_references`` node: one hop along the references of what was found."""
 
     @traced("follow_references")
@@ -409,8 +417,10 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
         from what the previous hop added. The linked paragraphs (cited, citing, or defining a term used) are
         scored on what the chain leaves of the question (:func:`uncovered_part`, :func:`supplies`); the
         best is added when its score times the link's weight reaches the bar (``multihop_bar`` for a question
-        the classifier calls multihop, else ``bar``). Nothing is followed once the chain holds every content
-        word of the question.
+        the classifier calls multihop, else ``bar``). With a ``definition_bar`` the definitions of the terms the
+        paragraph uses are scored apart, and the best is added too when it reaches that bar, so a question that
+        turns on a defined word gets the rule and the definition (:func:`plan_hop`). Nothing is followed once the
+        chain holds every content word of the question.
 
         Reads: question, question_kind, supporting, articles, hops, frontier, followed, followed_passages,
         unresolved_references. Writes: references_read, hops, frontier, followed, followed_passages,
@@ -420,7 +430,7 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
         need = multihop_bar if state.get("question_kind") == domain.multihop_kind else bar
         with record_usage() as usage:
             try:
-                anchors, new, note = plan_hop(state, index, grader, need, domain.paragraphs_of)
+                anchors, new, note = plan_hop(state, index, grader, need, domain.paragraphs_of, definition_bar, gloss_bar)
             except Exception as err:  # noqa: BLE001 - a crashing grader: no hop, the found evidence stands
                 anchors, new, note = [], [], f"references not followed ({type(err).__name__}: {err})"
         passages = [Document(index.passages[h.added].page_content, id=h.added,
@@ -451,9 +461,21 @@ def uncovered_part(question: str, text: str) -> str:
 
 
 def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrader, bar: float,
-             paragraphs_of: Callable[[Sequence[Document]], list[Document]]) -> tuple[list[str], list[Hop], str]:
+             paragraphs_of: Callable[[Sequence[Document]], list[Document]],
+             definition_bar: float | None = None, gloss_bar: float | None = None) -> tuple[list[str], list[Hop], str]:
     """One hop: the paragraphs it starts from, the references it follows (:func:`ragkit.core.references.next_hop`,
-    the links graded on what the chain leaves of the question) and a note saying why."""
+    the links graded on what the chain leaves of the question, :func:`supplies`) and a note saying why.
+
+    With ``definition_bar`` None every link competes, and one is followed. Otherwise the links that are not
+    definitions (``DEFINES``) compete for ``bar`` and, apart, the definitions of the terms the anchor uses compete
+    for ``definition_bar``: a hop adds at most one of each. With ``gloss_bar`` and the index's definitions, the
+    definition of a term the question's words fall under (:meth:`ragkit.core.references.Definitions.under`: "a
+    dolphin" under "Marine mammal") scores 1 more, so it beats the definitions the question does not touch. A penalty that cites the rule and the definition of
+    the word the question turns on no longer push each other out ("a kayak" and "dolphin" against a rule on
+    vessels and marine mammals: the fine that cites the rule and the definition that lists the dolphin). What it
+    cannot do: a definition is found only through a term the anchor uses, and scored by the words it shares with
+    the question (and the grader), so a question word that is an example of a defined term the definition does
+    not list ("a kayak" for "any craft on the water") reaches it only through the grader."""
     followed = state.get("followed", [])
     anchors = list(state.get("frontier", [])) or hop_anchor(state, index, graded_by(grader, state["question"]), paragraphs_of)
     if not anchors:
@@ -462,7 +484,22 @@ def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrade
     missing = uncovered_part(state["question"], " ".join(index.passages[k].page_content for k in chain))
     if not key_terms(missing):
         return anchors, [], "the paragraphs found hold every content word of the question"
-    new = next_hop(index, anchors, supplies(grader, missing), hop=state.get("hops", 0) + 1, chain=chain, bar=bar)
+    score, hop = supplies(grader, missing), state.get("hops", 0) + 1
+    if definition_bar is None:
+        new = next_hop(index, anchors, score, hop=hop, chain=chain, bar=bar)
+    else:
+        others = {r.kind for refs in index.outgoing.values() for r in refs} - {DEFINES}
+        new = next_hop(index, anchors, score, hop=hop, chain=chain, bar=bar, kinds=others)
+        # the definitions of the terms the anchor uses, or the paragraphs using a term the anchor defines; and the
+        # definitions of the terms the rest of the anchor's article uses ("the distance rule for vessels" in (1),
+        # "marine mammals" in (4)): the best of them
+        own = {index.passages[a].metadata.get("article") for a in anchors}
+        rest = [k for k, p in index.passages.items() if p.metadata.get("article") in own and k not in anchors]
+        relevance, taken = falls_under(score, index, state["question"], gloss_bar), [*chain, *(h.added for h in new)]
+        options = [*next_hop(index, anchors, relevance, hop=hop, chain=taken, bar=definition_bar, kinds={DEFINES}),
+                   *next_hop(index, rest, relevance, hop=hop, chain=[*taken, *anchors], bar=definition_bar, kinds={DEFINES},
+                             both_ways=False)]
+        new += sorted(options, key=lambda h: -h.score)[:1]
     return anchors, new, "; ".join(map(str, new)) or f"nothing worth following from {', '.join(anchors)}"
 
 
@@ -488,6 +525,24 @@ def supplies(grader: DocumentGrader, missing: str) -> Callable[[list[Document]],
     return lambda docs: [round(term_coverage(missing, d.page_content) + g, 6) for d, g in zip(docs, grades(docs))]
 
 
+def falls_under(relevance: Callable[[list[Document]], list[float]], index: ReferenceIndex, question: str,
+                gloss_bar: float | None) -> Callable[[list[Document]], list[float]]:
+    """``relevance`` plus 1 for the passage defining a term the question's words fall under (``index.definitions``;
+    unchanged without definitions or with ``gloss_bar`` None).
+
+    >>> from ragkit.core.references import Definitions
+    >>> defs = Definitions.from_texts({"Vessel": "any craft, including rafts"}, ["A vessel shall ..."], {"Vessel": "def-1"})
+    >>> index = ReferenceIndex([Document("...", metadata={"id": "def-1"})], lambda p: [], defs)
+    >>> falls_under(lambda docs: [0.25] * len(docs), index, "Is my raft covered?", 0.0)([index.passages["def-1"]])
+    [1.25]
+    """
+    defs = index.definitions
+    if defs is None or gloss_bar is None:
+        return relevance
+    under = {defs.where[t] for t in defs.under(question, gloss_bar) if t in defs.where}
+    return lambda docs: [s + (1.0 if doc_key(d) in under else 0.0) for d, s in zip(docs, relevance(docs))]
+
+
 def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable[[list[Document]], list[float]],
                paragraphs_of: Callable[[Sequence[Document]], list[Document]]) -> list[str]:
     """Where the first hop starts: the paragraph (of ``paragraphs_of``, the domain's) of the first supporting
@@ -501,7 +556,7 @@ def hop_anchor(state: StatuteQAState, index: ReferenceIndex, relevance: Callable
     return [doc_key(found[max(range(len(found)), key=lambda i: scores[i])])]
 
 
-def generate_node(writer: Writer, *, domain: StatuteDomain) -> Node:
+def generate_node(writer: Writer, *, domain: StatuteDomain, gloss: Callable[[str], str] | None = None) -> Node:
     """Build the ``generate`` node: the writer answers from the paragraphs of the supporting articles."""
 
     @traced("generate")
@@ -526,7 +581,8 @@ def generate_node(writer: Writer, *, domain: StatuteDomain) -> Node:
         draft = ""
         with record_usage() as usage:
             if paragraphs:
-                answer = writer.write(domain.with_titles(state["question"], titles), paragraphs)
+                asked = gloss(state["question"]) if gloss is not None else state["question"]
+                answer = writer.write(domain.with_titles(asked, titles), paragraphs)
                 draft = domain.cite_paragraphs(answer.text, paragraphs) if answer.answered else ""
         return {"paragraphs": paragraphs, "draft": draft, "generation_attempts": state.get("generation_attempts", 0) + 1,
                 "usage": [usage.entry("generate", time.perf_counter() - start)]}
@@ -730,6 +786,8 @@ def statute_qa_graph(
     max_hops: int = STATUTE_QA.max_hops,
     hop_bar: float = STATUTE_QA.hop_bar,
     multihop_hop_bar: float = STATUTE_QA.multihop_hop_bar,
+    definition_hop_bar: float | None = STATUTE_QA.definition_hop_bar,
+    definition_gloss_bar: float | None = STATUTE_QA.definition_gloss_bar,
     max_question_chars: int = GRAPHS.max_question_chars,
     refuse_below: float = REFUSAL.statute_qa,
     strict: bool = False,
@@ -743,7 +801,10 @@ def statute_qa_graph(
     (:class:`ragkit.roles.statute_protocols.StatuteDomain`; the bundled statute's: ``STATUTE`` of
     ``ragkit.domains.statute.domain``). ``routing_table`` defaults to ``domain.routing_table``. ``grader`` is
     the document grader the local evidence grader and ``follow_references`` use; ``references`` the links
-    between paragraphs (default ``domain.reference_index(articles)``); ``max_hops=0`` turns the hop off. ``refuse_below`` is the
+    between paragraphs (default ``domain.reference_index(articles)``); ``max_hops=0`` turns the hop off;
+    ``definition_hop_bar`` is the bar of the definition a hop adds beside the best other link (None: one link per hop,
+    definitions competing with citations); ``definition_gloss_bar`` how specific a question word must be for the
+    definition holding it to be preferred (None: not). ``refuse_below`` is the
     refusal dial: the evidence score a run needs to write. ``strict=True`` raises, instead of warning, when
     ``chat_model`` cannot return structured output.
     """
@@ -781,8 +842,11 @@ def statute_qa_graph(
     graph.add_node("retrieve", retrieve_node(searches, table, by_number, k, domain=domain))
     graph.add_node("grade_evidence", grade_evidence_node(evidence_grader, rewriter))
     graph.add_node("follow_references", follow_references_node(references, grader, by_number, hop_bar, multihop_hop_bar,
-                                                               domain=domain))
-    graph.add_node("generate", generate_node(writer, domain=domain))
+                                                               domain=domain, definition_bar=definition_hop_bar,
+                                                               gloss_bar=definition_gloss_bar))
+    gloss = None if references.definitions is None or definition_gloss_bar is None else (
+        lambda q: references.definitions.gloss(q, definition_gloss_bar))
+    graph.add_node("generate", generate_node(writer, domain=domain, gloss=gloss))
     graph.add_node("verify", verify_node(hallucination_grader, domain=domain))
     graph.add_node("finish", finish)
     graph.add_node("refuse", refuse_node(domain=domain))

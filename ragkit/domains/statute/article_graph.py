@@ -22,6 +22,9 @@ to articles the statute does not have are listed in ``graph.graph["unresolved_re
 PageRank over this graph; :func:`statute_graph_retriever` wires the two together. Pictures and a k-hop
 walk of the graph are in :mod:`ragkit.domains.statute.plots`.
 
+The same definitions, read as words (:func:`statute_definitions`, a :class:`ragkit.core.references.Definitions`),
+say which defined term a question's words fall under ("a seal" -> "Marine mammal"); the paragraph index carries them.
+
 Simplifications: a term matches by its surface form, so "master" in "master plan" counts as a use and an
 irregular plural ("fishermen") does not; when a term is defined twice, the first definition wins; a
 definition's own cross-references ("an area designated under Article 28") attach to the defining
@@ -42,7 +45,7 @@ from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.graph_retriever import GraphRetriever, document_graph
-from ragkit.core.references import Reference, ReferenceIndex
+from ragkit.core.references import DEFINES, Definitions, Reference, ReferenceIndex
 from ragkit.core.search import doc_key
 from ragkit.defaults import STATUTE_QA
 from ragkit.domains.statute.citations import cited_articles, parse_citations
@@ -181,8 +184,9 @@ def paragraph_references(paragraphs: Sequence[Document],
     only when it names a paragraph), and the paragraph defining each defined term it uses.
 
     ``paragraphs`` are the statute's paragraph Documents (:func:`ragkit.domains.statute.paragraphs.paragraphs_of`).
-    A citation's weight is ``kind_weights["reference"]``; a defined term's is ``kind_weights["defined_term"]``
-    times its :func:`term_specificity` over the paragraphs, so "Authority", used everywhere, counts little.
+    A citation's weight is ``kind_weights["reference"]`` (kind ``CITES``); a defined term's is ``kind_weights["defined_term"]``
+    times its :func:`term_specificity` over the paragraphs, so "Authority", used everywhere, counts little (kind
+    ``DEFINES``, so the graph can follow the best definition apart from the best citation).
     A cited article or paragraph the statute lacks becomes a target no paragraph has (the index keeps it
     apart, unresolved). "this Article" and "paragraph (1)" are not citations and are not read.
 
@@ -216,18 +220,41 @@ def paragraph_references(paragraphs: Sequence[Document],
             refs.extend(Reference(key, target, why, kind_weights["reference"]) for target in targets)
         for term in uses.get(key, []):
             weight = kind_weights["defined_term"] * term_specificity(term_df[term], len(paragraphs))
-            refs.append(Reference(key, terms[term], f"{label} uses the defined term '{term}'", weight))
+            refs.append(Reference(key, terms[term], f"{label} uses the defined term '{term}'", weight, DEFINES))
         return refs
 
     return references_of
 
 
+def statute_definitions(articles: Sequence[Document]) -> Definitions:
+    """The statute's defined terms with the words of their definitions (the text after ``"Term" means``, to the end
+    of its paragraph), for finding the terms a question's words fall under (:class:`ragkit.core.references.Definitions`).
+
+    >>> from ragkit.domains.statute.corpus import load_statute
+    >>> statute_definitions(load_statute()).under("A seal swims up to my motorboat. Do I have to slow down?", 0.6)
+    ['Marine mammal']
+    """
+    return _definitions(paragraphs_of(articles))
+
+
+def _definitions(paragraphs: Sequence[Document]) -> Definitions:
+    bodies: dict[str, str] = {}
+    where: dict[str, str] = {}
+    for p in paragraphs:
+        for match in _DEFINITION.finditer(p.page_content):
+            term = " ".join(match.group("term").split())
+            if term and term.lower() not in {t.lower() for t in bodies}:
+                bodies[term], where[term] = p.page_content[match.end():].split("\n")[0], doc_key(p)
+    return Definitions.from_texts(bodies, [p.page_content for p in paragraphs], where)
+
+
 def statute_reference_index(articles: Sequence[Document], kind_weights: Mapping[str, float] = KIND_WEIGHTS) -> ReferenceIndex:
-    """The references among the statute's paragraphs, both ways (see :func:`paragraph_references`)."""
+    """The references among the statute's paragraphs, both ways (see :func:`paragraph_references`), and its
+    definitions (:func:`statute_definitions`)."""
     paragraphs = paragraphs_of(articles)
-    return ReferenceIndex(paragraphs, paragraph_references(paragraphs, kind_weights))
+    return ReferenceIndex(paragraphs, paragraph_references(paragraphs, kind_weights), _definitions(paragraphs))
 
 
 __all__ = ["EDGE_KINDS", "KIND_WEIGHTS", "STATUTE_GRAPH_DEFAULTS", "build_article_graph", "defined_terms",
-           "paragraph_references", "statute_graph_retriever", "statute_reference_index", "term_pattern",
+           "paragraph_references", "statute_definitions", "statute_graph_retriever", "statute_reference_index", "term_pattern",
            "term_specificity", "terms_used"]

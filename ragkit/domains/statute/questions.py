@@ -9,7 +9,10 @@ A question's *kind* says which evidence it needs (:class:`ragkit.roles.statute_p
 - ``citation``: the question names an article ("What does Article 12(3) require?"), decided by the
   citation parser (:func:`citation_note`), never by similarity;
 - ``unanswerable``: the statute does not say (another law, another country, a figure the Act leaves to
-  someone else); refused without searching, so it must win by a margin.
+  someone else); refused without searching, so it must win by a margin. A question refused so is read once
+  more with the defined terms its words fall under added ("A seal swims up to my motorboat" + "(marine
+  mammal)": :class:`GlossingQuestionClassifier`), and searched when that reading is not refused: a question
+  that turns on a defined word is worded far from the statute, the very thing that makes it look off topic.
 
 :data:`KINDS` describes each kind with example questions written for the classifier from the statute's
 structure and the forms people ask in, after reading the dev split (never the test split) and never
@@ -20,7 +23,7 @@ kind to a retrieval strategy; both tables are measured in ``benchmarks/statute/s
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
@@ -33,6 +36,7 @@ from ragkit.offline.evidence import LocalEvidenceGrader
 from ragkit.offline.question_classifier import LocalQuestionClassifier
 from ragkit.roles.llm_analysis import LLMEvidenceGrader, LLMQuestionClassifier
 from ragkit.roles.protocols import DocumentGrader, RouteSpec
+from ragkit.roles.statute_protocols import KindDecision
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
 REFUSE_KIND, SAFE_KIND, CITATION_KIND, MULTIHOP_KIND = "unanswerable", "single", "citation", "multihop"
@@ -165,20 +169,68 @@ def citation_note(question: str) -> str:
     return f"cites {', '.join(dict.fromkeys(c.label() for c in cited))}" if cited else ""
 
 
+class GlossingQuestionClassifier(LocalQuestionClassifier):
+    """A :class:`LocalQuestionClassifier` that reads a question it would refuse once more, glossed (``gloss``: the
+    question with the defined terms its words fall under added), and keeps the refusal only when that reading is
+    refused too. Only refusals change: every other kind is the plain classifier's.
+
+    What it cannot do: a word of a definition that is also an everyday word ("close" in "closed to all fishing")
+    glosses an off-topic question too, which is then searched instead of refused (the evidence grader may still
+    refuse it); a question worded with none of a definition's words is refused as before.
+    """
+
+    def __init__(self, *args: Any, gloss: Callable[[str], str] | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.gloss = gloss
+
+    def classify(self, question: str) -> KindDecision:
+        decision = super().classify(question)
+        if decision.kind != self.refuse or self.gloss is None:
+            return decision
+        glossed = self.gloss(question)
+        again = super().classify(glossed) if glossed != question else decision
+        if again.kind == self.refuse:
+            return decision
+        return KindDecision(again.kind, again.confidence, f"{again.note} (read as {glossed!r})".lstrip(), again.fallback)
+
+
+def definitions_gloss(documents: Sequence[Document] | Callable[[], Sequence[Document]] = load_statute,
+                      bar: float = STATUTE_QA.definition_gloss_bar) -> Callable[[str], str]:
+    """The question with the statute's defined terms its words fall under (at least ``bar`` specific) added, the
+    definitions read on first use (:func:`ragkit.domains.statute.article_graph.statute_definitions`).
+
+    >>> definitions_gloss()("Does the Act still apply 10 nautical miles offshore?")
+    'Does the Act still apply 10 nautical miles offshore? (coastal waters)'
+    """
+    from ragkit.domains.statute.article_graph import statute_definitions
+
+    found: list[Any] = []
+
+    def gloss(question: str) -> str:
+        if not found:
+            found.append(statute_definitions(list(documents() if callable(documents) else documents)))
+        return found[0].gloss(question, bar)
+
+    return gloss
+
+
 def local_question_classifier(documents: Sequence[Document] | Callable[[], Sequence[Document]] = load_statute,
                               embedder: Embeddings | None = None,
                               refuse_margin: float = STATUTE_QA.classifier_refuse_margin, k: int = STATUTE_QA.classifier_k,
                               passage_weight: float = STATUTE_QA.classifier_passage_weight,
                               passage_bar: float = STATUTE_QA.classifier_passage_bar,
-                              term_weight: float = STATUTE_QA.classifier_term_weight) -> LocalQuestionClassifier:
-    """The local classifier of the statute's kinds, the articles (default: loaded on first use) as corpus evidence.
+                              term_weight: float = STATUTE_QA.classifier_term_weight,
+                              gloss_bar: float | None = STATUTE_QA.definition_gloss_bar) -> LocalQuestionClassifier:
+    """The local classifier of the statute's kinds, the articles (default: loaded on first use) as corpus evidence;
+    a refusal is checked on the question glossed with the defined terms it falls under (``gloss_bar`` None: not).
 
     >>> local_question_classifier().classify("What does Article 12(3) require?").kind  # a citation needs no model
     'citation'
     """
-    return LocalQuestionClassifier(KINDS, refuse=REFUSE_KIND, safe=SAFE_KIND, rules={CITATION_KIND: citation_note},
-                                   documents=documents, embedder=embedder, refuse_margin=refuse_margin, k=k,
-                                   passage_weight=passage_weight, passage_bar=passage_bar, term_weight=term_weight)
+    return GlossingQuestionClassifier(KINDS, refuse=REFUSE_KIND, safe=SAFE_KIND, rules={CITATION_KIND: citation_note},
+                                      documents=documents, embedder=embedder, refuse_margin=refuse_margin, k=k,
+                                      passage_weight=passage_weight, passage_bar=passage_bar, term_weight=term_weight,
+                                      gloss=None if gloss_bar is None else definitions_gloss(documents, gloss_bar))
 
 
 def llm_question_classifier(model: BaseChatModel) -> LLMQuestionClassifier:
@@ -198,6 +250,6 @@ def llm_evidence_grader(model: BaseChatModel) -> LLMEvidenceGrader:
                              missing="left to someone else, or in another law")
 
 
-__all__ = ["CITATION_KIND", "CORPUS", "KINDS", "MULTIHOP_KIND", "QuestionKind", "REFUSALS", "REFUSE_KIND", "ROUTED_KINDS", "ROUTING_TABLE",
-           "SAFE_KIND", "STARTING_TABLE", "citation_note", "llm_evidence_grader", "llm_question_classifier",
+__all__ = ["CITATION_KIND", "CORPUS", "GlossingQuestionClassifier", "KINDS", "MULTIHOP_KIND", "QuestionKind", "REFUSALS", "REFUSE_KIND", "ROUTED_KINDS", "ROUTING_TABLE",
+           "SAFE_KIND", "STARTING_TABLE", "citation_note", "definitions_gloss", "llm_evidence_grader", "llm_question_classifier",
            "local_evidence_grader", "local_question_classifier"]

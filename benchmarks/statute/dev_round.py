@@ -1,0 +1,96 @@
+"""The statute QA graph at its defaults on every DEV set at once: the decision rule of the 2026-12-03 round.
+
+Sets: the DEV split of ``data/eval/statute_qa.json`` (78 questions; the test split is never read here) and the
+three multi-hop dev sets (``statute_multihop_dev.json``, ``statute_multihop_held_out.json``,
+``statute_multihop_report.json``: the last two were scored once each as held-out sets and are dev sets since).
+``statute_multihop_report2.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
+``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)``, every default.
+
+Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type, and answerable refused);
+``--show-errors`` also prints to stderr every dev item whose answer misses a gold article (dev items only).
+Nothing is written to disk. About two minutes::
+
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/dev_round.py [--show-errors] [--max-hops 0] [--hop-bar 0.1] [--definition-hop-bar none] [--gloss-bar none]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from statute_qa import GOLD, cited_articles_of, kind_metrics, run_graph  # noqa: E402
+
+from ragkit.defaults import STATUTE_QA  # noqa: E402
+from ragkit.domains.statute.corpus import load_statute  # noqa: E402
+from ragkit.domains.statute.domain import STATUTE  # noqa: E402
+from ragkit.domains.statute.questions import local_question_classifier  # noqa: E402
+from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
+from ragkit.goldsets import load_goldset  # noqa: E402
+from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
+
+MULTIHOP_DEV_SETS = ("statute_multihop_dev.json", "statute_multihop_held_out.json", "statute_multihop_report.json")
+FIGURES = ("answer_cites_every_gold_article", "answer_cites_a_gold_article", "cited_article_f1", "answered", "hopped")
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show-errors", action="store_true", help="print dev items whose answer misses a gold article")
+    parser.add_argument("--max-hops", type=int, default=STATUTE_QA.max_hops)
+    parser.add_argument("--hop-bar", type=float, default=STATUTE_QA.hop_bar)
+    parser.add_argument("--definition-hop-bar", type=lambda v: None if v == "none" else float(v), default=STATUTE_QA.definition_hop_bar,
+                        help="a number, or none (definitions compete with citations, as before the 2026-12-03 round)")
+    parser.add_argument("--gloss-bar", type=lambda v: None if v == "none" else float(v), default=STATUTE_QA.definition_gloss_bar,
+                        help="the classifier's second reading of a refused question: a number, or none (no second reading)")
+    args = parser.parse_args(argv)
+    gold, _ = load_goldset(GOLD)
+    dev = [i for i in gold if i["split"] == "dev"]
+    sets = {"statute dev": dev}
+    for name in MULTIHOP_DEV_SETS:
+        sets[name] = [{**i, "type": "multihop"} for i in load_goldset(name)[0]["items"]]
+    articles = load_statute()
+    graph = build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE, max_hops=args.max_hops, hop_bar=args.hop_bar,
+                                   definition_hop_bar=args.definition_hop_bar, definition_gloss_bar=args.gloss_bar,
+                                   question_classifier=local_question_classifier(articles, gloss_bar=args.gloss_bar))
+    out: dict[str, Any] = {}
+    pooled: list[dict] = []
+    pooled_runs: dict[str, dict] = {}
+    for name, items in sets.items():
+        runs = run_graph(graph, items)
+        answerable = [i for i in items if i["type"] != "unanswerable"]
+        if name == "statute dev":
+            out[name] = {t: kind_metrics(runs, [i for i in answerable if i["type"] == t])
+                         for t in sorted({i["type"] for i in answerable})}
+            out[name]["answerable refused"] = round(sum(runs[i["id"]]["refused"] for i in answerable) / len(answerable), 4)
+            out[name]["unanswerable refused"] = round(sum(runs[i["id"]]["refused"] for i in items if i["type"] == "unanswerable")
+                                                      / max(1, len(items) - len(answerable)), 4)
+        else:
+            pooled += items
+            pooled_runs.update(runs)
+            out[name] = {"all": kind_metrics(runs, items),
+                         **{p: kind_metrics(runs, [i for i in items if i["pattern"] == p]) for p in sorted({i["pattern"] for i in items})}}
+        if args.show_errors:
+            for item in answerable:
+                r = runs[item["id"]]
+                if not set(item["gold_articles"]) <= cited_articles_of(r):
+                    print(f"{name} {item['id']} {item['type']} -> {r['question_kind']} refused={r['refused']} ({r['refusal']}) "
+                          f"articles={r['articles']} gold={item['gold_articles']} cites={r['cited_labels']} followed={r['followed']} "
+                          f"| {item['question']}", file=sys.stderr)
+    out["three multi-hop dev sets"] = {"all": kind_metrics(pooled_runs, pooled)}
+    for name, groups in out.items():
+        print(f"== {name}")
+        for group, m in groups.items():
+            print(f"  {group:18} {m}" if not isinstance(m, dict) else
+                  f"  {group:18} n {m['n']:3}  " + "  ".join(f"{k} {m[k]:.3f}" for k in FIGURES))
+    return out
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
