@@ -78,6 +78,14 @@ def configs(d: int, n: int) -> dict[str, tuple[Callable[[], faiss.Index], str]]:
         return refined
     out["hnsw-sq8-M48"] = (sq8, "efSearch")
     out["hnsw-sq8-M48-refine4"] = (lambda: sq8(4), "efSearch")
+
+    def pca(components: int, refine: int) -> faiss.Index:  # the graph over the top principal components, re-scored exactly
+        graph = faiss.IndexHNSWFlat(components, 48, faiss.METRIC_INNER_PRODUCT)
+        graph.hnsw.efConstruction = 80
+        refined = faiss.IndexRefineFlat(faiss.IndexPreTransform(faiss.PCAMatrix(d, components), graph))
+        refined.k_factor = refine  # the top k * refine candidates re-scored on the float vectors
+        return refined  # build() zeroes the PCA's bias after training (pca_bias_to_zero)
+    out["hnsw-pca128-M48-refine10"] = (lambda: pca(128, 10), "efSearch")
     out[f"ivf{nlist}-flat"] = (lambda: ivf(d, nlist, "flat", "flat"), "nprobe")
     out[f"ivf{nlist}-hnswcoarse-flat"] = (lambda: ivf(d, nlist, "hnsw", "flat"), "nprobe")
 
@@ -90,8 +98,22 @@ def configs(d: int, n: int) -> dict[str, tuple[Callable[[], faiss.Index], str]]:
 
 
 def searched(index: faiss.Index) -> faiss.Index:
-    """The index whose settings a search uses: the base of a re-scoring ``IndexRefine``, else the index itself."""
-    return faiss.downcast_index(index.base_index if isinstance(index, faiss.IndexRefine) else index)
+    """The index whose settings a search uses: the base of a re-scoring ``IndexRefine``, else the index itself;
+    past an ``IndexPreTransform`` (a projection), the index it feeds."""
+    index = faiss.downcast_index(index.base_index if isinstance(index, faiss.IndexRefine) else index)
+    return faiss.downcast_index(index.index) if isinstance(index, faiss.IndexPreTransform) else index
+
+
+def pca_bias_to_zero(index: faiss.Index) -> None:
+    """A trained ``PCAMatrix`` subtracts the mean; for inner product that adds a per-vector term (the projected
+    mean dotted with the vector) that changes the ranking. With the bias zero each vector is projected onto the
+    principal axes and a score misses only the residuals' dot product (``pca_first_look.py``)."""
+    index = faiss.downcast_index(index.base_index if isinstance(index, faiss.IndexRefine) else index)
+    if isinstance(index, faiss.IndexPreTransform):
+        for i in range(index.chain.size()):
+            transform = faiss.downcast_VectorTransform(index.chain.at(i))
+            if isinstance(transform, faiss.PCAMatrix):
+                faiss.copy_array_to_vector(np.zeros(transform.d_out, dtype=np.float32), transform.b)
 
 
 def build(name: str, make: Callable[[], faiss.Index], vectors: np.ndarray, folder: Path, seed: int = 0) -> tuple[faiss.Index, float]:
@@ -106,6 +128,7 @@ def build(name: str, make: Callable[[], faiss.Index], vectors: np.ndarray, folde
         wanted = 64 * base.nlist if hasattr(base, "nlist") else 50_000  # a scalar quantizer learns each dimension's range
         sample = np.random.default_rng(seed).choice(len(vectors), min(len(vectors), wanted), replace=False)
         index.train(vectors[np.sort(sample)])
+        pca_bias_to_zero(index)
     index.add(vectors)
     build_s = time.perf_counter() - start
     faiss.write_index(index, str(path))
