@@ -88,6 +88,9 @@ def test_the_ours_signal_decides_a_close_call_and_changes_nothing_at_weight_zero
 def test_the_question_level_functions_read_form_not_topic() -> None:
     assert points_at("How long do you roast the lamb for?", {"lamb"})
     assert not points_at("What is the difference between lamb and mutton?", {"lamb"})  # a set phrase, not a pointer
+    # the determiner's noun phrase ends at a function word: "the capital of Italy" is about a capital
+    assert not points_at("Which river flows through the capital of Italy?", {"itali"})
+    assert points_at("Which river flows through the Italy pavilion?", {"itali"})
     assert general_question("How long does wine keep in the fridge?", {"lamb"})
     assert not general_question("How long does wine keep in the fridge?")  # without our items' words: as before
     assert not general_question("How long do you roast the lamb for?", {"lamb"})

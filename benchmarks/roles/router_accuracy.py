@@ -392,7 +392,7 @@ def main() -> None:
                                                .get(spec.name, spec.templates)) for spec in ROUTES)
     unowned = tuple(dataclasses.replace(spec, serves=tuple(s for s in spec.serves if s != "ours")) for spec in ROUTES)
     result = {
-        "command": COMMAND,
+        "command": " ".join([COMMAND, *(f"--set {n}" for n in dict.fromkeys(args.reporting or []))]),
         "routes": "ragkit.domains.menu.routes.ROUTES with load_route_documents() (fallback llm_fallback)",
         "sets": {name: {"questions": len(items), "per_route": dict(sorted(Counter(i["route"] for i in items).items()))}
                  for name, items in {**sets, "dev+": tuning}.items()},

@@ -185,15 +185,28 @@ def _folded(question: str) -> str:
 
 
 def points_at(question: str, terms: Collection[str]) -> bool:
-    """Whether a determiner (the, this, that, these, those) in the question introduces, within three words,
-    one of ``terms`` (stemmed words, :func:`ragkit.core.nlp.tokenize`): "the lamb" points at a thing of a corpus
-    that holds "lamb", "the fridge" does not. Set phrases ("the difference between") never point.
+    """Whether a determiner (the, this, that, these, those) in the question introduces one of ``terms`` (stemmed
+    words, :func:`ragkit.core.nlp.tokenize`) in its noun phrase: the next three words, up to the first function
+    word ("the capital of France" is about a capital, not France). "the lamb" points at a thing of a corpus that
+    holds "lamb", "the fridge" does not. Set phrases ("the difference between") never point.
 
     >>> points_at("How long do you roast the lamb for?", {"lamb"}), points_at("Does it keep in the fridge?", {"lamb"})
     (True, False)
+    >>> points_at("What is the capital of France?", {"franc"}), points_at("Is the grilled octopus fresh?", {"octopu"})
+    (False, True)
     """
     text = _GENERIC_PHRASES.sub(" ", _folded(question))
-    return any(stem(w) in terms for m in _POINTED.finditer(text) for w in m.group(1).split() if w not in LUCENE_STOPWORDS)
+    return any(stem(w) in terms for m in _POINTED.finditer(text) for w in _phrase_head(m.group(1).split()))
+
+
+def _phrase_head(following: list[str]) -> list[str]:
+    """The words of a determiner's noun phrase: those before the first function word."""
+    out = []
+    for word in following:
+        if word in LUCENE_STOPWORDS:
+            break
+        out.append(word)
+    return out
 
 
 def general_question(question: str, terms: Collection[str] | None = None) -> bool:
