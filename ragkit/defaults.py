@@ -204,7 +204,8 @@ class StatuteQADefaults:
 @dataclass(frozen=True)
 class SupervisorDefaults:
     """The supervisor graph's caps, its code runner's limits, and LocalSupervisor's weights, hop cost and earn
-    margin (chosen on supervisor routing dev + tune: ``benchmarks/supervisor/routing_accuracy.py``)."""
+    margin (chosen on supervisor routing dev + tune in the fourth round; the 2026-12-03 re-tune on dev + tune + old
+    test, with ``earn_scale``, did not pass its decision rule: ``benchmarks/supervisor/README.md``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
@@ -213,6 +214,7 @@ class SupervisorDefaults:
     head_weight: float = 0.3  # weight of the head evidence (which agents' examples open with a part's first word)
     hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
     earn_margin: float = 0.1  # how much more likely to serve its part a hop's agent must be than the whole question's agent
+    earn_scale: str = "probability"  # the margin's unit: "probability" (a difference) or "log_odds" (a likelihood ratio)
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256
     sandbox_max_output_bytes: int = 20_000

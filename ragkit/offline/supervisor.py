@@ -22,7 +22,10 @@ a detail of one request that names a topic ("..., and show the DCG along the way
 worded unlike every example ("fuse the lists") is not seen as one, and "what does the snippet print" (look it
 up) and "run the snippet" differ only by their wording. The probabilities are calibrated on the route examples,
 not on questions, so they say how an example-like text would be served; each (last agent, hops) pair keeps only
-its best labelling, so an earned labelling behind an unearned better one is not weighed.
+its best labelling, so an earned labelling behind an unearned better one is not weighed. The margin is one number
+for every pair of agents, in probability or in log-odds (``earn_scale``); neither tells a follow-up the first agent
+answers ("..., and when?") from a new step as well as sending the whole question to one agent does on one-agent
+questions (the 2026-12-03 round in the README).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from itertools import groupby
-from typing import Mapping, Sequence
+from typing import Literal, Mapping, Sequence
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -304,29 +307,47 @@ def whole_agent(whole: dict[str, float]) -> AgentName:
     return max(AGENTS, key=lambda agent: (whole.get(agent, float("-inf")), -AGENTS.index(agent)))
 
 
+EarnScale = Literal["probability", "log_odds"]
+
+
+def log_odds(p: float) -> float:
+    """``log(p / (1 - p))``, with ``p`` kept within 1e-9 of 0 and 1 (so within about +-20.7).
+
+    >>> round(log_odds(0.5), 2), round(log_odds(0.9), 2), round(log_odds(1.0), 1)
+    (0.0, 2.2, 20.7)
+    """
+    p = min(1.0 - 1e-9, max(1e-9, p))
+    return math.log(p / (1.0 - p))
+
+
 def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], serve: Sequence[dict[str, float]],
-              base: AgentName) -> list[tuple[str, str, float]]:
+              base: AgentName, scale: EarnScale = "probability") -> list[tuple[str, str, float]]:
     """For each run of parts labelled with one agent other than ``base``: (agent, the run's part where that agent
     gains most, how much more likely it serves that part than ``base`` does). Chitchat and ``context`` parts are
-    nobody's hop.
+    nobody's hop. ``scale="probability"``: the gain is the difference of the probabilities; ``"log_odds"``: of their
+    log-odds, the log of a likelihood ratio, so 0.81 against 1.00 is a large step apart while 0.45 against 0.05 is
+    a large step too (both agents' evidence on one calibrated scale, not capped at 1).
 
     >>> parts = [Clause(t, t) for t in ("look it up", "and code it", "and test it")]
     >>> rows = [{"rag": 0.9, "code": 0.1}, {"rag": 0.3, "code": 0.8}, {"rag": 0.4, "code": 0.5}]
     >>> hop_gains(parts, ["rag", "code", "code"], rows, "rag")
     [('code', 'and code it', 0.5)]
+    >>> hop_gains(parts, ["rag", "code", "code"], rows, "rag", scale="log_odds")  # log(0.8/0.2) - log(0.3/0.7)
+    [('code', 'and code it', 2.2336)]
     """
     agent_parts = [i for i, label in enumerate(labels) if label in AGENTS and label != "chitchat"]
+    lift = (lambda p: p) if scale == "probability" else log_odds
     out = []
     for agent, parts in groupby(agent_parts, key=lambda i: labels[i]):
         if agent != base:
-            gain, i = max((serve[i][agent] - serve[i].get(base, 0.0), -i) for i in parts)
+            gain, i = max((lift(serve[i][agent]) - lift(serve[i].get(base, 0.0)), -i) for i in parts)
             out.append((agent, clauses[-i].text, round(gain, 4)))
     return out
 
 
 def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[str, float]], hop_cost: float,
                 max_hops: int, whole: dict[str, float] | None = None, earn_margin: float = 0.0,
-                serve: Sequence[dict[str, float]] | None = None) -> SupervisorPlan:
+                serve: Sequence[dict[str, float]] | None = None, earn_scale: EarnScale = "probability") -> SupervisorPlan:
     """The best plan of :func:`best_labellings` (a tie goes to fewer hops), with every distinct candidate and a
     note naming the plan chosen and the shorter plan it beat or the longer one that did not earn its hop.
 
@@ -335,7 +356,8 @@ def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[
     served by another agent is *earned*: on one of the hop's parts, that agent is more likely to serve it than the
     whole question's agent by at least ``earn_margin`` (:func:`hop_gains` on ``serve``, the parts' can-serve
     probabilities; without ``serve``, on ``scores``), i.e. the whole question's agent cannot serve that part. Plans
-    that are not earned stay in the candidates with the reason (``earned``, ``why``).
+    that are not earned stay in the candidates with the reason (``earned``, ``why``). ``earn_scale`` says what the
+    margin is measured in: a difference of probabilities, or of log-odds (a log likelihood ratio, :func:`hop_gains`).
     """
     serve = scores if serve is None else serve
     base = whole_agent(whole) if whole is not None else None
@@ -344,11 +366,12 @@ def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[
         plan = plan_from_labels(question, clauses, labels, scores, max_hops)
         earned, why = True, ""
         if base is not None and plan.sequence != (base,):
-            gains = hop_gains(clauses, labels, serve, base)
+            gains = hop_gains(clauses, labels, serve, base, earn_scale)
             weakest = min(gains, key=lambda g: g[2]) if gains else None
             earned = weakest is not None and weakest[2] >= earn_margin
+            unit = "" if earn_scale == "probability" else " log-odds"
             why = f"no part is served by another agent than {base}" if weakest is None else (
-                f"{weakest[0]} on {weakest[1]!r}: {weakest[2]:+.2f} over {base} "
+                f"{weakest[0]} on {weakest[1]!r}: {weakest[2]:+.2f}{unit} over {base} "
                 f"{'>=' if earned else '<'} margin {earn_margin:.2f}")
         candidate = PlanCandidate(plan.sequence, plan.tasks, round(evidence, 4), round(cost, 4),
                                   round(evidence - cost, 4), earned, why)
@@ -376,14 +399,14 @@ class LocalSupervisor:
     def __init__(self, routes: Sequence[RouteSpec], embedder: Embeddings | None = None, k: int = SUPERVISOR.k,
                  term_weight: float = SUPERVISOR.term_weight, head_weight: float = SUPERVISOR.head_weight,
                  hop_cost: float = SUPERVISOR.hop_cost, earn_margin: float = SUPERVISOR.earn_margin,
-                 default: AgentName = DEFAULT_AGENT):
+                 earn_scale: EarnScale = SUPERVISOR.earn_scale, default: AgentName = DEFAULT_AGENT):
         names = [spec.name for spec in routes]
         if not set(AGENTS) <= set(names):
             raise ValueError(f"the supervisor's routes must include every agent {list(AGENTS)}, got {names}")
         self.router = LocalRouter(routes, fallback=default, embedder=embedder, k=k)
         self.frequencies, self.sizes, self.heads = example_vocabulary(routes)
         self.term_weight, self.head_weight, self.hop_cost = term_weight, head_weight, hop_cost
-        self.earn_margin = earn_margin
+        self.earn_margin, self.earn_scale = earn_margin, earn_scale
         self.calibration = calibrate(held_out_evidence(routes, self.router.embedder, k), term_weight, head_weight)
 
     def term_evidence(self, text: str) -> dict[str, float]:
@@ -418,9 +441,9 @@ class LocalSupervisor:
         scores = [s for _, s in evidence]
         return choose_plan(question, [c for c, _ in evidence], scores, self.hop_cost, max_hops,
                            whole=self.can_serve(question), earn_margin=self.earn_margin,
-                           serve=[self.calibration(s) for s in scores])
+                           serve=[self.calibration(s) for s in scores], earn_scale=self.earn_scale)
 
 
-__all__ = ["Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED",
+__all__ = ["EarnScale", "Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED",
            "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "example_vocabulary", "head", "held_out_evidence",
-           "hop_gains", "marked_boundaries", "mix_evidence", "plan_from_labels", "whole_agent"]
+           "hop_gains", "log_odds", "marked_boundaries", "mix_evidence", "plan_from_labels", "whole_agent"]
