@@ -29,13 +29,17 @@ AXES = ["lamb", "soup", "wine", "red", "ferry", "umami", "price"]
 
 
 class KeywordEmbedder(Embeddings):
-    """One axis per keyword plus a constant axis, so every similarity can be worked out by hand."""
+    """One axis per keyword (``axes``, default :data:`AXES`) plus a constant axis, so every similarity can be
+    worked out by hand."""
+
+    def __init__(self, axes: list[str] | None = None):
+        self.axes = list(AXES if axes is None else axes)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         out = []
         for text in texts:
             found = words(text)
-            vector = np.array([float(found.count(axis)) for axis in AXES] + [0.5])
+            vector = np.array([float(found.count(axis)) for axis in self.axes] + [0.5])
             out.append(list(vector / np.linalg.norm(vector)))
         return out
 

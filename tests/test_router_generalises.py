@@ -11,31 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pytest
-from langchain_core.embeddings import Embeddings
 
-from ragkit.core.nlp import words
 from ragkit.domains.menu.routes import ROUTES, load_route_documents
 from ragkit.offline.router import LocalRouter, general_question, ours_question, points_at
 from ragkit.roles.protocols import RouteSpec
+from tests.test_router import KeywordEmbedder
 
 AXES = ["lamb", "soup", "ferry", "umami", "fridge"]
 
 
-class KeywordEmbedder(Embeddings):
-    """One axis per keyword plus a constant axis, so every similarity can be worked out by hand."""
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        out = []
-        for text in texts:
-            found = words(text)
-            vector = np.array([float(found.count(axis)) for axis in AXES] + [0.5])
-            out.append(list(vector / np.linalg.norm(vector)))
-        return out
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.embed_documents([text])[0]
 
 
 ROUTES_OWNED = [RouteSpec("menu", "", ("lamb", "soup"), serves=("ours",)), RouteSpec("news", "", ("ferry",), serves=("fresh",)),
@@ -45,7 +30,7 @@ WEIGHTS = {"fresh": 0.3, "general": 0.2, "ours": 0.25}
 
 
 def owned_router(routes=ROUTES_OWNED) -> LocalRouter:
-    return LocalRouter(routes, fallback="other", embedder=KeywordEmbedder(), documents=DOCS, margin=0.0,
+    return LocalRouter(routes, fallback="other", embedder=KeywordEmbedder(AXES), documents=DOCS, margin=0.0,
                        min_similarity=0.0, signal_weights=WEIGHTS)
 
 
@@ -76,7 +61,7 @@ def test_the_ours_signal_decides_a_close_call_and_changes_nothing_at_weight_zero
     # "soup umami" leans to the fallback (its "umami" example, and "umami" is in no document); asked of the
     # service ("have you got"), the menu's bonus for serving "ours" carries it to the menu.
     def router(weight: float) -> LocalRouter:
-        return LocalRouter(ROUTES_OWNED, fallback="other", embedder=KeywordEmbedder(), documents=DOCS, margin=0.0,
+        return LocalRouter(ROUTES_OWNED, fallback="other", embedder=KeywordEmbedder(AXES), documents=DOCS, margin=0.0,
                            min_similarity=0.0, signal_weights={**WEIGHTS, "ours": weight})
     weighted, silent = router(0.5), router(0.0)
     assert weighted.route("soup umami").route == silent.route("soup umami").route == "other"

@@ -8,15 +8,14 @@ from __future__ import annotations
 import pytest
 from langchain_core.documents import Document
 
-from ragkit.core.nlp import tokenize
 from ragkit.core.references import DEFINES, Definitions, Reference, ReferenceIndex, next_hop
 from ragkit.core.search import doc_key
 from ragkit.domains.statute.article_graph import statute_definitions, statute_reference_index
 from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.questions import KINDS, REFUSE_KIND, SAFE_KIND, GlossingQuestionClassifier
 from ragkit.graphs.statute_qa import build_statute_qa_graph
-from ragkit.roles.protocols import Answer, Grade, Groundedness
-from ragkit.roles.statute_protocols import EvidenceGrade, KindDecision
+from ragkit.roles.protocols import Answer
+from tests.test_statute_hops import FixedSearch, Grounded, Kind, OverlapGrader, Supports, articles_of
 
 LAGOON_ACT = {  # article number -> (title, paragraphs)
     1: ("Definitions", ['"Marine mammal" means any whale, dolphin or seal.', '"Craft" means any boat, raft or canoe.']),
@@ -26,50 +25,7 @@ LAGOON_ACT = {  # article number -> (title, paragraphs)
 }
 
 
-def article(number: int) -> Document:
-    title, paragraphs = LAGOON_ACT[number]
-    body = "\n\n".join(f"({i}) {text}" for i, text in enumerate(paragraphs, start=1))
-    return Document(f"Article {number}. {title}\n\n{body}", id=f"art-{number}",
-                    metadata={"id": f"art-{number}", "article": number, "title": title, "paragraphs": len(paragraphs)})
-
-
-ARTICLES = [article(n) for n in LAGOON_ACT]
-BY_NUMBER = {d.metadata["article"]: d for d in ARTICLES}
-
-
-# ---------------------------------------------------------------- test doubles (follow the role protocols)
-class FixedSearch:
-    def __init__(self, numbers):
-        self.numbers = list(numbers)
-
-    def search_with_scores(self, query, k=None):
-        return [(BY_NUMBER[n], 1.0 - i / 10) for i, n in enumerate(self.numbers[:k])]
-
-
-class OverlapGrader:
-    """Relevance = the share of the question's words (stemmed) the document holds."""
-
-    def grade_many(self, question, documents):
-        words = set(tokenize(question))
-        return [Grade(True, len(words & set(tokenize(d.page_content))) / max(len(words), 1)) for d in documents]
-
-    def grade(self, question, document):
-        return self.grade_many(question, [document])[0]
-
-
-class Kind:
-    def classify(self, question):
-        return KindDecision("multihop", 1.0, "scripted")
-
-
-class Supports:
-    def grade(self, question, documents):
-        return EvidenceGrade("sufficient", (0,), 0.9, "scripted")
-
-
-class Grounded:
-    def check(self, documents, answer):
-        return Groundedness(True)
+ARTICLES = articles_of(LAGOON_ACT)
 
 
 class QuotingWriter:
@@ -86,8 +42,8 @@ class QuotingWriter:
 
 def lagoon_graph(found, writer=None, **options):
     options = {"definition_gloss_bar": 0.0, **options}  # five paragraphs: every word is rare-ish, so no specificity bar
-    return build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FixedSearch(found) for name in ("vector", "hybrid", "graph")},
-                                  question_classifier=Kind(), evidence_grader=Supports(), grader=OverlapGrader(),
+    return build_statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FixedSearch(found, ARTICLES) for name in ("vector", "hybrid", "graph")},
+                                  question_classifier=Kind("multihop"), evidence_grader=Supports(), grader=OverlapGrader(),
                                   writer=writer or QuotingWriter(), hallucination_grader=Grounded(), **options)
 
 

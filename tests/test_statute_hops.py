@@ -37,14 +37,17 @@ HARBOUR_ACT = {  # article number -> (title, paragraphs)
 }
 
 
-def article(number: int) -> Document:
-    title, paragraphs = HARBOUR_ACT[number]
-    body = "\n\n".join(f"({i}) {text}" for i, text in enumerate(paragraphs, start=1))
-    return Document(f"Article {number}. {title}\n\n{body}", id=f"art-{number}",
-                    metadata={"id": f"art-{number}", "article": number, "title": title, "paragraphs": len(paragraphs)})
+def articles_of(act: dict[int, tuple[str, list[str]]]) -> list[Document]:
+    """A made-up statute as the graph reads one: an article Document per entry, its paragraphs numbered."""
+    out = []
+    for number, (title, paragraphs) in act.items():
+        body = "\n\n".join(f"({i}) {text}" for i, text in enumerate(paragraphs, start=1))
+        out.append(Document(f"Article {number}. {title}\n\n{body}", id=f"art-{number}",
+                            metadata={"id": f"art-{number}", "article": number, "title": title, "paragraphs": len(paragraphs)}))
+    return out
 
 
-ARTICLES = [article(n) for n in HARBOUR_ACT]
+ARTICLES = articles_of(HARBOUR_ACT)
 BY_NUMBER = {d.metadata["article"]: d for d in ARTICLES}
 
 
@@ -52,11 +55,11 @@ BY_NUMBER = {d.metadata["article"]: d for d in ARTICLES}
 class FixedSearch:
     """Finds the given articles, in order, whatever the query."""
 
-    def __init__(self, numbers):
-        self.numbers = list(numbers)
+    def __init__(self, numbers, articles=ARTICLES):
+        self.numbers, self.by_number = list(numbers), {d.metadata["article"]: d for d in articles}
 
     def search_with_scores(self, query, k=None):
-        return [(BY_NUMBER[n], 1.0 - i / 10) for i, n in enumerate(self.numbers[:k])]
+        return [(self.by_number[n], 1.0 - i / 10) for i, n in enumerate(self.numbers[:k])]
 
 
 class OverlapGrader:

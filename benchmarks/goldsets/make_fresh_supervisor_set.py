@@ -18,14 +18,13 @@ Limits: one writer's labels; 63 questions give a binomial standard error of abou
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import write_frozen_set  # noqa: E402
+from common import set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_fresh.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -104,9 +103,7 @@ def build() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the file (refused once it is frozen)")
-    return write_frozen_set(build(), PATH, check=not parser.parse_args(argv).write)
+    return set_writer(__doc__, build, PATH, argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

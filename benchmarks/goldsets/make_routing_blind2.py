@@ -30,7 +30,6 @@ an accuracy near 0.8 (about 0.09 per route of 20), so differences of a few quest
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter
@@ -38,7 +37,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import write_frozen_set  # noqa: E402
+from common import set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "routing_blind2.json"
 M, W, S, F = "search_menu", "search_wine", "search_web", "llm_fallback"
@@ -140,9 +139,7 @@ def build() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the file (refused once it is frozen)")
-    return write_frozen_set(build(), PATH, check=not parser.parse_args(argv).write)
+    return set_writer(__doc__, build, PATH, argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

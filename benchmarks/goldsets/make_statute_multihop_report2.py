@@ -36,7 +36,6 @@ about 0.11 near 0.7 (about 0.15 for each pattern's 9).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -45,7 +44,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
 sys.path.insert(0, str(ROOT))
-from common import write_frozen_set  # noqa: E402
+from common import set_writer  # noqa: E402
 
 NAME = "statute_multihop_report2.json"
 NEAR = 0.9
@@ -242,13 +241,8 @@ def check_near() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the file (a frozen one is never overwritten)")
-    parser.add_argument("--check-near", action="store_true", help="no two questions of this set within cosine NEAR")
-    args = parser.parse_args(argv)
-    if args.check_near:
-        return check_near()
-    return write_frozen_set(build(), ROOT / "data" / "eval" / NAME, check=not args.write)
+    return set_writer(__doc__, build, ROOT / "data" / "eval" / NAME, argv,
+                      {"--check-near": ("no two questions of this set within cosine NEAR", check_near)})
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,7 +27,6 @@ writer knew how the supervisor fails ("a follow-up that buys a hop"), so the set
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -35,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # this tree's ragkit, not an installed copy
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import write_frozen_set  # noqa: E402
+from common import set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_tune.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -260,13 +259,7 @@ def near_check() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="write the file (refused once it is frozen)")
-    parser.add_argument("--near", action="store_true", help="check for near-duplicates of the other sets")
-    args = parser.parse_args(argv)
-    if args.near:
-        return near_check()
-    return write_frozen_set(build(), PATH, check=not args.write)
+    return set_writer(__doc__, build, PATH, argv, {"--near": ("check for near-duplicates of the other sets", near_check)})
 
 
 if __name__ == "__main__":  # pragma: no cover

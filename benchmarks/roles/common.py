@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -81,3 +81,20 @@ def write_frozen_set(text: str, path: Path, check: bool) -> int:
     path.write_text(text, encoding="utf-8")
     print("wrote", path)
     return 0
+
+
+def set_writer(doc: str, build: Callable[[], str], path: Path, argv: list[str] | None = None,
+               checks: dict[str, tuple[str, Callable[[], int]]] | None = None) -> int:
+    """The command line of a gold-set builder script: compare with the file (default), ``--write`` it (refused once
+    frozen), or run one of ``checks`` (``{"--near": (help, function)}``, each returning an exit status)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="write the file (refused once it is frozen)")
+    for flag, (text, _) in (checks or {}).items():
+        parser.add_argument(flag, action="store_true", help=text)
+    args = vars(parser.parse_args(argv))
+    for flag, (_, check) in (checks or {}).items():
+        if args[flag.lstrip("-").replace("-", "_")]:
+            return check()
+    return write_frozen_set(build(), path, check=not args["write"])

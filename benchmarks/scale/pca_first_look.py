@@ -17,7 +17,6 @@ its p50 as a ratio of the float graph's at its own such setting. Nothing is writ
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -32,10 +31,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ann_sweep import K, ms, recall  # noqa: E402
-
-from ragkit.core.embeddings import embed, load_embedder  # noqa: E402
-from ragkit.evaluation.beir import load_beir  # noqa: E402
-from ragkit.evaluation.scale import scale_corpus  # noqa: E402
+from sq8_first_look import first_look_data, first_look_parser  # noqa: E402
 
 EF = (64, 96, 128, 192, 256, 384, 512, 640, 768, 1024)
 DIMS = (64, 96, 128, 192)
@@ -87,19 +83,10 @@ def round_robin(indexes: dict[str, faiss.Index], queries: np.ndarray, passes: in
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets" / "scifact")
-    parser.add_argument("--keep", type=Path, required=True, help="ann_sweep.py's folder (its 500k distractors)")
-    parser.add_argument("--size", type=int, default=100_000)
+    parser = first_look_parser(__doc__)
     parser.add_argument("--target", type=float, default=0.98)
     args = parser.parse_args()
-    _, vectors = scale_corpus(load_beir(args.data, "test"), 500_000, keep=args.keep, vectors="gaussian")
-    vectors = np.ascontiguousarray(vectors[: args.size], dtype=np.float32)
-    texts = list(load_beir(args.data, "train").queries.values())[:200]
-    queries = np.asarray(embed(load_embedder(), texts), dtype=np.float32)
-    exact = faiss.IndexFlatIP(vectors.shape[1])
-    exact.add(vectors)
-    _, truth = exact.search(queries, K)
+    vectors, queries, _, truth = first_look_data(args)
     sample = vectors[np.sort(np.random.default_rng(0).choice(len(vectors), min(len(vectors), 50_000), replace=False))]
     print("load average", [round(x, 2) for x in os.getloadavg()], flush=True)
 

@@ -35,12 +35,18 @@ def timed(index: faiss.Index, queries: np.ndarray, truth: np.ndarray) -> tuple[f
     return round(recall(found, truth), 4), ms(times)["p50"]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def first_look_parser(doc: str) -> argparse.ArgumentParser:
+    """The options every first look takes: the SciFact folder, ann_sweep.py's folder, how many vectors."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "datasets" / "scifact")
     parser.add_argument("--keep", type=Path, required=True, help="ann_sweep.py's folder (its 500k distractors)")
     parser.add_argument("--size", type=int, default=100_000)
-    args = parser.parse_args()
+    return parser
+
+
+def first_look_data(args: argparse.Namespace) -> tuple[np.ndarray, np.ndarray, faiss.Index, np.ndarray]:
+    """The first ``args.size`` gaussian-corpus vectors, the 200 train queries' vectors, the exact index over the
+    vectors, and the queries' exact top 10."""
     _, vectors = scale_corpus(load_beir(args.data, "test"), 500_000, keep=args.keep, vectors="gaussian")
     vectors = np.ascontiguousarray(vectors[: args.size], dtype=np.float32)
     texts = list(load_beir(args.data, "train").queries.values())[:200]
@@ -48,6 +54,12 @@ def main() -> None:
     exact = faiss.IndexFlatIP(vectors.shape[1])
     exact.add(vectors)
     _, truth = exact.search(queries, K)
+    return vectors, queries, exact, truth
+
+
+def main() -> None:
+    args = first_look_parser(__doc__).parse_args()
+    vectors, queries, exact, truth = first_look_data(args)
 
     flat = faiss.IndexHNSWFlat(vectors.shape[1], 48, faiss.METRIC_INNER_PRODUCT)
     sq8 = faiss.IndexHNSWSQ(vectors.shape[1], faiss.ScalarQuantizer.QT_8bit, 48, faiss.METRIC_INNER_PRODUCT)
