@@ -120,6 +120,12 @@ def test_each_single_agent_route(agent) -> None:
     assert out["plan"] == [agent] and out["hops"] == 1 and out[f"{agent}_answer"] == out["answer"]
 
 
+def test_the_local_supervisor_looks_up_the_team_domain_corpus_a_request_names() -> None:
+    graph, _ = make_graph(supervisor=None)  # the builder's own LocalSupervisor, with the domain's corpus name
+    out = graph.invoke({"question": "Write a function that follows exactly what the handbook describes."})
+    assert out["plan"][0] == "rag" and "code" in out["plan"]
+
+
 def test_a_three_hop_chain_passes_each_agent_the_earlier_answers() -> None:
     graph, parts = make_graph(Plan(("rag", "code", "analysis"), ("find RRF", "run its code", "judge it")))
     out = graph.invoke({"question": "Find RRF, run its example, then judge it."})

@@ -31,8 +31,17 @@ from ragkit.offline.agents import (
     printed_numbers,
 )
 from ragkit.offline.small_talk import LocalSmallTalk
-from ragkit.offline.supervisor import LocalSupervisor, best_labellings, choose_plan, marked_boundaries, reorder
-from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, agent_name, normalise_sequence, truncate
+from ragkit.offline.supervisor import (
+    LocalSupervisor,
+    best_labellings,
+    choose_plan,
+    head,
+    lookup_first,
+    marked_boundaries,
+    plan_from_labels,
+    reorder,
+)
+from ragkit.roles.agent_protocols import AGENTS, AgentAnswer, Plan, agent_name, normalise_sequence, truncate
 from ragkit.roles.llm_agents import (
     LLMAggregator,
     LLMAnalyst,
@@ -104,6 +113,69 @@ def test_structured_supervisor_and_its_malformed_output() -> None:
 def test_clauses_keep_brackets_and_quotes_whole() -> None:
     texts = [c.text for c in split_clauses("Compute the distance between [0.6, 0.8] and (1, 0), then say `f(a, b)`.")]
     assert texts == ["Compute the distance between [0.6, 0.8]", "(1, 0)", "say `f(a, b)`"]
+
+
+@pytest.mark.parametrize("question, texts", [
+    ("(1) check the definition (2) implement it (3) judge the result",
+     ["check the definition", "implement it", "judge the result"]),
+    ("1) find the defaults (k, b) 2) write a scorer", ["find the defaults (k, b)", "write a scorer"]),
+    ("1. Look it up. 2. Code it.", ["Look it up", "Code it"]),
+    ("It costs 2. Run f(1) on it.", ["It costs 2", "Run f(1) on it"]),  # a number, not a list: nothing dropped
+])
+def test_numbered_steps_are_clauses_and_their_numbers_are_dropped(question, texts) -> None:
+    clauses = split_clauses(question)
+    assert [c.text for c in clauses] == texts
+    assert all(marked_boundaries(question, clauses))  # each number marks a new step
+
+
+def test_a_back_reference_is_a_joiner_and_the_written_order_holds() -> None:
+    clauses = split_clauses("Look up the stop list, and based on that, is a long one a good idea?")
+    assert [(c.text, c.order) for c in clauses] == [("Look up the stop list", ""), ("is a long one a good idea", "")]
+    assert marked_boundaries("Look up the stop list, and based on that, is a long one a good idea?", clauses) == [True, True]
+    # a prerequisite with words of its own is still one, and comes first
+    assert [c.text for c in reorder(split_clauses("Write the code, based on the handbook's formula."))] == [
+        "based on the handbook's formula", "Write the code"]
+
+
+def test_a_piece_of_function_words_joins_the_next() -> None:
+    assert [c.text for c in split_clauses("encode the texts twice, with and without a cache, then judge it")] == [
+        "encode the texts twice", "with and without a cache", "judge it"]
+
+
+def test_a_request_is_headed_by_its_verb_after_politeness() -> None:
+    assert head("pls implement nDCG") == head("kindly implement nDCG") == head("implement nDCG") == "implement"
+
+
+def test_a_goal_question_asked_first_is_worked_on_where_it_is_restated() -> None:
+    question = "Which k1 is best for my data? Use the handbook's formula, code it, then recommend one."
+    clauses = split_clauses(question)
+    plan = plan_from_labels(question, clauses, ["analysis", "rag", "code", "analysis"], [{}] * 4, 3)
+    assert plan.sequence == ("rag", "code", "analysis") and "Which k1 is best" in plan.tasks[-1]
+    # not restated: the question is the first piece of work
+    assert plan_from_labels(question, clauses, ["analysis", "rag", "code", "code"], [{}] * 4, 3).sequence == (
+        "analysis", "rag", "code")
+    # no question first: a repeat is a step of its own ("look it up, run it, then look up what the output means")
+    said = "Look up the example, run it, then find what the output means."
+    assert plan_from_labels(said, split_clauses(said), ["rag", "code", "rag"], [{}] * 3, 3).sequence == (
+        "rag", "code", "rag")
+
+
+def test_a_part_that_names_the_corpus_gets_a_lookup_first() -> None:
+    question = "Summarise what the handbook says about splits, then judge my test set"
+    clauses = split_clauses(question)
+    scores = [{"rag": 0.3, "analysis": 0.6, "code": 0.1}, {"rag": 0.1, "analysis": 0.7, "code": 0.1}]
+    assert choose_plan(question, clauses, scores, 0.2, 3).sequence == ("analysis",)
+    plan = choose_plan(question, clauses, scores, 0.2, 3, corpus="handbook")
+    assert plan.sequence == ("rag", "analysis") and "names the corpus" in plan.note
+    assert plan.tasks[0] == plan.tasks[1]  # the lookup searches for what the part asks about
+    # a lookup earlier in the plan serves it; small talk and other corpora need none
+    assert lookup_first(Plan(("rag", "code", "analysis"), ("a", "b", "what the handbook says")), "handbook", 3).sequence \
+        == ("rag", "code", "analysis")
+    assert lookup_first(Plan(("chitchat",), ("thanks for the handbook",)), "handbook", 3).sequence == ("chitchat",)
+    assert lookup_first(Plan(("code",), ("follow the manual",)), "handbook", 3).sequence == ("code",)
+    # the lookup can push the last hop past the cap, and the note says so
+    cut = lookup_first(Plan(("code", "analysis", "code"), ("a", "per the handbook", "c")), "handbook", 3)
+    assert cut.sequence == ("code", "rag", "analysis") and "max_hops=3" in cut.note
 
 
 @pytest.mark.parametrize("question, order", [

@@ -1,9 +1,11 @@
-"""Routing accuracy of LocalSupervisor: tuned on DEV + TUNE + the old TEST split, reported once on TEST2 (and fresh).
+"""Routing accuracy of LocalSupervisor: tuned on DEV + TUNE + old TEST + TEST2, reported once on TEST3 (and fresh).
 
-From the 2026-12-03 round the old test split (run four times) is a *dev set*: it is tuned on, its mistakes are
-printed, and its figures are dev-grade. The held-out report is ``data/eval/supervisor_routing_test2.json``
-(written blind by someone who never sees the supervisor; ``--set test2``, run once by the lead, aggregates only);
-``--set fresh`` reports on the fresh set (aggregates only). Without ``--set`` nothing held out is run.
+From the 2026-12-03 round the old test split (run four times) is a *dev set*, and from the 2026-12-04 round so is
+``data/eval/supervisor_routing_test2.json`` (reported once, 0.719, then its mistakes were read): both are tuned
+on, their mistakes are printed, and their figures are dev-grade. The held-out report is
+``data/eval/supervisor_routing_test3.json`` (written blind on 2026-12-04 by someone who never sees the supervisor
+and frozen before the round; ``--set test3``, run once by the lead, aggregates only); ``--set fresh`` reports on
+the fresh set (aggregates only). Without ``--set`` nothing held out is run.
 
 The sets (each frozen before any tuning; their sha256 is checked by ``load_goldset`` and written into the
 results): ``data/eval/supervisor_routing.json`` ``{"dev": [80 items], "test": [102 items]}`` and
@@ -15,16 +17,17 @@ each item ``{"id", "question", "sequence", "why"}``, labelled by the rules in
 Before anything is scored the script checks that no description or example of
 ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES`` copies a dev, tune or test question (identical after
 lower-casing, or MiniLM cosine >= 0.9, with ``benchmarks/roles/check_near_duplicates.py``'s functions)
-and drops from the test split any question within cosine 0.9 of a dev or tune question (reported as a count).
+and drops from the test split any question within cosine 0.9 of a dev or tune question, and from test2 any within
+0.9 of those or of a route example, as when it was reported (counts in the results).
 
-1. Tuning, on dev + tune + old test pooled (274 questions): every question's clauses (and the whole question) are scored
+1. Tuning, on dev + tune + old test + test2 pooled (363 questions): every question's clauses (and the whole question) are scored
    once per ``k`` (prototype part), once for the term part and once for the head part, and every route example
    once per ``k`` with itself left out (the can-serve calibration's input), so the grid over ``k``,
    ``term_weight``, ``head_weight``, ``hop_cost`` and ``earn_margin`` is arithmetic through the supervisor's own
    ``calibrate`` and ``choose_plan``; two grids (2026-12-03): the margin as a difference of probabilities (the
    fourth round's) and as a difference of log-odds, ``earn_scale``. The selection rule: (a) keep
    the settings whose accuracy on one-agent questions is at least the one-agent baseline's (same ``k``) on dev, on
-   tune and on old test, each; (b) score each by its *neighbourhood* accuracy on the pool (its own
+   tune, on old test and on test2, each; (b) score each by its *neighbourhood* accuracy on the pool (its own
    and its grid neighbours' mean), so a broad plateau beats a lucky spike; (c) take the best neighbourhood, then
    the highest ``earn_margin``, the highest ``hop_cost``, the best own accuracy, then grid order. It is re-run
    through the real ``LocalSupervisor`` to prove the arithmetic. The setting reported everywhere (tuning sets'
@@ -32,14 +35,14 @@ and drops from the test split any question within cosine 0.9 of a dev or tune qu
    replaces it only when the README's decision rule passes (printed as a NOTE when they differ). The whole procedure is cross-validated on the
    pool (5 folds, 10 shuffles, seed 0), on both grids, on the fourth round's alone and on the log-odds one alone,
    on the same folds: per held fold, exact sequence, one-agent accuracy and the one-agent
-   baseline's on the same questions, and chains (the decision rule in the README compares these). Dev, tune and
+   baseline's on the same questions, and chains (the decision rule in the README compares these). Dev, tune, test2 and
    old-test mistakes are printed (they are for looking at). ``--before REV`` also scores the supervisor and route examples of commit ``REV`` (with the
-   settings it shipped) on dev and tune, for the before/after table.
+   settings it shipped) on the tuning sets, and on each ``--set`` reporting set, for the before/after table.
 2. Report (skipped with ``--dev-only``): exact-sequence accuracy, on one-agent questions and on chains,
    per-agent precision and recall (agent counts in the sequence), accuracy by gold chain length, the
    hop-by-hop confusion table and the predicted-vs-gold length table, for the tuned supervisor and two
    baselines (always ``rag``; one agent per question from the same prototypes, no clauses), on the set named by
-   ``--set``: ``test2`` or ``fresh`` (``data/eval/supervisor_routing_fresh.json``, 63 questions written and frozen
+   ``--set``: ``test3`` or ``fresh`` (``data/eval/supervisor_routing_fresh.json``, 63 questions written and frozen
    before the earned-hop round). Only aggregates are written or printed for a held-out set, never its per-item
    errors; its sha256 is checked against ``data/eval/MANIFEST.json`` and written into the results, and its
    questions are checked against the route examples and cleared of near-copies of tuning questions first. An
@@ -69,7 +72,7 @@ from check_near_duplicates import near_pairs, normalise  # noqa: E402
 
 from ragkit.core.embeddings import embed, load_embedder  # noqa: E402
 from ragkit.defaults import SUPERVISOR  # noqa: E402
-from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES  # noqa: E402
+from ragkit.domains.handbook.agents import HANDBOOK_TEAM, SUPERVISOR_ROUTES  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.offline.router import LocalRouter  # noqa: E402
 from ragkit.offline.supervisor import (  # noqa: E402
@@ -87,9 +90,11 @@ RESULTS = HERE / "routing_results.json"
 SET = "supervisor_routing.json"
 TUNE = "supervisor_routing_tune.json"  # tuning questions with the one-agent cases dev lacks, frozen before tuning
 FRESH = "supervisor_routing_fresh.json"  # a second held-out set, written and frozen before the earned-hop tuning
-TEST2 = "supervisor_routing_test2.json"  # the blind report set of the 2026-12-03 round: run once, by the lead
-HELD_OUT = {"fresh": FRESH, "test2": TEST2}
+TEST2 = "supervisor_routing_test2.json"  # the blind report set of the 2026-12-03 round, run once; tuned on since 2026-12-04
+TEST3 = "supervisor_routing_test3.json"  # the blind report set of the 2026-12-04 round: run once, by the lead
+HELD_OUT = {"fresh": FRESH, "test3": TEST3}
 BAR = 0.9
+CORPUS = HANDBOOK_TEAM.corpus  # the rag agent's corpus, as the supervisor graph passes it
 GRID = {
     "k": [3, 4, 5, 6],
     "term_weight": [0.0, 0.15, 0.3, 0.5, 0.8],
@@ -174,7 +179,7 @@ def predict(pre: dict, setting: dict, calibrations: Calibrations) -> tuple[str, 
     serve = calibrations(setting)
     return choose_plan(pre["question"], pre["clauses"], scores, setting["hop_cost"], SUPERVISOR.max_hops,
                        whole=serve(mixed(protos[setting["k"]], terms, heads)), earn_margin=setting["earn_margin"],
-                       serve=[serve(row) for row in scores], earn_scale=setting["earn_scale"]).sequence
+                       serve=[serve(row) for row in scores], earn_scale=setting["earn_scale"], corpus=CORPUS).sequence
 
 
 def settings(grids: Sequence[dict[str, list]] = GRIDS) -> list[dict]:
@@ -292,16 +297,26 @@ def whole_question_baseline(router: LocalRouter, items: Sequence[dict]) -> list[
     return out
 
 
-def before(rev: str, embedder: Any, sets: dict[str, list[dict]]) -> dict[str, Any]:
-    """The supervisor, route examples and settings of commit ``rev``, scored on the tuning sets (aggregates)."""
+def supervisor_before(rev: str, embedder: Any) -> tuple[Any, Any, dict[str, Any]]:
+    """The LocalSupervisor of commit ``rev`` (its supervisor, clause splitter, route examples and settings), a
+    whole-question router over its examples, and its setting."""
     from common import module_from_git
 
     shipped = module_from_git(rev, "ragkit/defaults.py", "defaults_before").SUPERVISOR
     routes = module_from_git(rev, "ragkit/domains/handbook/agents.py", "agents_before").SUPERVISOR_ROUTES
     old = module_from_git(rev, "ragkit/offline/supervisor.py", "supervisor_before")
+    nlp = module_from_git(rev, "ragkit/core/nlp.py", "nlp_before")
+    for name in ("split_clauses", "tokenize", "clean_query", "Clause"):  # its own clause splitter, not today's
+        if hasattr(old, name):
+            setattr(old, name, getattr(nlp, name))
     setting = {key: getattr(shipped, key) for key in ("k", "term_weight", "head_weight", "hop_cost", "earn_margin")}
-    sup = old.LocalSupervisor(routes, embedder, **setting)
-    router = LocalRouter(routes, fallback="rag", embedder=embedder, k=setting["k"])
+    return old.LocalSupervisor(routes, embedder, **setting), LocalRouter(routes, fallback="rag", embedder=embedder,
+                                                                       k=setting["k"]), setting
+
+
+def before(rev: str, embedder: Any, sets: dict[str, list[dict]]) -> dict[str, Any]:
+    """The supervisor, route examples and settings of commit ``rev``, scored on the tuning sets (aggregates)."""
+    sup, router, setting = supervisor_before(rev, embedder)
     out: dict[str, Any] = {"rev": rev, "setting": setting}
     for name, items in sets.items():
         gold = [tuple(i["sequence"]) for i in items]
@@ -337,18 +352,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation (faster while editing)")
     parser.add_argument("--before", metavar="REV", help="also score commit REV's supervisor on the tuning sets")
     parser.add_argument("--set", choices=tuple(HELD_OUT), action="append", default=None,
-                        help="a held-out set to report on once (aggregates only; repeatable): test2 (the lead runs it) or fresh")
+                        help="a held-out set to report on once (aggregates only; repeatable): test3 (the lead runs it) or fresh")
     args = parser.parse_args(argv)
 
     data, sha = load_goldset(SET)
     tune_data, tune_sha = load_goldset(TUNE)
-    tuning = {"dev": data["dev"], "tune": tune_data["tune"], "test": data["test"]}  # "test": the old test split, now dev
+    test2, test2_sha = load_goldset(TEST2)
+    # "test": the old test split, dev-grade since 2026-12-03; "test2": the 2026-12-03 report set, dev-grade since 2026-12-04
+    tuning = {"dev": data["dev"], "tune": tune_data["tune"], "test": data["test"], "test2": test2["test2"]}
     embedder = load_embedder()
+    # test2 was written blind: as when it was reported, a question a route example nearly copies is left out
+    tuning["test2"], copied2 = drop_near(embedder, [{"question": t} for t in example_texts()], tuning["test2"])
     checks = check_examples(embedder, tuning)
     tuning["test"], dropped = drop_near(embedder, tuning["dev"] + tuning["tune"], tuning["test"])
+    tuning["test2"], dropped2 = drop_near(embedder, tuning["dev"] + tuning["tune"] + tuning["test"], tuning["test2"])
     print(f"{SET} sha256 {sha[:12]}; {TUNE} sha256 {tune_sha[:12]}; "
           + ", ".join(f"{name} {len(items)}" for name, items in tuning.items())
-          + f" (old test: dropped {dropped} near dev or tune); {checks}")
+          + f" (old test: dropped {dropped} near dev or tune; test2: {dropped2} near those, {copied2} near a route example); {checks}")
 
     supervisors = {k: LocalSupervisor(SUPERVISOR_ROUTES, embedder, k=k, term_weight=0.0, head_weight=0.0)
                    for k in GRID["k"]}
@@ -364,15 +384,15 @@ def main(argv: list[str] | None = None) -> int:
     fourth, fourth_acc, _ = tune(correct, single, source, baseline, everything, [FOURTH_ROUND])
     print(f"fourth-round technique (probability margins) chosen on the pool: {fourth}  accuracy {fourth_acc:.4f}")
     setting, acc, smooth = tune(correct, single, source, baseline, everything)
-    print(f"chosen on dev + tune + old test: {setting}  accuracy {acc:.4f} (neighbourhood {smooth:.4f})")
+    print(f"chosen on dev + tune + old test + test2: {setting}  accuracy {acc:.4f} (neighbourhood {smooth:.4f})")
     shipped = {key: getattr(SUPERVISOR, key) for key in GRID}
     if setting != shipped:
         print(f"NOTE: ragkit.defaults.SUPERVISOR ships {shipped}; it changes only when the README's decision rule "
               "passes (CV exact up AND CV one-agent >= the baseline's); every report below uses what ships")
-    chosen = LocalSupervisor(SUPERVISOR_ROUTES, embedder, **setting)
+    chosen = LocalSupervisor(SUPERVISOR_ROUTES, embedder, **setting, corpus=CORPUS)
     assert [predict(p, setting, calibrations) for p in pre] == [chosen.plan(i["question"]).sequence for i in pooled], \
         "the grid arithmetic disagrees with LocalSupervisor"
-    real = LocalSupervisor(SUPERVISOR_ROUTES, embedder, **shipped)  # what ships: reported on every set
+    real = LocalSupervisor(SUPERVISOR_ROUTES, embedder, **shipped, corpus=CORPUS)  # what ships: reported on every set
     pooled_pred = [real.plan(item["question"]).sequence for item in pooled]
     for name, item, pred in zip(source, pooled, pooled_pred):
         if tuple(item["sequence"]) != pred:
@@ -388,11 +408,14 @@ def main(argv: list[str] | None = None) -> int:
     whole = LocalRouter(SUPERVISOR_ROUTES, fallback="rag", embedder=embedder, k=shipped["k"])
     result: dict[str, Any] = {
         "command": COMMAND, "set": f"data/eval/{SET}", "sha256": sha, "tune_set": f"data/eval/{TUNE}",
-        "tune_sha256": tune_sha, "checks": checks, "old_test_dropped_near_dev_or_tune": dropped, "grids": GRIDS,
+        "tune_sha256": tune_sha, "checks": checks, "old_test_dropped_near_dev_or_tune": dropped,
+        "test2_set": f"data/eval/{TEST2}", "test2_sha256": test2_sha, "test2_dropped_near_dev_tune_or_test": dropped2,
+        "test2_dropped_near_examples": copied2, "grids": GRIDS,
         "chosen": setting, "shipped": shipped, "fourth_round_technique_chosen": fourth, "accuracy_tuning_pool": round(acc, 4),
         "neighbourhood_accuracy": round(smooth, 4), "cross_validated_tuning_pool": cv,
-        "note": "dev, tune and old test (dev-grade since 2026-12-03): tuned on, mistakes printed; "
-                "fresh and test2: reported once, aggregates only (no per-item errors)",
+        "note": "dev, tune, old test (dev-grade since 2026-12-03) and test2: tuned on, mistakes printed; "
+                "fresh and test3: reported once, aggregates only (no per-item errors); test2: reported once (2026-12-03), "
+                "dev-grade since 2026-12-04",
     }
     offset = 0
     for name, items in tuning.items():
@@ -427,6 +450,9 @@ def main(argv: list[str] | None = None) -> int:
             "baseline_always_rag": metrics(gold, [("rag",)] * len(held)),
             "baseline_whole_question_one_agent": metrics(gold, whole_question_baseline(whole, held)),
         }
+        if args.before:  # the same questions through commit REV's supervisor: this round's before/after
+            old_sup, _, _ = supervisor_before(args.before, embedder)
+            result[name][f"before_{args.before}"] = metrics(gold, [old_sup.plan(i["question"]).sequence for i in held])
         for label, m in result[name].items():
             show(f"{name} {label}", m)
         print(f"{name} sha256 {about[name + '_sha256'][:12]}, {len(held)} questions ({about[name + '_dropped_near_tuning']} "

@@ -634,6 +634,11 @@ PREREQUISITE_OPENERS = ("after", "once", "based on", "using", "given", "accordin
 _CUT_BEFORE = ("and", "then", "after", "afterwards", "before", "once", "finally", "lastly")
 _CLAUSE_PUNCT = ".?!;:,"
 _ARROWS = ("->", "=>", "\u2192")
+# A list number that opens a step: "(1) ", "2) ", or "1. " in a text that also numbers a "2. ".
+_ENUMERATOR = re.compile(r"\(\d{1,2}\)(?=\s)|\d{1,2}\)(?=\s)|\d{1,2}\.(?=\s+\S)")
+# What the clause before produced, pointed back at: "based on that" is no prerequisite of its own.
+_BACK_REFERENCE = re.compile(r"(?:that|this|it|them|these|those|the above|"
+                             r"(?:the|that|this|these|those) (?:results?|answers?|outputs?|numbers?|findings?))", re.I)
 
 
 @dataclass(frozen=True)
@@ -647,12 +652,25 @@ class Clause:
     order: Order = ""
 
 
+def _enumerators(question: str) -> dict[int, int]:
+    """Where each list number opening a step starts and ends (after a space or at the start of the text)."""
+    found = [m for m in _ENUMERATOR.finditer(question) if m.start() == 0 or question[m.start() - 1].isspace()]
+    dotted = {m.group()[:-1] for m in found if m.group().endswith(".")}
+    return {m.start(): m.end() for m in found if not m.group().endswith(".") or {"1", "2"} <= dotted}
+
+
 def _clause_pieces(question: str) -> list[str]:
-    """Cut at depth-0 punctuation followed by a space (or the end), at arrows, and before cut words."""
-    out, start, depth, quote = [], 0, 0, ""
+    """Cut at depth-0 punctuation followed by a space (or the end), at arrows and list numbers (both dropped),
+    and before cut words; a piece of function words only ("with" of "with and without") joins the next."""
+    spans, start, depth, quote = [], 0, 0, ""
     i, n = 0, len(question)
+    numbered = _enumerators(question)
     while i < n:
         ch = question[i]
+        if not quote and depth == 0 and i in numbered:
+            spans.append((start, i))
+            start = i = numbered[i]
+            continue
         if quote:
             quote = "" if ch == quote else quote
         elif ch in "`\"":
@@ -664,18 +682,33 @@ def _clause_pieces(question: str) -> list[str]:
         elif depth == 0:
             arrow = next((a for a in _ARROWS if question.startswith(a, i)), None)
             if arrow:
-                out.append(question[start:i])
+                spans.append((start, i))
                 start = i = i + len(arrow)
                 continue
             if ch in _CLAUSE_PUNCT and (i + 1 == n or question[i + 1].isspace()):
-                out.append(question[start:i + 1])
+                spans.append((start, i + 1))
                 start = i + 1
             elif ch.isspace() and i > start and any(re.match(rf"{w}\b", question[i + 1:i + 12].lower()) for w in _CUT_BEFORE):
-                out.append(question[start:i])
+                spans.append((start, i))
                 start = i + 1
         i += 1
-    out.append(question[start:])
-    return [p.strip() for p in out if p.strip(" \t\n" + _CLAUSE_PUNCT)]
+    spans.append((start, n))
+    kept: list[tuple[int, int]] = []
+    for begin, end in spans:
+        text = question[begin:end]
+        if not text.strip(" \t\n" + _CLAUSE_PUNCT):
+            continue
+        if kept and question[kept[-1][1]:begin].isspace() and _function_words_only(question[slice(*kept[-1])]):
+            begin = kept.pop()[0]  # "with" + "and without a cache": one piece
+        kept.append((begin, end))
+    return [question[begin:end].strip() for begin, end in kept]
+
+
+def _function_words_only(piece: str) -> bool:
+    """A piece with no word of its own ("with", "and the"), not a joiner or a sentence of its own."""
+    found = words(piece)
+    return bool(found) and all(w in LUCENE_STOPWORDS for w in found) and piece.strip().lower() not in SEQUENCE_WORDS \
+        and piece.rstrip()[-1] not in _CLAUSE_PUNCT
 
 
 def _strip_leading(text: str, words: Sequence[str]) -> tuple[str, str]:
@@ -719,6 +752,8 @@ def split_clauses(question: str) -> list[Clause]:
             text = re.sub(r"^before\b\s*", "", text, flags=re.IGNORECASE) or text
         else:
             rest, opener = _strip_leading(text, PREREQUISITE_OPENERS)
+            if opener and _BACK_REFERENCE.fullmatch(rest.strip(" ,")):  # "based on that": a joiner, as written
+                continue
             if opener:
                 order, text = "before_previous", (rest if opener in ("after", "once") else text)
         if text.strip():

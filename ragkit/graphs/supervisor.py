@@ -402,7 +402,7 @@ def supervisor_graph(
     chat_model = check_chat_model(chat_model, "chat_model", strict)
     judging = check_chat_model(judge_model, "judge_model", strict) or chat_model
     supervisor = choose(supervisor, Supervisor, "supervisor", model=judging,
-                        llm=lambda m: LLMSupervisor(m, domain.descriptions), local=lambda: LocalSupervisor(domain.routes))
+                        llm=lambda m: LLMSupervisor(m, domain.descriptions), local=lambda: LocalSupervisor(domain.routes, corpus=domain.corpus))
     analyst = choose(analyst, Analyst, "analyst", model=chat_model, llm=LLMAnalyst,
                      local=lambda: LocalAnalyst(corpus=domain.corpus))
     coder = choose(coder, Coder, "coder", model=chat_model, llm=LLMCoder, local=lambda: LocalCoder(domain.corpus))

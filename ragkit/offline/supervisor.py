@@ -12,7 +12,10 @@ The first hypothesis is the one agent that can best serve the whole question, an
 by a part that agent cannot serve, by at least ``earn_margin`` (:func:`choose_plan`). Raw scores of two agents
 are not comparable (one agent's examples share more words with everything), so each score is turned into a
 *can-serve probability* (:class:`ServeCalibration`), calibrated on the route examples, each scored with itself
-left out (:func:`held_out_evidence`, :func:`calibrate`). The examples are passed in (``routes``, e.g.
+left out (:func:`held_out_evidence`, :func:`calibrate`). Two readings of the wording follow: a goal asked first
+and worked on where it is restated ("Which k1 is best? ..., then recommend one": :func:`restated_goal`), and a
+part that names the rag agent's corpus (``corpus``, the team domain's: "handbook") gets a lookup in front of
+it (:func:`lookup_first`). The examples are passed in (``routes``, e.g.
 ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES``); how well it routes and how its settings were chosen:
 ``benchmarks/supervisor/README.md``.
 
@@ -30,6 +33,7 @@ questions (the 2026-12-03 round in the README).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections import Counter
@@ -49,7 +53,7 @@ from ragkit.roles.protocols import RouteSpec
 
 UNKNOWN_TERMS = "__unknown__"  # where term_shares puts the weight of terms no example contains
 ORDERING_WORDS = ("then", "after", "afterwards", "before", "finally", "lastly", "next", "once")  # open a new step
-UNHEADED = frozenset(("a", "an", "the", "please", "you"))  # skipped before a part's head ("before you write it")
+UNHEADED = frozenset(("a", "an", "the", "please", "pls", "plz", "kindly", "you"))  # skipped before a part's head ("before you write it")
 Labelling = tuple[float, float, tuple[str, ...]]  # (evidence, hop costs, one label per part)
 
 
@@ -172,6 +176,27 @@ def best_labellings(scores: Sequence[dict[str, float]], marked: Sequence[bool], 
     return [states[key] for key in sorted(states)]
 
 
+def restated_goal(steps: Sequence[tuple[Clause, str]]) -> list[tuple[Clause, str]]:
+    """A goal stated first and worked on last: when the first step is a question or an announcement of its own
+    (its text ends in "?" or ":") and a later step has the same agent, that agent works once, at the later step,
+    with the goal in its task ("I want a verdict on k: read the handbook, try a few values, then decide"). What it cannot do: a first question that is real work repeated later ("What is BM25? Code it, then
+    tell me what the handbook says about k1") loses its first hop.
+
+    >>> steps = [(Clause("Which k1 is best?", "Which k1 is best?"), "analysis"), (Clause("code it", "code it"), "code"),
+    ...          (Clause("recommend one", "recommend one"), "analysis")]
+    >>> [(c.text, agent) for c, agent in restated_goal(steps)]
+    [('code it', 'code'), ('Which k1 is best? recommend one', 'analysis')]
+    """
+    if len(steps) < 3 or steps[0][0].raw.rstrip()[-1:] not in ("?", ":"):
+        return list(steps)
+    (first, agent), rest = steps[0], list(steps[1:])
+    later = next((i for i, (_, label) in enumerate(rest) if label == agent), None)
+    if later is None:
+        return list(steps)
+    rest[later] = (merge(first, rest[later][0], rest[later][0].order), agent)
+    return rest
+
+
 def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[str],
                      scores: Sequence[dict[str, float]], max_hops: int) -> Plan:
     """The plan of a labelling: parts of one agent in a row are one hop; a ``context`` or ``chitchat`` part
@@ -198,6 +223,7 @@ def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[
             pending = merge(pending, clause, pending.order) if pending else clause
     if not steps:
         return Plan((max(AGENTS, key=lambda a: sum(row.get(a, 0.0) for row in scores)),), (question,))
+    steps = restated_goal(steps)
     agents, sequence, tasks = {id(c): a for c, a in steps}, [], []
     for clause in reorder([c for c, _ in steps]):
         if sequence and sequence[-1] == agents[id(clause)]:
@@ -206,6 +232,36 @@ def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[
             sequence, tasks = [*sequence, agents[id(clause)]], [*tasks, clause.text]
     cut = f" (cut at max_hops={max_hops})" if len(sequence) > max_hops else ""
     return Plan(tuple(sequence[:max_hops]), tuple(tasks[:max_hops]), cut)
+
+
+def names_corpus(text: str, corpus: str) -> bool:
+    """Whether the text names the rag agent's corpus ("what the handbook says", "the handbook's formula").
+
+    >>> names_corpus("compare it with what the Handbook claims", "handbook"), names_corpus("my notes", "handbook")
+    (True, False)
+    """
+    return bool(corpus) and re.search(rf"\b{re.escape(corpus)}(?:'s|s)?\b", text, re.IGNORECASE) is not None
+
+
+def lookup_first(plan: Plan, corpus: str, max_hops: int) -> Plan:
+    """A hop of another agent whose part names the corpus needs what the corpus says first: the lookup agent
+    (``DEFAULT_AGENT``, rag) goes in front of it unless a lookup comes earlier in the plan. Small talk needs none.
+    What it cannot do: it reads the corpus's name, not a reference to it ("the section on MMR"), and a part that
+    names the corpus only in passing ("unlike the handbook, ...") gets a lookup too.
+
+    >>> lookup_first(Plan(("code", "analysis"), ("time it", "compare with what the handbook claims")), "handbook", 3).sequence
+    ('code', 'rag', 'analysis')
+    """
+    sequence, tasks = [], []
+    for agent, task in zip(plan.sequence, plan.tasks or (("",) * len(plan.sequence))):
+        if agent not in (DEFAULT_AGENT, "chitchat") and names_corpus(task, corpus) and DEFAULT_AGENT not in sequence:
+            sequence, tasks = [*sequence, DEFAULT_AGENT], [*tasks, task]
+        sequence, tasks = [*sequence, agent], [*tasks, task]
+    if len(sequence) == len(plan.sequence):
+        return plan
+    cut = f" (cut at max_hops={max_hops})" if len(sequence) > max_hops else ""
+    note = f"{plan.note}; a lookup first: a part names the corpus{cut}"
+    return dataclasses.replace(plan, sequence=tuple(sequence[:max_hops]), tasks=tuple(tasks[:max_hops]), note=note)
 
 
 def mix_evidence(protos: dict[str, float], terms: dict[str, float], heads: dict[str, float], term_weight: float,
@@ -347,7 +403,8 @@ def hop_gains(clauses: Sequence[Clause], labels: Sequence[str], serve: Sequence[
 
 def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[str, float]], hop_cost: float,
                 max_hops: int, whole: dict[str, float] | None = None, earn_margin: float = 0.0,
-                serve: Sequence[dict[str, float]] | None = None, earn_scale: EarnScale = "probability") -> SupervisorPlan:
+                serve: Sequence[dict[str, float]] | None = None, earn_scale: EarnScale = "probability",
+                corpus: str = "") -> SupervisorPlan:
     """The best plan of :func:`best_labellings` (a tie goes to fewer hops), with every distinct candidate and a
     note naming the plan chosen and the shorter plan it beat or the longer one that did not earn its hop.
 
@@ -358,6 +415,7 @@ def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[
     probabilities; without ``serve``, on ``scores``), i.e. the whole question's agent cannot serve that part. Plans
     that are not earned stay in the candidates with the reason (``earned``, ``why``). ``earn_scale`` says what the
     margin is measured in: a difference of probabilities, or of log-odds (a log likelihood ratio, :func:`hop_gains`).
+    A hop whose part names the rag agent's corpus (``corpus``) gets a lookup in front of it (:func:`lookup_first`).
     """
     serve = scores if serve is None else serve
     base = whole_agent(whole) if whole is not None else None
@@ -390,7 +448,8 @@ def choose_plan(question: str, clauses: Sequence[Clause], scores: Sequence[dict[
     longer = [f"; not earned: {shown(c)}" for c in others if len(c.sequence) > len(best.sequence)]
     chosen = shown(best) if best.why or base is None else f"{shown(best)} [one agent for the whole question: {base}]"
     note = f"chose {chosen}{plan.note}{''.join(dict.fromkeys(outscoring[:1] + shorter[:1] + longer[:1]))}"
-    return SupervisorPlan(plan.sequence, plan.tasks, note, candidates=(best, *others))
+    plan = lookup_first(dataclasses.replace(plan, note=note), corpus, max_hops)
+    return SupervisorPlan(plan.sequence, plan.tasks, plan.note, candidates=(best, *others))
 
 
 class LocalSupervisor:
@@ -399,14 +458,15 @@ class LocalSupervisor:
     def __init__(self, routes: Sequence[RouteSpec], embedder: Embeddings | None = None, k: int = SUPERVISOR.k,
                  term_weight: float = SUPERVISOR.term_weight, head_weight: float = SUPERVISOR.head_weight,
                  hop_cost: float = SUPERVISOR.hop_cost, earn_margin: float = SUPERVISOR.earn_margin,
-                 earn_scale: EarnScale = SUPERVISOR.earn_scale, default: AgentName = DEFAULT_AGENT):
+                 earn_scale: EarnScale = SUPERVISOR.earn_scale, default: AgentName = DEFAULT_AGENT,
+                 corpus: str = ""):
         names = [spec.name for spec in routes]
         if not set(AGENTS) <= set(names):
             raise ValueError(f"the supervisor's routes must include every agent {list(AGENTS)}, got {names}")
         self.router = LocalRouter(routes, fallback=default, embedder=embedder, k=k)
         self.frequencies, self.sizes, self.heads = example_vocabulary(routes)
         self.term_weight, self.head_weight, self.hop_cost = term_weight, head_weight, hop_cost
-        self.earn_margin, self.earn_scale = earn_margin, earn_scale
+        self.earn_margin, self.earn_scale, self.corpus = earn_margin, earn_scale, corpus
         self.calibration = calibrate(held_out_evidence(routes, self.router.embedder, k), term_weight, head_weight)
 
     def term_evidence(self, text: str) -> dict[str, float]:
@@ -441,9 +501,10 @@ class LocalSupervisor:
         scores = [s for _, s in evidence]
         return choose_plan(question, [c for c, _ in evidence], scores, self.hop_cost, max_hops,
                            whole=self.can_serve(question), earn_margin=self.earn_margin,
-                           serve=[self.calibration(s) for s in scores], earn_scale=self.earn_scale)
+                           serve=[self.calibration(s) for s in scores], earn_scale=self.earn_scale,
+                           corpus=self.corpus)
 
 
-__all__ = ["EarnScale", "Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED",
+__all__ = ["EarnScale", "Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED", "restated_goal",
            "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "example_vocabulary", "head", "held_out_evidence",
-           "hop_gains", "log_odds", "marked_boundaries", "mix_evidence", "plan_from_labels", "whole_agent"]
+           "hop_gains", "log_odds", "lookup_first", "marked_boundaries", "names_corpus", "mix_evidence", "plan_from_labels", "whole_agent"]
