@@ -14,7 +14,10 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   evidence grader's dates), aggregates only.
 - ``report2``: ``data/eval/statute_multihop_report2.json``, 18 questions (9 penalty -> offence, 9 defined terms)
   written by someone who never saw the graph, for the 2026-12-03 round; run once by the lead after it,
-  aggregates only. Nobody working on the graph opens it or runs this set.
+  aggregates only. Read on 2026-12-04 (in memory) while looking for the next technique: a dev set since.
+- ``report3``: ``data/eval/statute_multihop_report3.json``, 18 more of the same two patterns, written by another
+  hand that never saw the graph and frozen on 2026-12-04 before any statute change; for the next round, run once
+  by the lead after it, aggregates only.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -29,7 +32,8 @@ Run from the project root (under a minute)::
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set dev
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set held-out
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report
-    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report2  # the lead, once
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report2  # dev-grade since 2026-12-04
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report3  # the lead, once, next round
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json",
-        "report2": "statute_multihop_report2.json"}
+        "report2": "statute_multihop_report2.json", "report3": "statute_multihop_report3.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 
