@@ -18,13 +18,12 @@ Limits: one writer's labels; 63 questions give a binomial standard error of abou
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import set_writer  # noqa: E402
+from common import routing_set, set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_fresh.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -96,10 +95,7 @@ ITEMS: list[tuple[str, list[str], str]] = [
 
 
 def build() -> str:
-    items = [{"id": f"svf-{i:03d}", "question": q, "sequence": list(seq), "why": why}
-             for i, (q, seq, why) in enumerate(ITEMS, 1)]
-    assert len({item["question"] for item in items}) == len(items)
-    return json.dumps({"fresh": items}, indent=1, ensure_ascii=False) + "\n"
+    return routing_set(ITEMS, "fresh", "svf")
 
 
 def main(argv: list[str] | None = None) -> int:

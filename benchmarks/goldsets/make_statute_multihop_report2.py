@@ -15,14 +15,8 @@ questions. Frozen in ``data/eval/MANIFEST.json`` before that round and scored on
   marine mammal, kelp on ropes is aquaculture, a floating platform is a vessel, selling the catch makes
   fishing commercial, ...), so answering needs the definition and the rule.
 
-Gold per item: ``gold_articles`` (rule or penalty article first, then the other), ``gold_paragraphs`` (the
-paragraphs that hold the answer) and a one-sentence ``answer``. :func:`validate` parses the statute's markdown
-and checks that every gold article and paragraph exists and that every number in an answer occurs in that
-item's gold paragraphs; it runs before every write.
-
-Hygiene: no two questions of this set within MiniLM cosine 0.9 of each other (``--check-near``, questions
-only). Being blind, the set was NOT compared with the earlier statute sets, so a question may happen to resemble
-one of theirs; it was written from the statute only, never from those sets.
+Gold fields, the checks run before every write and the within-set cosine check (``--check-near``, bar 0.9):
+``statute_multihop_sets.py``. Being blind, the set was not compared with the earlier statute sets.
 
 Run::
 
@@ -36,21 +30,15 @@ about 0.11 near 0.7 (about 0.15 for each pattern's 9).
 
 from __future__ import annotations
 
-import json
-import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-sys.path.insert(0, str(ROOT))
-from common import set_writer  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main  # noqa: E402
 
 NAME = "statute_multihop_report2.json"
-NEAR = 0.9
-PENALTY, DEFINED = "penalty->offence", "defined term"
 # (question, gold articles, gold paragraphs, pattern, answer)
-ITEMS: list[tuple[str, list[int], list[str], str, str]] = [
+ITEMS: list[Item] = [
     # --- penalty -> offence ---
     ("Our permit for building the new marina only allows work in daylight, but the contractor kept the pile "
      "driver going all night to catch up. What fine are we looking at?",
@@ -151,98 +139,12 @@ ABOUT = (
     "the question covers with an everyday description). No two questions within MiniLM cosine "
     f"{NEAR} of each other; not compared with earlier sets (blind). One writer's labels.")
 
-_ARTICLE = re.compile(r"^## Article (\d+)\.")
-_PARAGRAPH = re.compile(r"^\((\d+)\)\s+(.*)")
-_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-
-
-def statute_paragraphs(path: Path = ROOT / "data" / "statute.md") -> dict[str, str]:
-    """``{"35(2)": text}`` from the markdown: numbered paragraphs under ``## Article N.``, with their (a)-(e) lines."""
-    paragraphs: dict[str, str] = {}
-    article, key = None, None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line.startswith("#"):
-            match = _ARTICLE.match(line)
-            article, key = (int(match.group(1)) if match else None), None
-            continue
-        if article is None or not line:
-            continue
-        match = _PARAGRAPH.match(line)
-        if match:
-            key = f"{article}({match.group(1)})"
-            paragraphs[key] = match.group(2)
-        elif key is not None:
-            paragraphs[key] += " " + line
-    return paragraphs
-
-
-def numbers(text: str) -> set[str]:
-    return {n.rstrip(",.").replace(",", "") for n in _NUMBER.findall(text)}
-
-
-def validate() -> None:
-    """Every gold article and paragraph exists; every number of an answer occurs in that item's gold paragraphs."""
-    paragraphs = statute_paragraphs()
-    articles = {int(key.split("(")[0]) for key in paragraphs}
-    problems = []
-    patterns = {PENALTY: 0, DEFINED: 0}
-    for i, (question, arts, paras, pattern, answer) in enumerate(ITEMS, 1):
-        patterns[pattern] += 1
-        if re.search(r"\barticle\b|\bparagraph\b", question, re.I):
-            problems.append(f"{i}: the question names an article or paragraph")
-        if len(arts) != 2 or len(set(arts)) != 2 or any(a not in articles for a in arts):
-            problems.append(f"{i}: gold articles {arts}")
-        missing = [p for p in paras if p not in paragraphs]
-        if missing:
-            problems.append(f"{i}: no paragraph {missing}")
-            continue
-        if {int(p.split("(")[0]) for p in paras} != set(arts):
-            problems.append(f"{i}: paragraphs {paras} do not match articles {arts}")
-        if pattern == DEFINED and 3 not in arts:
-            problems.append(f"{i}: a defined-term item needs Article 3")
-        if pattern == PENALTY and not {35, 36} & set(arts):
-            problems.append(f"{i}: a penalty item needs Article 35 or 36")
-        allowed = set().union(*(numbers(paragraphs[p]) for p in paras))
-        stray = numbers(answer) - allowed
-        if stray:
-            problems.append(f"{i}: answer numbers {sorted(stray)} not in {paras}")
-    if patterns != {PENALTY: 9, DEFINED: 9}:
-        problems.append(f"pattern counts {patterns}")
-    if len({q for q, *_ in ITEMS}) != len(ITEMS):
-        problems.append("duplicate questions")
-    if problems:
-        raise SystemExit("invalid items:\n  " + "\n  ".join(problems))
-
-
-def build() -> str:
-    validate()
-    items = [{"id": f"mh2-{i:02d}", "question": q, "pattern": pattern, "gold_articles": arts,
-              "gold_paragraphs": paras, "answer": answer}
-             for i, (q, arts, paras, pattern, answer) in enumerate(ITEMS, 1)]
-    return json.dumps({"about": ABOUT, "items": items}, indent=1, ensure_ascii=False) + "\n"
-
-
-def check_near() -> int:
-    """Print each question's highest MiniLM cosine to another question of this set; 1 if any >= NEAR."""
-    import numpy as np
-
-    from ragkit.core.embeddings import embed, load_embedder
-
-    mine = [q for q, *_ in ITEMS]
-    vectors = embed(load_embedder(), mine)
-    sims = vectors @ vectors.T
-    np.fill_diagonal(sims, -1.0)
-    for i, question in enumerate(mine):
-        print(f"{float(np.max(sims[i])):.3f}  mh2-{i + 1:02d}")
-    worst = float(np.max(sims))
-    print(f"highest {worst:.3f} (bar {NEAR})")
-    return int(worst >= NEAR)
+def penalty_problem(arts: list[int]) -> str:
+    return "" if {35, 36} & set(arts) else "a penalty item needs Article 35 or 36"
 
 
 def main(argv: list[str] | None = None) -> int:
-    return set_writer(__doc__, build, ROOT / "data" / "eval" / NAME, argv,
-                      {"--check-near": ("no two questions of this set within cosine NEAR", check_near)})
+    return builder_main(__doc__, NAME, ITEMS, ABOUT, "mh2", penalty_problem, argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

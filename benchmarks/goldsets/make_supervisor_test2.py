@@ -38,13 +38,12 @@ about 0.1, so per-class differences of a few points are noise.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import set_writer  # noqa: E402
+from common import routing_set, set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_test2.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -155,10 +154,7 @@ ITEMS: list[tuple[str, list[str], str]] = [
 
 
 def build() -> str:
-    items = [{"id": f"svt2-{i:03d}", "question": q, "sequence": list(seq), "why": why}
-             for i, (q, seq, why) in enumerate(ITEMS, 1)]
-    assert len({item["question"] for item in items}) == len(items)
-    return json.dumps({"test2": items}, indent=1, ensure_ascii=False) + "\n"
+    return routing_set(ITEMS, "test2", "svt2")
 
 
 def main(argv: list[str] | None = None) -> int:

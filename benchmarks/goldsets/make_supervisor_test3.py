@@ -7,19 +7,8 @@ graph or benchmark was run on these questions. The set is frozen in ``data/eval/
 supervisor on it once and report aggregates only (no per-item tuning, no item-level feedback into prompts, rules
 or examples).
 
-Agents:
-- ``rag`` looks things up in the handbook (definitions, formulas, parameters, defaults, what a section says or
-  what its example shows, explanations);
-- ``code`` writes, runs or computes with Python (implement, compute, run, simulate, measure, benchmark);
-- ``analysis`` compares, weighs trade-offs, judges or recommends for a given case, interprets numbers, summarises;
-- ``chitchat`` is greetings, thanks, farewells and small talk with no request.
-
-Labelling rules: a greeting in front of a real request does not add ``chitchat``; a question that only asks what
-the handbook says or shows (even about code, a snippet or a Python name) is ``rag`` alone; "write / implement /
-compute / run" adds ``code``; "which is better / weigh up / is it worth it / interpret" adds ``analysis``; the
-sequence is the order the work must happen in, whatever order the words come in; a follow-up clause the same
-agent serves ("..., and what is its default?", "..., and round it to two decimals", "..., and justify your
-choice") does not add a second agent, so the sequence has one entry per piece of work needing a different agent.
+Agents and labelling rules: the four agent descriptions and the rules of ``make_supervisor_test2.py``'s docstring,
+word for word (the brief both sets' writers had).
 
 Shape, exactly 96 questions: 60 one-agent (16 rag, 16 code, 16 analysis, 12 chitchat; about half of the rag,
 code and analysis ones carry a second clause or sentence the same agent serves) and 36 chains: 24 of two agents
@@ -47,13 +36,12 @@ No two questions are within MiniLM cosine 0.9 of each other.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import set_writer  # noqa: E402
+from common import routing_set, set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_test3.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -172,10 +160,7 @@ ITEMS: list[tuple[str, list[str], str]] = [
 
 
 def build() -> str:
-    items = [{"id": f"svt3-{i:03d}", "question": q, "sequence": list(seq), "why": why}
-             for i, (q, seq, why) in enumerate(ITEMS, 1)]
-    assert len({item["question"] for item in items}) == len(items)
-    return json.dumps({"test3": items}, indent=1, ensure_ascii=False) + "\n"
+    return routing_set(ITEMS, "test3", "svt3")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # this tree's ragkit, not an installed copy
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import set_writer  # noqa: E402
+from common import routing_set, set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_tune.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -221,10 +221,7 @@ ITEMS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 
 
 def build() -> str:
-    items = [{"id": f"svt-{i:03d}", "question": q, "sequence": list(seq), "why": why}
-             for i, (q, seq, why) in enumerate(ITEMS, 1)]
-    assert len({item["question"] for item in items}) == len(items)
-    return json.dumps({"tune": items}, indent=1, ensure_ascii=False) + "\n"
+    return routing_set(ITEMS, "tune", "svt")
 
 
 def near_check() -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -81,6 +81,17 @@ def write_frozen_set(text: str, path: Path, check: bool) -> int:
     path.write_text(text, encoding="utf-8")
     print("wrote", path)
     return 0
+
+
+def routing_set(items: Sequence[tuple[str, Sequence[str], str]], key: str, prefix: str) -> str:
+    """A supervisor routing set's text: ``{key: [{"id": "<prefix>-001", "question", "sequence", "why"}, ...]}``
+    from ``(question, sequence, why)`` tuples, every question once."""
+    import json
+
+    rows = [{"id": f"{prefix}-{i:03d}", "question": q, "sequence": list(seq), "why": why}
+            for i, (q, seq, why) in enumerate(items, 1)]
+    assert len({row["question"] for row in rows}) == len(rows), "a question is in the set twice"
+    return json.dumps({key: rows}, indent=1, ensure_ascii=False) + "\n"
 
 
 def set_writer(doc: str, build: Callable[[], str], path: Path, argv: list[str] | None = None,
