@@ -20,8 +20,9 @@ it (:func:`lookup_first`). The examples are passed in (``routes``, e.g.
 ``benchmarks/supervisor/README.md``.
 
 What it cannot do: it reads no meaning beyond MiniLM's similarity to its examples and their words, so an
-implicit step ("Using the manual's definition, ...") is found only when its part is close to a ``rag`` example,
-a detail of one request that names a topic ("..., and show the DCG along the way") can look like a lookup, a step
+implicit step that does not name the corpus ("Using the standard definition, ...") is found only when its part is
+close to a ``rag`` example, a detail of one request that names a topic ("..., and show the DCG along the way")
+can look like a lookup, a scene-setting first sentence ("I'm building a FAQ bot.") can be taken for a step, a step
 worded unlike every example ("fuse the lists") is not seen as one, and "what does the snippet print" (look it
 up) and "run the snippet" differ only by their wording. The probabilities are calibrated on the route examples,
 not on questions, so they say how an example-like text would be served; each (last agent, hops) pair keeps only
