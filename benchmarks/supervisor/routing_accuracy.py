@@ -439,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in HELD_OUT:  # an earlier run of the same setting on another reporting set
             if name not in names and name in previous:
                 result.update({key: value for key, value in previous.items() if key.startswith(name)})
-    result["command"] = " ".join([COMMAND, *(f"--set {n}" for n in names)])
+    result["command"] = " ".join([COMMAND, *([f"--before {args.before}"] if args.before else []), *(f"--set {n}" for n in names)])
     for name in names:
         held, about = held_out(name, embedder, pooled)
         result.update(about)
