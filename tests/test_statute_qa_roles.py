@@ -277,3 +277,21 @@ def test_strategies_are_lazy_and_share_one_hybrid():
     assert len(hits) == 5 and np.all(np.diff([s for _, s in hits]) <= 1e-12)
     with pytest.raises(KeyError, match="unknown strategy"):
         shared.get("bm25")
+
+
+# ---------------------------------------------------------------- refusing unsearched needs a clear win
+STORY = "We run a small campsite and our toilet block drains straight onto the sand and into the sea. Is that a problem?"
+
+
+def test_a_story_worded_question_the_statute_covers_is_searched_before_it_is_refused() -> None:
+    """A first-person story looks like the off-topic examples ("Which beaches have lifeguards?") more than a
+    statute question does, so the refusing kind wins, but narrowly: at the default margin the graph searches it
+    and, if it refuses, names the closest provisions; at the old margin (0.15) it was refused unsearched.
+    An off-topic question is still refused unsearched."""
+    articles = load_statute()
+    graph = statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE).compile()
+    story = graph.invoke({"question": STORY})
+    assert story.get("refusal") != "unanswerable" and "Article 24" in story["answer"]  # the discharge article
+    assert graph.invoke({"question": "What is the weather like on the coast tomorrow?"})["refusal"] == "unanswerable"
+    assert local_question_classifier(articles, refuse_margin=0.15).classify(STORY).kind == "unanswerable"
+    assert local_question_classifier(articles).classify(STORY).kind != "unanswerable"

@@ -16,8 +16,9 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   written by someone who never saw the graph, for the 2026-12-03 round; run once by the lead after it,
   aggregates only. Read on 2026-12-04 (in memory) while looking for the next technique: a dev set since.
 - ``report3``: ``data/eval/statute_multihop_report3.json``, 18 more of the same two patterns, written by another
-  hand that never saw the graph and frozen on 2026-12-04 before any statute change; for the next round, run once
-  by the lead after it, aggregates only.
+  hand that never saw the graph and frozen on 2026-12-04 before that day's change (the end-to-end refusal
+  margin); run once by the lead after it, aggregates only, and once with ``--refuse-margin 0.15`` (the old
+  margin, saved apart) for the before/after.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -33,7 +34,7 @@ Run from the project root (under a minute)::
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set held-out
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report2  # dev-grade since 2026-12-04
-    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report3  # the lead, once, next round
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report3  # the lead, once (2026-12-04)
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from statute_qa import multihop_figures, run_graph  # noqa: E402
 
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
 from ragkit.domains.statute.domain import STATUTE  # noqa: E402
+from ragkit.domains.statute.questions import local_question_classifier  # noqa: E402
 from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
@@ -67,18 +69,24 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SETS), required=True)
     parser.add_argument("--save", type=Path, default=None, help="results file (default benchmarks/results/statute_multihop_<set>.json)")
+    parser.add_argument("--refuse-margin", type=float, default=None,
+                        help="the question classifier's refusal margin instead of the default (a before/after; use with --save)")
     args = parser.parse_args(argv)
     data, sha = load_goldset(SETS[args.set])
     items = [{**i, "type": "multihop"} for i in data["items"]]
     articles = load_statute()
     searches = strategy_searches(articles)
-    with_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE)
-    without_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, max_hops=0)
+    classifier = {} if args.refuse_margin is None else {
+        "question_classifier": local_question_classifier(articles, refuse_margin=args.refuse_margin)}
+    with_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, **classifier)
+    without_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, max_hops=0, **classifier)
     without_hop.invoke({"question": "What is the purpose of the Coastal Waters Act?"})  # warm-up: models load before timing
     report = {
-        "command": "HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set " + args.set,
+        "command": " ".join(["HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py",
+                             *(sys.argv[1:] if argv is None else argv)]),
         "set": {"file": f"data/eval/{SETS[args.set]}", "sha256": sha, "questions": len(items), "about": data["about"]},
-        "graph": "build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE), defaults (STATUTE_QA)",
+        "graph": "build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE), defaults (STATUTE_QA)"
+                 + ("" if args.refuse_margin is None else f", the classifier's refuse_margin {args.refuse_margin}"),
         "with_hop": multihop_figures(run_graph(with_hop, items), items),
         "without_hop": multihop_figures(run_graph(without_hop, items), items),
     }
