@@ -180,8 +180,9 @@ def best_labellings(scores: Sequence[dict[str, float]], marked: Sequence[bool], 
 def restated_goal(steps: Sequence[tuple[Clause, str]]) -> list[tuple[Clause, str]]:
     """A goal stated first and worked on last: when the first step is a question or an announcement of its own
     (its text ends in "?" or ":") and a later step has the same agent, that agent works once, at the later step,
-    with the goal in its task ("I want a verdict on k: read the handbook, try a few values, then decide"). What it cannot do: a first question that is real work repeated later ("What is BM25? Code it, then
-    tell me what the handbook says about k1") loses its first hop.
+    with the goal in its task ("I want a verdict on k: read the handbook, try a few values, then decide").
+    What it cannot do: a first question that is real work repeated later ("What is BM25? Code it, then tell me
+    what the handbook says about k1") loses its first hop.
 
     >>> steps = [(Clause("Which k1 is best?", "Which k1 is best?"), "analysis"), (Clause("code it", "code it"), "code"),
     ...          (Clause("recommend one", "recommend one"), "analysis")]
@@ -506,6 +507,6 @@ class LocalSupervisor:
                            corpus=self.corpus)
 
 
-__all__ = ["EarnScale", "Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED", "restated_goal",
-           "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "example_vocabulary", "head", "held_out_evidence",
-           "hop_gains", "log_odds", "lookup_first", "marked_boundaries", "names_corpus", "mix_evidence", "plan_from_labels", "whole_agent"]
+__all__ = ["EarnScale", "Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED",
+           "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "example_vocabulary", "head", "held_out_evidence", "hop_gains",
+           "log_odds", "lookup_first", "marked_boundaries", "mix_evidence", "names_corpus", "plan_from_labels", "restated_goal", "whole_agent"]
