@@ -34,6 +34,8 @@ OCTOPUS = Document(page_content="Grilled octopus (starter, 14.00 EUR). Tender oc
                                 "charred over the grill, on a warm chickpea purée with smoked paprika oil.")
 MUSEUM = Document(page_content="The Museum of Modern Art lends paintings to the National Gallery every spring.")
 COMMITTEE = Document(page_content="After a long debate the committee was able to reach a decision.")
+HALL = Document(page_content="The old reading room is small and quiet, and it closes early on Fridays.")
+REGALIA = Document(page_content="The crown is Byzantine in style and the cloak is of Arab craftsmanship.")
 
 
 @pytest.fixture(scope="module")
@@ -54,13 +56,15 @@ CASES = {
                   "Chablis 2021 is a dry white wine that comes from Burgundy."),
     "attribute (dish)": (OCTOPUS, "Tender octopus, charred over the grill, on a warm lentil purée with smoked paprika oil.",
                          "The octopus is served on a warm chickpea purée with smoked paprika oil."),
+    "attribute (opposite)": (HALL, "The old reading room is large and quiet.", "The old reading room is quiet and small."),
     "name": (WINE, "Chablis 2021 is a dry white wine from Alsace.", "Chablis 2021 is a dry white from Burgundy."),
+    "name (hyphenated)": (REGALIA, "The crown is Roman-style.", "The crown is Byzantine-style."),
     "name (multiword)": (MUSEUM, "The National Museum lends paintings to the Modern Art Gallery every spring.",
                          "Every spring the Museum of Modern Art lends paintings to the National Gallery."),
     "number": (WINE, "A bottle costs 42 euros.", "A bottle of it costs 38 euros."),
 }
 EXPECTED = {"negation (un-)": "negation", "quantifier (modal)": "quantifier", "attribute (dish)": "attribute",
-            "name (multiword)": "name"}
+            "attribute (opposite)": "attribute", "name (multiword)": "name", "name (hyphenated)": "name"}
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))

@@ -2,8 +2,9 @@
 
 Tokens (:func:`tokenize`, :func:`key_terms`), sentences (:func:`split_sentences`, :func:`prose_sentences`),
 the language of a question (:func:`detect_language`), the answer it asks for (:func:`answer_type`,
-:func:`has_answer`), one negation lexicon, facts in a sentence (:func:`numbers`, :func:`names`, ``[n]``
-citations), Markdown code fences (:data:`FENCE`) and the clauses of a request (:func:`split_clauses`).
+:func:`has_answer`), one negation lexicon, WordNet's antonyms (:func:`antonyms`), facts in a sentence
+(:func:`numbers`, :func:`names`, ``[n]`` citations), Markdown code fences (:data:`FENCE`) and the clauses of a
+request (:func:`split_clauses`).
 
 What it cannot do: it reads English only (French, Spanish and German are recognised, not read); the
 splitters and the name finder are regular expressions, not trained models, so unusual text is sometimes
@@ -408,6 +409,31 @@ STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "l
                        "failing", "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores",
                        "ignored", "refuse", "refuses", "refused", "rather than", "instead of")
 NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
+
+
+@lru_cache(maxsize=1)
+def _antonym_table() -> dict[str, frozenset[str]]:
+    from pathlib import Path
+
+    table: dict[str, set[str]] = {}
+    for line in (Path(__file__).with_name("antonyms.tsv")).read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            a, b = line.split("\t")
+            table.setdefault(a, set()).add(b)
+            table.setdefault(b, set()).add(a)
+    return {w: frozenset(v) for w, v in table.items()}
+
+
+def antonyms(word: str) -> frozenset[str]:
+    """WordNet 3.0's direct antonyms of an adjective or adverb (``antonyms.tsv``, its licence in the file).
+
+    Only the word as given: "larger" has none, its lemma "large" has "small". Direct antonyms only, so
+    many opposites are missing ("gentle"/"firm", "mean"/"maximum").
+
+    >>> sorted(antonyms("dry")), sorted(antonyms("eastern")), antonyms("table")
+    (['phlegmy', 'sweet', 'wet'], ['western'], frozenset())
+    """
+    return _antonym_table().get(word.lower(), frozenset())
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences

@@ -61,6 +61,7 @@ from ragkit.core.nlp import (
     NUMBER_VALUES,
     QUESTION_STOPWORDS,
     STATEMENT_NEGATIONS,
+    antonyms,
     document_subject,
     names,
     numbers,
@@ -299,6 +300,30 @@ def _verb_use(word: str, prev: str, nxt: str) -> bool:
     return classes <= {"VERB", "AUX"} and not attributive
 
 
+def _lemmas(word: str) -> set[str]:
+    return {word} | {x for forms in _all_lemmas(word).values() for x in forms}
+
+
+def _opposite(text: str, span: str, doc: str) -> tuple[str, str] | None:
+    """(claim word, span word) where the claim says the opposite of a word of its span, by WordNet's antonyms of
+    the two words' lemmas ("sweet" for "dry", "lower" for "higher"), and the document never uses the claim's word
+    (nor the claim the span's).
+
+    >>> _opposite("It has a sweet finish.", "A firm, dry finish.", "A firm, dry finish."), _opposite(
+    ...     "Dry or sweet.", "A dry finish.", "A dry finish, never sweet.")
+    (('sweet', 'dry'), None)
+    """
+    doc_keys, claim_keys = _key_set(doc), _key_set(text)
+    for w in content_words(text):
+        opposite = set().union(*(antonyms(x) for x in _lemmas(w)))
+        if not opposite or keys(w) & doc_keys:
+            continue
+        for v in content_words(span):
+            if opposite & _lemmas(v) and not keys(v) & claim_keys:
+                return w, v
+    return None
+
+
 # ---------------------------------------------------------------- negation, quantifiers, numbers, names
 _NT = re.compile(r"n['\u2019]t\b", re.IGNORECASE)
 _PHRASES = [p for p in STATEMENT_NEGATIONS if " " in p]
@@ -479,12 +504,17 @@ def number_values(text: str) -> set[str]:
 
 
 def _capital_words(text: str) -> set[str]:
-    """Capitalised words (not the first) and their hyphen parts, lower-cased, possessives removed."""
+    """Capitalised words (not the first), lower-cased, possessives removed; a hyphenated one stands for its
+    capitalised parts ("Byzantine-style" is "byzantine", "α-SMA-GFP-positive" is "sma" and "gfp")."""
+    cased = {t.lower(): t for t in re.findall(r"[\w'\u2019-]+", text)}
     out = set()
     for n in names(text):
         n = re.sub(r"['\u2019]s?$", "", n)
-        out.add(n)
-        out.update(p for p in n.split("-") if p)
+        parts = [p for p in cased.get(n, n).split("-") if p]
+        if len(parts) == 1:
+            out.add(n)
+        else:
+            out.update(p.lower() for p in parts if p[0].isupper())
     return out
 
 
@@ -675,6 +705,9 @@ class LocalHallucinationGrader:
             if all(stronger):
                 return "quantifier", stronger[0]
         if "attribute" in self.checks:
+            opposite = _opposite(claim.text, span.text, doc)
+            if opposite:
+                return "attribute", f"{opposite[0]!r} where the source says {opposite[1]!r}, its opposite"
             close = {w for w, s in status if s == "synonym"}  # near a word of the span: a rewording, not a swap
             swaps = self._swaps(claim.text, span, doc, lone=sum(s == "new" for _, s in status) <= 1, skip=close)
             if swaps:
