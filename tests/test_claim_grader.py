@@ -35,6 +35,7 @@ OCTOPUS = Document(page_content="Grilled octopus (starter, 14.00 EUR). Tender oc
 MUSEUM = Document(page_content="The Museum of Modern Art lends paintings to the National Gallery every spring.")
 COMMITTEE = Document(page_content="After a long debate the committee was able to reach a decision.")
 HALL = Document(page_content="The old reading room is small and quiet, and it closes early on Fridays.")
+TANDEM = Document(page_content="A tandem is a variant of the bicycle that is built for two riders.")
 REGALIA = Document(page_content="The crown is Byzantine in style and the cloak is of Arab craftsmanship.")
 
 
@@ -91,6 +92,7 @@ PARAPHRASES = {
     "synonym": (TERRACE, "Bookings are usually confirmed by email."),
     "synonym (two clauses)": (WINE, "Chablis 2021 is a dry white wine from Burgundy, and it goes nicely with oysters "
                                     "and grilled fish."),
+    "synonym (WordNet, far apart in MiniLM)": (TANDEM, "A tandem is a form of bicycle built for two riders."),
     "voice": (MUSEUM, "Paintings are lent to the National Gallery by the Museum of Modern Art every spring."),
     "reorder": (TERRACE, "From May to the end of September the terrace is open."),
     "merge": (WINE, "Chablis 2021, a dry white wine from Burgundy, costs 38 euros a bottle."),

@@ -141,12 +141,12 @@ def test_the_wheel_is_a_workbook_after_a_plain_install(tmp_path):
     done = subprocess.run([*ragkit_cli, "workbook", str(dest)], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     probe = ("import ragkit, sys; from ragkit.domains.menu.corpus import load_menu; from ragkit.core.files import checkout_root; "
-             "from ragkit.core.nlp import antonyms; "
-             "print(ragkit.__file__, checkout_root(), ragkit.data_dir(), len(load_menu()), *sorted(antonyms('dry')), sep='|')")
+             "from ragkit.core.nlp import antonyms, synonyms; "
+             "print(ragkit.__file__, checkout_root(), ragkit.data_dir(), len(load_menu()), *sorted(antonyms('dry')), *sorted(synonyms('marked')), sep='|')")
     out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, env=env, cwd=dest / "notebooks", check=True)
     installed, checkout, data, dishes, *opposites = out.stdout.strip().split("|")
     assert str(env_dir) in installed and checkout == "None"
-    assert "sweet" in opposites  # the package's own data (WordNet's antonyms) is in the wheel
+    assert {"sweet", "pronounced"} <= set(opposites)  # the package's own data (WordNet's two tables) is in the wheel
     assert Path(data) == dest / "data" and int(dishes) == len(load_menu())
     # Outside the copy, the data inside the installed package is used.
     out = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)

@@ -2,7 +2,7 @@
 
 Tokens (:func:`tokenize`, :func:`key_terms`), sentences (:func:`split_sentences`, :func:`prose_sentences`),
 the language of a question (:func:`detect_language`), the answer it asks for (:func:`answer_type`,
-:func:`has_answer`), one negation lexicon, WordNet's antonyms (:func:`antonyms`), facts in a sentence
+:func:`has_answer`), one negation lexicon, WordNet's antonyms and synonyms (:func:`antonyms`, :func:`synonyms`), facts in a sentence
 (:func:`numbers`, :func:`names`, ``[n]`` citations), Markdown code fences (:data:`FENCE`) and the clauses of a
 request (:func:`split_clauses`).
 
@@ -411,17 +411,29 @@ STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "l
 NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
 
 
-@lru_cache(maxsize=1)
-def _antonym_table() -> dict[str, frozenset[str]]:
+def _wordnet_lines(name: str) -> list[list[str]]:
     from pathlib import Path
 
+    text = Path(__file__).with_name(name).read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+
+
+@lru_cache(maxsize=1)
+def _antonym_table() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
-    for line in (Path(__file__).with_name("antonyms.tsv")).read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            a, b = line.split("\t")
-            table.setdefault(a, set()).add(b)
-            table.setdefault(b, set()).add(a)
+    for a, b in _wordnet_lines("antonyms.tsv"):
+        table.setdefault(a, set()).add(b)
+        table.setdefault(b, set()).add(a)
     return {w: frozenset(v) for w, v in table.items()}
+
+
+@lru_cache(maxsize=1)
+def _synonym_table() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for synset in _wordnet_lines("synonyms.tsv"):
+        for w in synset:
+            table.setdefault(w, set()).update(synset)
+    return {w: frozenset(v - {w}) for w, v in table.items()}
 
 
 def antonyms(word: str) -> frozenset[str]:
@@ -434,6 +446,18 @@ def antonyms(word: str) -> frozenset[str]:
     (['phlegmy', 'sweet', 'wet'], ['western'], frozenset())
     """
     return _antonym_table().get(word.lower(), frozenset())
+
+
+def synonyms(word: str) -> frozenset[str]:
+    """The words that share a WordNet 3.0 synonym set with this one, in any sense (``synonyms.tsv``).
+
+    Any sense, so a rare sense links words a text would not swap ("form" and "strain"); only the word as
+    given ("marked" has "pronounced", "marks" has none).
+
+    >>> "pronounced" in synonyms("marked"), "example" in synonyms("case"), "sweet" in synonyms("dry")
+    (True, True, False)
+    """
+    return _synonym_table().get(word.lower(), frozenset())
 
 
 # ---------------------------------------------------------------- facts in a sentence, quotable sentences

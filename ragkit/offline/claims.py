@@ -70,6 +70,7 @@ from ragkit.core.nlp import (
     split_sentences,
     stem,
     strip_citations,
+    synonyms,
     words,
 )
 from ragkit.defaults import VERIFIER
@@ -708,8 +709,9 @@ class LocalHallucinationGrader:
             opposite = _opposite(claim.text, span.text, doc)
             if opposite:
                 return "attribute", f"{opposite[0]!r} where the source says {opposite[1]!r}, its opposite"
-            close = {w for w, s in status if s == "synonym"}  # near a word of the span: a rewording, not a swap
-            swaps = self._swaps(claim.text, span, doc, lone=sum(s == "new" for _, s in status) <= 1, skip=close)
+            close = {w for w, s in status if s in ("synonym", "wordnet")}  # a rewording of a span word, not a swap
+            changed = sum(s in ("new", "wordnet") for _, s in status)  # a paraphrase changes several words
+            swaps = self._swaps(claim.text, span, doc, lone=changed <= 1, skip=close)
             if swaps:
                 new, old = swaps[0]
                 return "attribute", f"{new!r} where the source says {old!r}, and the document never says {new!r}"
@@ -717,7 +719,8 @@ class LocalHallucinationGrader:
 
     def _word_status(self, text: str, span: _Span, doc: str) -> list[tuple[str, str]]:
         """Each content word of the claim: "span" (the aligned span has it), "doc" (its document has it),
-        "synonym" (a word of the span is close to it) or "new"."""
+        "synonym" (a word of the span is close to it), "wordnet" (WordNet puts one of its lemmas in a synonym
+        set with a lemma of a span word: "marked" for "pronounced") or "new"."""
         in_span, in_doc = _key_set(span.text), _key_set(doc)
         items = [(w, "span" if _has(keys(w), in_span) else "doc" if _has(keys(w), in_doc) else "?")
                  for w in content_words(text)]
@@ -728,7 +731,10 @@ class LocalHallucinationGrader:
             vectors = embed(self.embedder, unknown + partners)
             sims = (vectors[:len(unknown)] @ vectors[len(unknown):].T).max(axis=1)
             close = {w for w, x in zip(unknown, sims) if x >= self.synonym_bar}
-        return [(w, s if s != "?" else ("synonym" if w in close else "new")) for w, s in items]
+        thesaurus = set().union(*(_lemmas(p) for p in partners)) if partners else set()
+        listed = {w for w in unknown if w not in close and any(synonyms(x) & thesaurus for x in _lemmas(w))}
+        return [(w, s if s != "?" else "synonym" if w in close else "wordnet" if w in listed else "new")
+                for w, s in items]
 
     def _swaps(self, text: str, span: _Span, doc: str, lone: bool, skip: Collection[str] = ()) -> list[tuple[str, str]]:
         """(claim word, source word) pairs where a claim word stands in the place of a span word the claim
