@@ -35,6 +35,8 @@ OCTOPUS = Document(page_content="Grilled octopus (starter, 14.00 EUR). Tender oc
 MUSEUM = Document(page_content="The Museum of Modern Art lends paintings to the National Gallery every spring.")
 COMMITTEE = Document(page_content="After a long debate the committee was able to reach a decision.")
 HALL = Document(page_content="The old reading room is small and quiet, and it closes early on Fridays.")
+MEDAL = Document(page_content="The Royal Society awarded Dorothy Hodgkin its Copley Medal in 1976.")
+BILL = Document(page_content="The bill was passed by the United Kingdom Parliament in 1998.")
 TANDEM = Document(page_content="A tandem is a variant of the bicycle that is built for two riders.")
 REGALIA = Document(page_content="The crown is Byzantine in style and the cloak is of Arab craftsmanship.")
 
@@ -59,13 +61,15 @@ CASES = {
                          "The octopus is served on a warm chickpea purée with smoked paprika oil."),
     "attribute (opposite)": (HALL, "The old reading room is large and quiet.", "The old reading room is quiet and small."),
     "name": (WINE, "Chablis 2021 is a dry white wine from Alsace.", "Chablis 2021 is a dry white from Burgundy."),
+    "name (initials)": (BILL, "The UK Senate passed the bill in 1998.", "In 1998 the UK Parliament passed the bill."),
     "name (hyphenated)": (REGALIA, "The crown is Roman-style.", "The crown is Byzantine-style."),
     "name (multiword)": (MUSEUM, "The National Museum lends paintings to the Modern Art Gallery every spring.",
                          "Every spring the Museum of Modern Art lends paintings to the National Gallery."),
     "number": (WINE, "A bottle costs 42 euros.", "A bottle of it costs 38 euros."),
 }
 EXPECTED = {"negation (un-)": "negation", "quantifier (modal)": "quantifier", "attribute (dish)": "attribute",
-            "attribute (opposite)": "attribute", "name (multiword)": "name", "name (hyphenated)": "name"}
+            "attribute (opposite)": "attribute", "name (multiword)": "name", "name (hyphenated)": "name",
+            "name (initials)": "name"}
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
@@ -93,6 +97,9 @@ PARAPHRASES = {
     "synonym (two clauses)": (WINE, "Chablis 2021 is a dry white wine from Burgundy, and it goes nicely with oysters "
                                     "and grilled fish."),
     "synonym (WordNet, far apart in MiniLM)": (TANDEM, "A tandem is a form of bicycle built for two riders."),
+    "name opened by an adverb, a possessive": (MEDAL, "Famously Dorothy Hodgkin received the Royal Society's Copley "
+                                                      "Medal in 1976."),
+    "name as initials": (BILL, "The UK Parliament passed the bill in 1998."),
     "voice": (MUSEUM, "Paintings are lent to the National Gallery by the Museum of Modern Art every spring."),
     "reorder": (TERRACE, "From May to the end of September the terrace is open."),
     "merge": (WINE, "Chablis 2021, a dry white wine from Burgundy, costs 38 euros a bottle."),

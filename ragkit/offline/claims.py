@@ -523,18 +523,26 @@ _NAME_RUN = re.compile(r"[A-Z][\w'\u2019-]*(?:\s+(?:(?:of|the|de|di|del|da|von|v
 
 
 def name_phrases(text: str) -> list[str]:
-    """Multiword capitalised names ("House of Savoy"), a leading "The" or other stopword left out.
+    """Multiword capitalised names ("House of Savoy"): a leading "The" or other stopword left out, a run cut after
+    a possessive ("Warsaw's Victory Square" is "Warsaw" and "Victory Square"), and a common word that opens the
+    text or a sentence left out ("Eventually King Ethelred II": "King Ethelred II").
 
     >>> name_phrases("The National Museum lends paintings to the House of Savoy.")
     ['National Museum', 'House of Savoy']
+    >>> name_phrases("Higher KYNA levels were seen in Warsaw's Victory Square.")
+    ['Victory Square']
     """
     found = []
     for m in _NAME_RUN.finditer(text):
-        run = m.group(0).split()
-        while run and run[0].lower() in QUESTION_STOPWORDS | LOGIC_WORDS:
-            run.pop(0)
-        if len(run) >= 2:
-            found.append(" ".join(run))
+        opens = not text[:m.start()].strip() or text[:m.start()].rstrip()[-1] in ".!?:;\"'(\u201c"
+        for n, part in enumerate(re.split(r"(?<=['\u2019]s)\s+|(?<=s['\u2019])\s+", m.group(0))):
+            run = re.sub(r"['\u2019]s?$", "", part).split()
+            while run and (run[0].lower() in QUESTION_STOPWORDS | LOGIC_WORDS or (opens and n == 0 and (
+                    word_classes(run[0].lower()) - {"PROPN"} or run[0].lower() in NUMBER_VALUES))):
+                run.pop(0)
+                opens = opens and bool(run) and run[0].lower() in QUESTION_STOPWORDS
+            if len(run) >= 2:
+                found.append(" ".join(run))
     return found
 
 
@@ -543,13 +551,35 @@ def _name_key(text: str) -> list[str]:
 
 
 def phrase_in(phrase: str, text: str) -> bool:
-    """A name phrase occurs in the text as a run of the same stems (case, "of the" and "'s" ignored).
+    """A name phrase occurs in the text as a run of the same stems (case, "of the" and "'s" ignored), also once
+    the text's brackets are dropped and the phrase's initials are spelt out as the text spells them ("UK
+    Parliament" in "the United Kingdom Parliament").
 
     >>> phrase_in("Museum of Modern Art", "The Museum of Modern Art's gallery"), phrase_in("National Museum", "National Gallery")
     (True, False)
+    >>> phrase_in("UK Parliament", "passed by the United Kingdom (UK) Parliament"), phrase_in("UK Senate", "the UK Parliament")
+    (True, False)
     """
-    key, seq = _name_key(phrase), _name_key(text)
-    return bool(key) and any(seq[i:i + len(key)] == key for i in range(len(seq) - len(key) + 1))
+    plain = re.sub(r"\s*\([^)]*\)", "", text)
+    spelt = " ".join(_spelt_out(w, text) for w in phrase.split())
+    for a, b in ((phrase, text), (phrase, plain), (spelt, plain)):
+        key, seq = _name_key(a), _name_key(b)
+        if key and any(seq[i:i + len(key)] == key for i in range(len(seq) - len(key) + 1)):
+            return True
+    return False
+
+
+def _spelt_out(token: str, text: str) -> str:
+    """An all-capitals token as the run of capitalised words of the text whose initials it is ("EU": "European
+    Union"), or the token itself."""
+    if not (2 <= len(token) <= 6 and token.isalpha() and token.isupper()):
+        return token
+    for run in re.findall(r"(?:\b[A-Z][\w'-]*(?:\s+(?:of|the|and|for)\s+|\s+|\b))+", text):
+        capitals = [w for w in run.split() if w[0].isupper()]
+        for i in range(len(capitals) - len(token) + 1):
+            if "".join(w[0] for w in capitals[i:i + len(token)]) == token:
+                return " ".join(capitals[i:i + len(token)])
+    return token
 
 
 def _acronym_in(token: str, text: str) -> bool:
