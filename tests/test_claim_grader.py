@@ -37,6 +37,7 @@ COMMITTEE = Document(page_content="After a long debate the committee was able to
 HALL = Document(page_content="The old reading room is small and quiet, and it closes early on Fridays.")
 MEDAL = Document(page_content="The Royal Society awarded Dorothy Hodgkin its Copley Medal in 1976.")
 BILL = Document(page_content="The bill was passed by the United Kingdom Parliament in 1998.")
+FINAL = Document(page_content="Both teams scored in the final, and the bridge reopened a decade after the flood.")
 TANDEM = Document(page_content="A tandem is a variant of the bicycle that is built for two riders.")
 REGALIA = Document(page_content="The crown is Byzantine in style and the cloak is of Arab craftsmanship.")
 
@@ -66,10 +67,11 @@ CASES = {
     "name (multiword)": (MUSEUM, "The National Museum lends paintings to the Modern Art Gallery every spring.",
                          "Every spring the Museum of Modern Art lends paintings to the National Gallery."),
     "number": (WINE, "A bottle costs 42 euros.", "A bottle of it costs 38 euros."),
+    "number (in words)": (FINAL, "The three teams scored in the final.", "The two teams scored in the final."),
 }
 EXPECTED = {"negation (un-)": "negation", "quantifier (modal)": "quantifier", "attribute (dish)": "attribute",
             "attribute (opposite)": "attribute", "name (multiword)": "name", "name (hyphenated)": "name",
-            "name (initials)": "name"}
+            "name (initials)": "name", "number (in words)": "number"}
 
 
 @pytest.mark.parametrize("kind", sorted(CASES))
@@ -100,6 +102,8 @@ PARAPHRASES = {
     "name opened by an adverb, a possessive": (MEDAL, "Famously Dorothy Hodgkin received the Royal Society's Copley "
                                                       "Medal in 1976."),
     "name as initials": (BILL, "The UK Parliament passed the bill in 1998."),
+    "number said in words ('both', 'a decade')": (FINAL, "The two teams scored in the final, and the bridge "
+                                                         "reopened ten years after the flood."),
     "voice": (MUSEUM, "Paintings are lent to the National Gallery by the Museum of Modern Art every spring."),
     "reorder": (TERRACE, "From May to the end of September the terrace is open."),
     "merge": (WINE, "Chablis 2021, a dry white wine from Burgundy, costs 38 euros a bottle."),

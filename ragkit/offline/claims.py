@@ -491,17 +491,24 @@ def stronger_quantifiers(claim: str, source: str) -> str | None:
 _NUMBER_WORDS = {w: str(n) for w, n in NUMBER_VALUES.items() if w != "one"} | FRACTIONS
 
 
-def number_values(text: str) -> set[str]:
-    """Numbers in a text, in digits: digit tokens (and their parts: "1.04:95" has 95) and number words.
+def number_values(text: str, source: bool = False) -> set[str]:
+    """Numbers in a text, in digits: digit tokens (and their parts: "1.04:95" has 95, "p53's" has 53) and
+    number words, "a decade" among them; in a ``source``, "both" is 2 too (a claim's "both A and B" is no count).
 
     >>> sorted(number_values("About a quarter of 1,200 cases, 95% CI 0.89-1.22, took three weeks."))
     ['0.89', '0.89-1.22', '1.22', '1/4', '1200', '3', '95']
+    >>> sorted(number_values("Both ligands, a decade later.", source=True)), sorted(number_values("Both of them."))
+    (['10', '2'], [])
     """
+    text = re.sub(r"['\u2019]s\b", "", text)
     found = set()
     for n in numbers(text):
         found.add(n)
         found.update(p.strip(".") for p in re.split(r"[:/\-]", n) if any(c.isdigit() for c in p))
-    return found | {_NUMBER_WORDS[w] for w in words(text) if w in _NUMBER_WORDS}
+    tokens = words(text)
+    found |= {_NUMBER_WORDS[w] for w in tokens if w in _NUMBER_WORDS}
+    found |= {"10" for i, w in enumerate(tokens) if w == "decade" and tokens[i - 1:i] == ["a"]}
+    return found | ({"2"} if source and "both" in tokens else set())
 
 
 def _capital_words(text: str) -> set[str]:
@@ -702,7 +709,7 @@ class LocalHallucinationGrader:
             d.page_content for i, (d, subject) in enumerate(zip(documents, subjects))
             if i != span.doc and subject and phrase_in(subject, claim.own)])
         if "number" in self.checks:
-            missing = sorted(number_values(claim.own) - number_values(doc))
+            missing = sorted(number_values(claim.own) - number_values(doc, source=True))
             if missing:
                 return "number", f"not in the source: {', '.join(missing)}"
         if "name" in self.checks:
