@@ -81,7 +81,7 @@ from ragkit.domains.statute.strategies import STRATEGIES, StrategySet  # noqa: E
 from ragkit.evaluation.tuning import graph_walk_grid  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph, summarize  # noqa: E402
-from ragkit.offline.question_classifier import decide  # noqa: E402
+from ragkit.offline.question_classifier import decide, refusal_lead  # noqa: E402
 
 GOLD = "statute_qa.json"
 # Multi-hop questions we wrote for issue 22, tuned on: the 8 of the dev set, and the 14 of the held-out set, which
@@ -398,7 +398,7 @@ def tune_refusal_margin(build: Callable[[float], Any], scorer: Any, dev: Sequenc
 
     def win(question: str) -> float:
         readings = [scorer.scores(text) for text in dict.fromkeys((question, scorer.gloss(question) if scorer.gloss else question))]
-        return min(s[REFUSE_KIND] - max(v for k, v in s.items() if k != REFUSE_KIND) for s in readings)
+        return min(refusal_lead(s, REFUSE_KIND) for s in readings)
 
     wins = {i["id"]: win(i["question"]) for i in items if runs[i["id"]]["refusal"] == "unanswerable"}
     flip = [i for i in items if wins.get(i["id"], float("inf")) < max(candidates)]

@@ -41,6 +41,15 @@ def check_kinds(kinds: Sequence[RouteSpec], refuse: str, safe: str, rules: Seque
     return kinds
 
 
+def refusal_lead(scores: Mapping[str, float], refuse: str) -> float:
+    """How far the refusing kind's score leads the best other kind's (negative when it trails).
+
+    >>> round(refusal_lead({"single": 0.50, "definition": 0.40, "none": 0.60}, "none"), 2)
+    0.1
+    """
+    return scores.get(refuse, float("-inf")) - max(s for k, s in scores.items() if k != refuse)
+
+
 def decide(scores: Mapping[str, float], refuse_margin: float, refuse: str, safe: str) -> KindDecision:
     """The kind from the scores: ``refuse`` only by ``refuse_margin``, ties between the others to ``safe``.
 
@@ -51,9 +60,9 @@ def decide(scores: Mapping[str, float], refuse_margin: float, refuse: str, safe:
     """
     others = sorted(((s, k) for k, s in scores.items() if k != refuse), key=lambda sk: (-sk[0], sk[1] != safe))
     best_score, best = others[0]
-    refusing = scores.get(refuse, float("-inf"))
-    if refusing - best_score >= refuse_margin:
-        return KindDecision(refuse, refusing, f"{refuse} beats {best} by {refusing - best_score:.3f}")
+    lead = refusal_lead(scores, refuse)
+    if lead >= refuse_margin:
+        return KindDecision(refuse, scores[refuse], f"{refuse} beats {best} by {lead:.3f}")
     runner = others[1][0] if len(others) > 1 else float("-inf")
     return KindDecision(best, best_score, f"nearest kind {best} ({best_score:.2f}, gap {best_score - runner:.3f})")
 
@@ -107,4 +116,4 @@ class LocalQuestionClassifier:
         return decide(self.scores(question), self.refuse_margin, self.refuse, self.safe)
 
 
-__all__ = ["LocalQuestionClassifier", "check_kinds", "decide"]
+__all__ = ["LocalQuestionClassifier", "check_kinds", "decide", "refusal_lead"]

@@ -232,8 +232,13 @@ def plan_from_labels(question: str, clauses: Sequence[Clause], labels: Sequence[
             tasks[-1] = f"{tasks[-1]}; {clause.text}"
         else:
             sequence, tasks = [*sequence, agents[id(clause)]], [*tasks, clause.text]
+    return Plan(*cut_at(sequence, tasks, max_hops))
+
+
+def cut_at(sequence: Sequence[str], tasks: Sequence[str], max_hops: int) -> tuple[tuple, tuple, str]:
+    """A plan's agents and tasks cut at ``max_hops``, and the note saying so ("" when nothing was cut)."""
     cut = f" (cut at max_hops={max_hops})" if len(sequence) > max_hops else ""
-    return Plan(tuple(sequence[:max_hops]), tuple(tasks[:max_hops]), cut)
+    return tuple(sequence[:max_hops]), tuple(tasks[:max_hops]), cut
 
 
 def names_corpus(text: str, corpus: str) -> bool:
@@ -261,9 +266,8 @@ def lookup_first(plan: Plan, corpus: str, max_hops: int) -> Plan:
         sequence, tasks = [*sequence, agent], [*tasks, task]
     if len(sequence) == len(plan.sequence):
         return plan
-    cut = f" (cut at max_hops={max_hops})" if len(sequence) > max_hops else ""
-    note = f"{plan.note}; a lookup first: a part names the corpus{cut}"
-    return dataclasses.replace(plan, sequence=tuple(sequence[:max_hops]), tasks=tuple(tasks[:max_hops]), note=note)
+    sequence, tasks, cut = cut_at(sequence, tasks, max_hops)
+    return dataclasses.replace(plan, sequence=sequence, tasks=tasks, note=f"{plan.note}; a lookup first: a part names the corpus{cut}")
 
 
 def mix_evidence(protos: dict[str, float], terms: dict[str, float], heads: dict[str, float], term_weight: float,
@@ -508,5 +512,5 @@ class LocalSupervisor:
 
 
 __all__ = ["EarnScale", "Evidence", "LocalSupervisor", "ORDERING_WORDS", "PlanCandidate", "ServeCalibration", "SupervisorPlan", "UNHEADED",
-           "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "example_vocabulary", "head", "held_out_evidence", "hop_gains",
+           "UNKNOWN_TERMS", "best_labellings", "calibrate", "choose_plan", "cut_at", "example_vocabulary", "head", "held_out_evidence", "hop_gains",
            "log_odds", "lookup_first", "marked_boundaries", "mix_evidence", "names_corpus", "plan_from_labels", "restated_goal", "whole_agent"]
