@@ -10,16 +10,18 @@
    neighbouring sentences) that scores best on MiniLM cosine plus the share of the claim's words it has.
 3. **Words.** A content word of the claim is supported when the span or its document has it as an
    inflection or Porter stem, spellings unified (:func:`keys`: "criticised" is "criticized"), or when a
-   span word is a close synonym (MiniLM cosine of the two words >= ``synonym_bar``).
+   span word is a close synonym (MiniLM cosine of the two words >= ``synonym_bar``, or WordNet 3.0 puts
+   their lemmas in one synonym set: :func:`ragkit.core.nlp.synonyms`, "marked" for "pronounced").
 4. **Checks**, in this order (``checks=`` switches them off one by one); the first that fires says why:
    ``number`` (a number, in digits or words, the document lacks), ``name`` (a capitalised name, or a
    multiword one, the document lacks; "EU" may be the initials of "European Union"), ``appended`` (no
    span has cosine >= ``support_bar`` and fewer than ``coverage_bar`` of its distinct words other than verbs
    are supported), ``negation`` (a different number of negations than its span and the span's sentence,
    :func:`negation_count`), ``quantifier`` ("all" for "most", "must" for "may", "only" where the span
-   neither restricts nor negates: :func:`stronger_quantifiers`) and ``attribute`` (the claim's one new
-   word, not a verb and far from every span word, standing where the span has a word of the same kind:
-   "sweet white wine" for "dry white wine").
+   neither restricts nor negates: :func:`stronger_quantifiers`) and ``attribute`` (a word the document never
+   uses whose lemma is WordNet's antonym of a span word's, :func:`ragkit.core.nlp.antonyms`: "sweet" for "dry",
+   "lower" for "higher"; or the claim's one new word, not a verb and far from every span word, standing where
+   the span has a word of the same kind: "lentil purée" for "chickpea purée").
 
 A claim copied from a document is supported without these checks (unless the source puts "not" or
 "nearly" just before the copied words), so quoting is always safe; so is "Title: <copied sentence>". The
@@ -30,9 +32,10 @@ makes each sentence one claim checked for similarity, numbers and names only (th
 
 What it cannot do: it compares words, not meanings, so read its reasons before trusting a rejection of a
 free-written answer (its measured false alarms and recall, and how every choice was made:
-``benchmarks/roles/README.md``). MiniLM puts antonyms and neighbours close together ("eastern"/"western",
-"smaller"/"larger"), so a swapped word close to the source's passes, and a rare synonym far from it
-("young" for "nascent") is flagged; a swapped word the document has elsewhere, two changed words in one
+``benchmarks/roles/README.md``). MiniLM puts antonyms and neighbours close together, so a swapped word close to
+the source's passes unless WordNet lists the pair as direct antonyms ("eastern"/"western" is caught,
+"gentle"/"firm" and "doubling"/"halving" are not), and a rare synonym far from it that WordNet does not list
+("young" for "nascent") is flagged, while a swap to a word sharing any WordNet sense with the source's passes; a swapped word the document has elsewhere, two changed words in one
 claim, and a relation between words the source has ("A beat B" for "B beat A") pass; a negation said with
 a content word ("closed to", "disqualified") is missed and flags the paraphrase that spells it out; a
 capitalised phrase the source words differently can be taken for a missing name; a verb after a pronoun
