@@ -4,8 +4,8 @@ Written blind on 2026-12-04 for ragkit issue 22 (multi-hop statute questions) fr
 (``data/statute.md``) alone, BEFORE the round it reports on: the writer read only the statute, the shared builder
 helpers ``statute_multihop_sets.py``, and of ``make_statute_multihop_report3.py`` only its docstring and the code
 after its table (not its questions); no earlier statute gold set, the statute graph or its benchmarks were opened,
-and no retriever, graph or model was run on these questions. Frozen in ``data/eval/MANIFEST.json`` before that round and scored once,
-aggregates only. Each of the 18 questions needs two articles:
+and no retriever, graph or model was run on these questions. Frozen in ``data/eval/MANIFEST.json`` before that
+round and scored once, aggregates only. Each of the 18 questions needs two articles:
 
 - **penalty -> offence** (9): the fine or sanction is in a penalty article (35, 36 or 37), the rule broken in the
   article the penalty paragraph cites; the question tells the conduct in the asker's own words (a bottom net with
