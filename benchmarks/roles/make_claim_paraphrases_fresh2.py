@@ -26,28 +26,22 @@ file, refused once frozen with other content; ``--check`` compares a rebuild wit
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, write_frozen_set  # noqa: E402
-from make_claim_cases import passage_document, render, source_of  # noqa: E402
+from claim_report_sets import load_report_cases, report_set, report_set_main  # noqa: E402
+from common import ROOT  # noqa: E402
 from make_claim_paraphrases import (  # noqa: E402
     APPEND,
     ATTR,
     ENT,
-    MOVES,
     NEG,
     NUM,
     PARA,
     QUANT,
-    TYPES,
-    case_records,
     draw_passages,
-    validate,
 )
 from make_claim_paraphrases import (
     CASES as EARLIER_CASES,
@@ -56,7 +50,7 @@ from make_claim_paraphrases_fresh import (
     CASES as FRESH_CASES,
 )
 
-from ragkit.goldsets import check_frozen, load_goldset  # noqa: E402
+from ragkit.goldsets import check_frozen  # noqa: E402
 
 OUT_PATH = ROOT / "data" / "eval" / "claim_paraphrases_fresh2.json"
 N_PASSAGES, DRAW_SEED = 16, 53
@@ -1171,25 +1165,12 @@ def drawn_passages() -> list[str]:
 
 def build() -> dict[str, Any]:
     """The whole set as written to ``claim_paraphrases_fresh2.json`` (validated; every case a report case)."""
-    texts = {key: passage_document(source_of(key)).page_content for key in CASES}
-    cases = case_records(CASES, "cpf2", dict.fromkeys(CASES, "report"))
-    validate(cases, drawn_passages(), texts, table=CASES, minimum=MINIMUM, unsupported_minimum=UNSUPPORTED_MINIMUM)
-    for case in cases:
-        del case["passage_key"]
-    return {
-        "name": "claim_paraphrases_fresh2",
-        "description": "A second fresh report set of faithful paraphrases and reworded unsupported answers (6 error "
+    return report_set(CASES, "cpf2", drawn_passages(), MINIMUM, UNSUPPORTED_MINIMUM, name="claim_paraphrases_fresh2",
+                      description="A second fresh report set of faithful paraphrases and reworded unsupported answers (6 error "
         "types), written 2026-12-04 over passages no earlier claim set uses; report cases only. Passages are not "
         "stored: load them with load_claim_paraphrases_fresh2() in benchmarks/roles/make_claim_paraphrases_fresh2.py. "
         "Written blind (no grader run before freezing).",
-        "built_by": "benchmarks/roles/make_claim_paraphrases_fresh2.py",
-        "seeds": {"draw": DRAW_SEED},
-        "passages": len(CASES),
-        "types": list(TYPES),
-        "moves": sorted(MOVES),
-        "counts": dict(Counter(c["type"] for c in cases)),
-        "cases": cases,
-    }
+                      built_by="benchmarks/roles/make_claim_paraphrases_fresh2.py", seed=DRAW_SEED)
 
 
 def claim_paraphrases_fresh2_sha256() -> str:
@@ -1198,29 +1179,12 @@ def claim_paraphrases_fresh2_sha256() -> str:
 
 
 def load_claim_paraphrases_fresh2(split: str | None = None) -> list[dict[str, Any]]:
-    """The frozen cases (hash checked), each with ``document``: its passage. Every case is a report case, so
-    ``split="tune"`` is refused: nothing is tuned on this set."""
-    if split == "tune":
-        raise ValueError("claim_paraphrases_fresh2.json is a report set: there is no tune split")
-    if split not in (None, "report"):
-        raise ValueError(f"split must be 'report' or None, not {split!r}")
-    data, _ = load_goldset(OUT_PATH.name)
-    return [{**case, "document": passage_document(case["source"])} for case in data["cases"]]
+    """The frozen cases (hash checked), each with ``document``: its passage; a report set, so ``split="tune"`` is refused."""
+    return load_report_cases(OUT_PATH, split)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="validate and compare with the file; write nothing")
-    parser.add_argument("--show-passages", action="store_true", help="print the drawn passages (for writing CASES)")
-    args = parser.parse_args(argv)
-    if args.show_passages:
-        for key in drawn_passages():
-            print(f"==== {key}\n{passage_document(source_of(key)).page_content}\n")
-        return 0
-    data = build()
-    print(f"{len(data['cases'])} cases from {data['passages']} passages: {data['counts']}")
-    return write_frozen_set(render(data), OUT_PATH, args.check)
-
+    return report_set_main(__doc__, build, drawn_passages, OUT_PATH, argv)
 
 if __name__ == "__main__":
     sys.exit(main())
