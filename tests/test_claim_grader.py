@@ -38,6 +38,7 @@ HALL = Document(page_content="The old reading room is small and quiet, and it cl
 MEDAL = Document(page_content="The Royal Society awarded Dorothy Hodgkin its Copley Medal in 1976.")
 BILL = Document(page_content="The bill was passed by the United Kingdom Parliament in 1998.")
 FINAL = Document(page_content="Both teams scored in the final, and the bridge reopened a decade after the flood.")
+BAY = Document(page_content="Oysters and mussels are farmed in the bay. No person shall fish inside the reserve.")
 TANDEM = Document(page_content="A tandem is a variant of the bicycle that is built for two riders.")
 REGALIA = Document(page_content="The crown is Byzantine in style and the cloak is of Arab craftsmanship.")
 
@@ -52,6 +53,7 @@ CASES = {
     "appended": (WINE, "Chablis 2021 is a dry white wine from Burgundy, and it is aged in new oak barrels by hand.",
                  "Chablis 2021, a dry white wine from Burgundy, goes well with oysters and grilled fish."),
     "negation": (TERRACE, "The terrace does not open in May.", "The terrace opens in May."),
+    "negation (a ban lifted)": (BAY, "Fishing inside the reserve is allowed.", "Fishing inside the reserve is forbidden."),
     "negation (un-)": (COMMITTEE, "After a long debate the committee was unable to reach a decision.",
                        "The committee was able to reach a decision after a long debate."),
     "quantifier": (TERRACE, "Reservations are always confirmed by email.", "Reservations are usually confirmed by email."),
@@ -69,7 +71,7 @@ CASES = {
     "number": (WINE, "A bottle costs 42 euros.", "A bottle of it costs 38 euros."),
     "number (in words)": (FINAL, "The three teams scored in the final.", "The two teams scored in the final."),
 }
-EXPECTED = {"negation (un-)": "negation", "quantifier (modal)": "quantifier", "attribute (dish)": "attribute",
+EXPECTED = {"negation (un-)": "negation", "negation (a ban lifted)": "negation", "quantifier (modal)": "quantifier", "attribute (dish)": "attribute",
             "attribute (opposite)": "attribute", "name (multiword)": "name", "name (hyphenated)": "name",
             "name (initials)": "name", "number (in words)": "number"}
 
@@ -104,6 +106,8 @@ PARAPHRASES = {
     "name as initials": (BILL, "The UK Parliament passed the bill in 1998."),
     "number said in words ('both', 'a decade')": (FINAL, "The two teams scored in the final, and the bridge "
                                                          "reopened ten years after the flood."),
+    "a pair named as 'both'": (BAY, "Oysters and mussels are both farmed in the bay."),
+    "a ban said with a verb": (BAY, "Fishing inside the reserve is prohibited."),
     "voice": (MUSEUM, "Paintings are lent to the National Gallery by the Museum of Modern Art every spring."),
     "reorder": (TERRACE, "From May to the end of September the terrace is open."),
     "merge": (WINE, "Chablis 2021, a dry white wine from Burgundy, costs 38 euros a bottle."),

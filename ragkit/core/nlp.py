@@ -404,10 +404,13 @@ NEGATIONS = frozenset("not no never none nor neither nobody nothing nowhere with
 LIST_NEGATION_CUES = ("free of", "free from", "without", "except", "excluding", "avoid", "no")
 CLAUSE_NEGATION_CUES = ("not", "never", "none", "nothing")
 NEGATION_SUFFIXES = frozenset({"free"})
-# Negation in statements, and prefixes that negate the word they open ("unable", "non-profit", "dishonest").
+# Negation in statements (words, and verbs that forbid or stop what follows: "No person shall fish" is "fishing is
+# prohibited"), and prefixes that negate the word they open ("unable", "non-profit", "dishonest").
 STATEMENT_NEGATIONS = (*sorted(NEGATIONS), "non", "lack", "lacks", "lacking", "lacked", "fail", "fails", "failed",
                        "failing", "failure", "absence", "absent", "avoid", "avoids", "avoided", "ignore", "ignores",
-                       "ignored", "refuse", "refuses", "refused", "rather than", "instead of")
+                       "ignored", "refuse", "refuses", "refused", "prohibit", "prohibits", "prohibited", "forbid",
+                       "forbids", "forbidden", "forbade", "ban", "bans", "banned", "prevent", "prevents", "prevented",
+                       "preventing", "disqualified", "rather than", "instead of")
 NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
 
 

@@ -450,8 +450,9 @@ def quantifier_levels(text: str, source: bool = True) -> dict[str, list[tuple[in
             level, label = scale[w], w
             if prev in HEDGES and level == 3:
                 level, label = 2, f"{prev} {w}"
-            if (w == "both" and "and" in tokens[i + 2:]) or (w == "any" and not source):
-                continue  # "both A and B" joins; a claim's "any" is often existential ("the first time any ...")
+            if (w == "both" and ("and" in tokens[i + 2:] or not source)) or (w == "any" and not source):
+                continue  # "both A and B" joins, a claim's "both" counts a pair ("A and B are both ..."), and its "any"
+                # is often existential ("the first time any ...")
             if prev in _NEGATORS or tokens[i + 1:i + 2] in (["not"], ["never"]):
                 continue  # "not always", "may not", "must never": a negated quantifier is read by the negation check
             found.setdefault(group, []).append((level, label))
