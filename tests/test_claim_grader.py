@@ -247,3 +247,13 @@ def test_a_comparison_of_two_named_records_is_supported_by_the_two_together(grad
     assert not grader.check([KETTLE, TEAPOT], wrong).grounded  # a changed number is still caught
     unnamed = "The Copper kettle (kitchen, 42.00 EUR) costs more than a 29.50 EUR item."
     assert not grader.check([KETTLE, TEAPOT], unnamed).grounded  # only the records a claim names are read with it
+
+
+def test_wordnet_tables_are_read_and_a_missing_one_names_the_fix(tmp_path, monkeypatch) -> None:
+    from ragkit.core import nlp
+
+    assert "sweet" in nlp.antonyms("dry") and "pronounced" in nlp.synonyms("marked")
+    assert nlp.antonyms("dry") == nlp.antonyms("DRY") and nlp.antonyms("table") == frozenset()
+    monkeypatch.setattr(nlp, "__file__", str(tmp_path / "nlp.py"))  # a broken install: the tables are not beside it
+    with pytest.raises(FileNotFoundError, match="reinstall ragkit"):
+        nlp._wordnet_lines("antonyms.tsv")

@@ -417,8 +417,11 @@ NEGATING_PREFIXES = ("un", "non", "in", "im", "il", "ir", "dis", "a")
 def _wordnet_lines(name: str) -> list[list[str]]:
     from pathlib import Path
 
-    text = Path(__file__).with_name(name).read_text(encoding="utf-8")
-    return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    path = Path(__file__).with_name(name)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing from this ragkit install: reinstall ragkit (pip install "
+                                "--force-reinstall ragkit), or in a checkout run benchmarks/roles/make_wordnet.py")
+    return [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
 
 
 @lru_cache(maxsize=1)
