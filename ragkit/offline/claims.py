@@ -34,10 +34,11 @@ What it cannot do: it compares words, not meanings, so read its reasons before t
 free-written answer (its measured false alarms and recall, and how every choice was made:
 ``benchmarks/roles/README.md``). MiniLM puts antonyms and neighbours close together, so a swapped word close to
 the source's passes unless WordNet lists the pair as direct antonyms ("eastern"/"western" is caught,
-"gentle"/"firm" and "doubling"/"halving" are not), and a rare synonym far from it that WordNet does not list
-("young" for "nascent") is flagged, while a swap to a word sharing any WordNet sense with the source's passes; a swapped word the document has elsewhere, two changed words in one
-claim, and a relation between words the source has ("A beat B" for "B beat A") pass; a negation said with
-a content word ("closed to", "disqualified") is missed and flags the paraphrase that spells it out; a
+"gentle"/"firm" and "doubling"/"halving" are not), a rare synonym far from it that WordNet does not list
+("young" for "nascent") is flagged, and a swap to a word sharing any WordNet sense with the source's passes; a
+swapped word the document has elsewhere, two changed words in one claim, and a relation between words the
+source has ("A beat B" for "B beat A") pass; a negation said with a content word other than a verb that forbids
+("closed to", "no longer") is missed and flags the paraphrase that spells it out; a
 capitalised phrase the source words differently can be taken for a missing name; a verb after a pronoun
 ("It goes") can be read as a noun; a word the document has only inside another ("fine" in "fine-tuned")
 counts as supported; and the clause cutter is a regular expression, not a parser.
