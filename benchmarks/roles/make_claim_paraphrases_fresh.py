@@ -354,13 +354,16 @@ def drawn_passages() -> list[str]:
     return draw_passages(N_PASSAGES, DRAW_SEED, exclude=frozenset(EARLIER_CASES))
 
 
+DESCRIPTION = ("A fresh report set of faithful paraphrases and reworded unsupported answers (6 error types), "
+               "written 2026-12-03 over passages neither earlier claim set uses; report cases only. Passages are "
+               "not stored: load them with load_claim_paraphrases_fresh() in "
+               "benchmarks/roles/make_claim_paraphrases_fresh.py. Written blind (no grader run before freezing).")
+
+
 def build() -> dict[str, Any]:
     """The whole set as written to ``claim_paraphrases_fresh.json`` (validated; every case a report case)."""
     return report_set(CASES, "cpf", drawn_passages(), MINIMUM, UNSUPPORTED_MINIMUM, name="claim_paraphrases_fresh",
-                      description="A fresh report set of faithful paraphrases and reworded unsupported answers (6 error types), "
-                       "written 2026-12-03 over passages neither earlier claim set uses; report cases only. Passages are "
-                       "not stored: load them with load_claim_paraphrases_fresh() in "
-                       "benchmarks/roles/make_claim_paraphrases_fresh.py. Written blind (no grader run before freezing).",
+                      description=DESCRIPTION,
                       built_by="benchmarks/roles/make_claim_paraphrases_fresh.py", seed=DRAW_SEED)
 
 
@@ -376,6 +379,7 @@ def load_claim_paraphrases_fresh(split: str | None = None) -> list[dict[str, Any
 
 def main(argv: list[str] | None = None) -> int:
     return report_set_main(__doc__, build, drawn_passages, OUT_PATH, argv)
+
 
 if __name__ == "__main__":
     sys.exit(main())

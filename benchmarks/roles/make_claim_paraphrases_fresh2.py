@@ -1163,13 +1163,16 @@ def drawn_passages() -> list[str]:
     return draw_passages(N_PASSAGES, DRAW_SEED, exclude=frozenset(EARLIER_CASES) | frozenset(FRESH_CASES))
 
 
+DESCRIPTION = ("A second fresh report set of faithful paraphrases and reworded unsupported answers (6 error "
+               "types), written 2026-12-04 over passages no earlier claim set uses; report cases only. Passages are not "
+               "stored: load them with load_claim_paraphrases_fresh2() in benchmarks/roles/make_claim_paraphrases_fresh2.py. "
+               "Written blind (no grader run before freezing).")
+
+
 def build() -> dict[str, Any]:
     """The whole set as written to ``claim_paraphrases_fresh2.json`` (validated; every case a report case)."""
     return report_set(CASES, "cpf2", drawn_passages(), MINIMUM, UNSUPPORTED_MINIMUM, name="claim_paraphrases_fresh2",
-                      description="A second fresh report set of faithful paraphrases and reworded unsupported answers (6 error "
-        "types), written 2026-12-04 over passages no earlier claim set uses; report cases only. Passages are not "
-        "stored: load them with load_claim_paraphrases_fresh2() in benchmarks/roles/make_claim_paraphrases_fresh2.py. "
-        "Written blind (no grader run before freezing).",
+                      description=DESCRIPTION,
                       built_by="benchmarks/roles/make_claim_paraphrases_fresh2.py", seed=DRAW_SEED)
 
 
@@ -1185,6 +1188,7 @@ def load_claim_paraphrases_fresh2(split: str | None = None) -> list[dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     return report_set_main(__doc__, build, drawn_passages, OUT_PATH, argv)
+
 
 if __name__ == "__main__":
     sys.exit(main())

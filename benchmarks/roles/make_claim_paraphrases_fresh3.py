@@ -1286,13 +1286,16 @@ def drawn_passages() -> list[str]:
     )
 
 
+DESCRIPTION = ("A third fresh report set of faithful paraphrases and reworded unsupported answers (6 error "
+               "types), written 2026-12-04 over passages no earlier claim set uses; report cases only. Passages are not "
+               "stored: load them with load_claim_paraphrases_fresh3() in benchmarks/roles/make_claim_paraphrases_fresh3.py. "
+               "Written blind (no grader run before freezing).")
+
+
 def build() -> dict[str, Any]:
     """The whole set as written to ``claim_paraphrases_fresh3.json`` (validated; every case a report case)."""
     return report_set(CASES, "cpf3", drawn_passages(), MINIMUM, UNSUPPORTED_MINIMUM, name="claim_paraphrases_fresh3",
-                      description="A third fresh report set of faithful paraphrases and reworded unsupported answers (6 error "
-        "types), written 2026-12-04 over passages no earlier claim set uses; report cases only. Passages are not "
-        "stored: load them with load_claim_paraphrases_fresh3() in benchmarks/roles/make_claim_paraphrases_fresh3.py. "
-        "Written blind (no grader run before freezing).",
+                      description=DESCRIPTION,
                       built_by="benchmarks/roles/make_claim_paraphrases_fresh3.py", seed=DRAW_SEED)
 
 
@@ -1308,6 +1311,7 @@ def load_claim_paraphrases_fresh3(split: str | None = None) -> list[dict[str, An
 
 def main(argv: list[str] | None = None) -> int:
     return report_set_main(__doc__, build, drawn_passages, OUT_PATH, argv)
+
 
 if __name__ == "__main__":
     sys.exit(main())
