@@ -19,6 +19,8 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   hand that never saw the graph and frozen on 2026-12-04 before that day's change (the end-to-end refusal
   margin); run once by the lead after it, aggregates only, and once with ``--refuse-margin 0.15`` (the old
   margin, saved apart) for the before/after.
+- ``report4``: ``data/eval/statute_multihop_report4.json``, 18 more, written blind from the Act alone and frozen on
+  2026-12-04 for the next statute round; not run yet (the lead runs it once, after that round's last change).
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -61,7 +63,8 @@ from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json",
-        "report2": "statute_multihop_report2.json", "report3": "statute_multihop_report3.json"}
+        "report2": "statute_multihop_report2.json", "report3": "statute_multihop_report3.json",
+        "report4": "statute_multihop_report4.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 
