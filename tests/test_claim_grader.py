@@ -233,6 +233,37 @@ def test_claim_benchmark_refuses_to_show_report_errors(capsys) -> None:
     assert "tune split only" in capsys.readouterr().err
 
 
+def test_the_dev_pool_reads_every_split_of_its_sets_and_pools_them(monkeypatch) -> None:
+    folder = ROOT / "benchmarks" / "roles"
+    sys.path.insert(0, str(folder))
+    try:
+        spec = importlib.util.spec_from_file_location("claim_grader_pool_under_test", folder / "claim_grader.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(folder))
+    read = []
+
+    def fake_set(name):
+        def load(split):
+            read.append((name, split))
+            kind = "paraphrased_faithful" if split == "tune" or name == "fresh" else "negation_flip"
+            label = "supported" if kind == "paraphrased_faithful" else "unsupported"
+            return [{"id": f"{name}-{split}", "type": kind, "label": label, "document": TERRACE, "answer": "x"}]
+        return ("", load, lambda: "")
+
+    monkeypatch.setattr(module, "SETS", {"cases": fake_set("cases"), "fresh": fake_set("fresh")})
+
+    class FlagsEverything:
+        def explain(self, documents, answer):
+            return [ClaimCheck(answer, answer, False, "negation", "made up")]
+
+    pooled = module.dev_pool(FlagsEverything(), ["cases", "fresh"])
+    assert read == [("cases", "tune"), ("cases", "report"), ("fresh", "report")]  # a fresh set has no tune split
+    assert pooled["cases"] == 3 and pooled["false_alarms_paraphrased"] == 1.0  # 2 faithful, both flagged
+    assert pooled["per_type"]["negation_flip"] == {"n": 1, "recall": 1.0}
+
+
 # A made-up price list: a claim that compares two records is read against both records it names.
 KETTLE = Document(page_content="Copper kettle (kitchen, 42.00 EUR). A hand-hammered kettle for gas and induction.",
                   metadata={"title": "Copper kettle"})

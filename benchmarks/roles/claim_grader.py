@@ -28,6 +28,9 @@ Graders (``--grader``): ``claims`` (the default ``LocalHallucinationGrader``), `
 git at ``OLD_GRADER_REV``; ``--old-sentence`` for its sentence-level mode). ``--param name=value`` passes a
 constructor argument (tuning on ``tune`` only). The selection rule is in ``benchmarks/roles/README.md``.
 
+``--dev-pool ROUND`` pools every split of the sets a round reads as dev sets (``DEV_POOLS``) and prints the pooled
+figures its rule compares (aggregates; ``--show-errors`` is for one set's tune split).
+
 Run (from the project folder)::
 
     HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/claim_grader.py --set paraphrases --split report --save roles_paraphrases_report
@@ -42,6 +45,7 @@ import argparse
 import ast
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -132,16 +136,40 @@ def _param(text: str) -> tuple[str, object]:
         return name, value
 
 
+# The dev pool of each round (benchmarks/roles/README.md): every split of the sets whose errors have been read.
+DEV_POOLS = {"2026-12-04": ("paraphrases", "cases", "fresh"), "2026-12-04b": ("paraphrases", "cases", "fresh", "fresh2")}
+
+
+def dev_pool(grader, names: Sequence[str]) -> dict:
+    """The pooled figures of a round's dev sets (all their cases: a fresh set's report split, the others' both)."""
+    cases = [case for name in names for split in (("report",) if name.startswith("fresh") else ("tune", "report"))
+             for case in SETS[name][1](split)]
+    flagged, fired = run(grader, cases)
+    return {**score(cases, flagged), "fired": fired, "sets": list(names), "cases": len(cases)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SETS), default="cases", dest="which")
-    parser.add_argument("--split", choices=("tune", "report"), required=True)
+    parser.add_argument("--split", choices=("tune", "report"))
+    parser.add_argument("--dev-pool", choices=sorted(DEV_POOLS),
+                        help="instead of one set: a round's dev pool, pooled (aggregates; the round's rule reads these)")
     parser.add_argument("--grader", choices=("claims", "sentence", "old"), default="claims")
     parser.add_argument("--param", action="append", default=[], type=_param, metavar="NAME=VALUE",
                         help="a grader constructor argument (repeatable)")
     parser.add_argument("--show-errors", action="store_true", help="print each missed case (tune split only)")
     parser.add_argument("--save", default="", help="write benchmarks/results/<NAME>.json")
     args = parser.parse_args(argv)
+    if args.dev_pool:
+        pooled = dev_pool(make_grader(args.grader, dict(args.param)), DEV_POOLS[args.dev_pool])
+        print(f"dev pool {args.dev_pool} ({', '.join(pooled['sets'])}; {pooled['cases']} cases) {args.grader}: false alarms "
+              f"on paraphrases {pooled['false_alarms_paraphrased']:.4f}, mean recall over types "
+              f"{pooled['mean_recall_over_types']:.4f}")
+        for kind, row in pooled["per_type"].items():
+            print(f"    {kind:22} {row}  {pooled['fired'].get(kind, '')}")
+        return 0
+    if args.split is None:
+        parser.error("--split is required (or --dev-pool)")
     if args.show_errors and args.split == "report":
         parser.error("--show-errors is for the tune split only: the report split's mistakes are never shown")
 
