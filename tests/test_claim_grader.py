@@ -40,6 +40,8 @@ BILL = Document(page_content="The bill was passed by the United Kingdom Parliame
 FINAL = Document(page_content="Both teams scored in the final, and the bridge reopened a decade after the flood.")
 BAY = Document(page_content="Oysters and mussels are farmed in the bay. No person shall fish inside the reserve.")
 TANDEM = Document(page_content="A tandem is a variant of the bicycle that is built for two riders.")
+FLOOD = Document(page_content="The bridge was closed to all traffic during the flood.")
+IDF = Document(page_content="Lucene computes idf as log(1 + (N - n + 0.5) / (n + 0.5)), which stays positive.")
 REGALIA = Document(page_content="The crown is Byzantine in style and the cloak is of Arab craftsmanship.")
 
 
@@ -108,6 +110,8 @@ PARAPHRASES = {
                                                          "reopened ten years after the flood."),
     "a pair named as 'both'": (BAY, "Oysters and mussels are both farmed in the bay."),
     "a ban said with a verb": (BAY, "Fishing inside the reserve is prohibited."),
+    "a negation of words the document never uses": (FLOOD, "During the flood, the bridge allowed no vehicles to cross."),
+    "a bound said as a negation": (IDF, "Lucene's idf, log(1 + (N - n + 0.5) / (n + 0.5)), never goes below zero."),
     "voice": (MUSEUM, "Paintings are lent to the National Gallery by the Museum of Modern Art every spring."),
     "reorder": (TERRACE, "From May to the end of September the terrace is open."),
     "merge": (WINE, "Chablis 2021, a dry white wine from Burgundy, costs 38 euros a bottle."),

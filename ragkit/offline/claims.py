@@ -16,8 +16,9 @@
    ``number`` (a number, in digits or words, the document lacks), ``name`` (a capitalised name, or a
    multiword one, the document lacks; "EU" may be the initials of "European Union"), ``appended`` (no
    span has cosine >= ``support_bar`` and fewer than ``coverage_bar`` of its distinct words other than verbs
-   are supported), ``negation`` (a different number of negations than its span and the span's sentence,
-   :func:`negation_count`), ``quantifier`` ("all" for "most", "must" for "may", "only" where the span
+   are supported), ``negation`` (a different number of negations than its span and the span's sentence, each
+   side counting only negations of what the other talks about: the claim's of the document's words, the
+   span's of the claim's, :func:`negation_count`), ``quantifier`` ("all" for "most", "must" for "may", "only" where the span
    neither restricts nor negates: :func:`stronger_quantifiers`) and ``attribute`` (a word the document never
    uses whose lemma is WordNet's antonym of a span word's, :func:`ragkit.core.nlp.antonyms`: "sweet" for "dry",
    "lower" for "higher"; or the claim's one new word, not a verb and far from every span word, standing where
@@ -739,8 +740,8 @@ class LocalHallucinationGrader:
                                     f"{covered:.0%} of its words in the source)")
         if "negation" in self.checks:
             scope, lexicon = _key_set(claim.text), set(words(doc))
-            n = negation_count(claim.text, lexicon=lexicon)
-            found = [negation_count(sp.text, scope, lexicon) for sp in finer]
+            n = negation_count(claim.text, _key_set(doc), lexicon)  # negations of what the document talks about
+            found = [negation_count(sp.text, scope, lexicon) for sp in finer]  # ... and of what the claim does
             if all(n != m for m in found):
                 return "negation", f"negation flip: {n} negations in the claim, {found[0]} in {finer[0].text!r}"
         if "quantifier" in self.checks:
