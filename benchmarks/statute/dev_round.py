@@ -3,14 +3,15 @@
 Sets: the DEV split of ``data/eval/statute_qa.json`` (78 questions; the test split is never read here) and the
 three multi-hop dev sets (``statute_multihop_dev.json``, ``statute_multihop_held_out.json``,
 ``statute_multihop_report.json``: the last two were scored once each as held-out sets and are dev sets since).
-``statute_multihop_report2.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
+With ``--pool 2026-12-04c`` also ``statute_multihop_report2.json`` and ``statute_multihop_report3.json`` (each scored
+once as a blind set, dev sets since); ``statute_multihop_report4.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
 ``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)``, every default.
 
 Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type, and answerable refused);
 ``--show-errors`` also prints to stderr every dev item whose answer misses a gold article (dev items only).
 Nothing is written to disk. About two minutes::
 
-    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/dev_round.py [--show-errors] [--max-hops 0] [--hop-bar 0.1] [--definition-hop-bar none] [--gloss-bar none]
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/dev_round.py [--show-errors] [--pool 2026-12-04c] [--max-hops 0] [--hop-bar 0.1] [--definition-hop-bar none] [--gloss-bar none]
 """
 
 from __future__ import annotations
@@ -37,12 +38,17 @@ from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 MULTIHOP_DEV_SETS = ("statute_multihop_dev.json", "statute_multihop_held_out.json", "statute_multihop_report.json")
+# The multi-hop dev sets of each round (benchmarks/statute/README.md): report2 and report3 were each scored once
+# as blind sets and are dev sets since; report4 is never read here.
+POOLS = {"2026-12-03": MULTIHOP_DEV_SETS,
+         "2026-12-04c": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json")}
 FIGURES = ("answer_cites_every_gold_article", "answer_cites_a_gold_article", "cited_article_f1", "answered", "hopped")
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-errors", action="store_true", help="print dev items whose answer misses a gold article")
+    parser.add_argument("--pool", choices=sorted(POOLS), default="2026-12-03", help="the round's multi-hop dev sets")
     parser.add_argument("--max-hops", type=int, default=STATUTE_QA.max_hops)
     parser.add_argument("--hop-bar", type=float, default=STATUTE_QA.hop_bar)
     parser.add_argument("--definition-hop-bar", type=lambda v: None if v == "none" else float(v), default=STATUTE_QA.definition_hop_bar,
@@ -53,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     gold, _ = load_goldset(GOLD)
     dev = [i for i in gold if i["split"] == "dev"]
     sets = {"statute dev": dev}
-    for name in MULTIHOP_DEV_SETS:
+    for name in POOLS[args.pool]:
         sets[name] = [{**i, "type": "multihop"} for i in load_goldset(name)[0]["items"]]
     articles = load_statute()
     graph = build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE, max_hops=args.max_hops, hop_bar=args.hop_bar,
@@ -83,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                     print(f"{name} {item['id']} {item['type']} -> {r['question_kind']} refused={r['refused']} ({r['refusal']}) "
                           f"articles={r['articles']} gold={item['gold_articles']} cites={r['cited_labels']} followed={r['followed']} "
                           f"| {item['question']}", file=sys.stderr)
-    out["three multi-hop dev sets"] = {"all": kind_metrics(pooled_runs, pooled)}
+    out[f"{len(POOLS[args.pool])} multi-hop dev sets"] = {"all": kind_metrics(pooled_runs, pooled)}
     for name, groups in out.items():
         print(f"== {name}")
         for group, m in groups.items():
