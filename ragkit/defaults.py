@@ -200,6 +200,9 @@ class StatuteQADefaults:
     definition_gloss_bar: float | None = 0.6
     # The evidence grader's bar on LocalGrader's probability, chosen on dev (0: names and answer type decide).
     evidence_relevant_above: float = 0.0
+    # The local writer's support bar here (WRITER's is 0.4): the evidence grader has judged the evidence sufficient
+    # already, and a story-worded question is far from the rule's wording. Dev pool of the 2026-12-04c round.
+    writer_support_bar: float = 0.35
 
 
 @dataclass(frozen=True)

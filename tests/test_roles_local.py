@@ -245,6 +245,18 @@ def test_prose_sentences_drop_headings_code_and_titles_but_keep_positions_per_do
     ]
 
 
+def test_writer_reads_each_sentence_of_a_question_told_as_a_story() -> None:
+    # The question's last sentence asks about the rule; its story sentence dilutes the whole question's vector.
+    docs = [Document("A person who disturbs a seal or other marine mammal is liable to a fine of up to 50,000 crowns."),
+            Document("The harbour office opens at eight in the morning on weekdays.")]
+    question = ("My friends and I rented a small boat for the weekend and spent the whole day on the water. "
+                "Could we be fined for getting close to the seals?")
+    answer = LocalWriter().write(question, docs)
+    assert answer.answered and answer.citations == (1,), answer.text
+    assert not LocalWriter().write("We rented a small boat for the weekend. Is the harbour office open on Sundays?",
+                                   docs[:1]).answered  # a sentence apart is no licence to quote an unrelated rule
+
+
 def test_writer_never_quotes_a_section_heading() -> None:
     from ragkit.domains.handbook.corpus import load_handbook
 

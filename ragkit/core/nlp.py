@@ -632,13 +632,14 @@ def numbers(text: str) -> set[str]:
 
 
 def names(sentence: str) -> set[str]:
-    """Capitalised words other than the first, lower-cased: a cheap named-entity finder.
+    """Capitalised words other than the first, lower-cased: a cheap named-entity finder ("I'd", "It's": a
+    stopword with a contraction, not a name).
 
-    >>> sorted(names("The Chablis comes from Burgundy, says Marie."))
+    >>> sorted(names("The Chablis comes from Burgundy, says Marie, and I'd agree."))
     ['burgundy', 'chablis', 'marie']
     """
     tokens = [t for t in _TOKEN.findall(strip_citations(sentence)) if not t[0].isdigit()]
-    return {t.lower() for t in tokens[1:] if t[0].isupper() and t.lower() not in QUESTION_STOPWORDS}
+    return {t.lower() for t in tokens[1:] if t[0].isupper() and t.lower().split("'")[0] not in QUESTION_STOPWORDS}
 
 
 def term_coverage(question: str, text: str) -> float:

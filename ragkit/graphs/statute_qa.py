@@ -37,7 +37,8 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
   (:data:`ragkit.defaults.STATUTE_QA`: one hop). Hops are recorded in ``followed``; a reference the statute
   lacks goes to ``unresolved_references`` and is never followed. The writer must quote every followed
   paragraph (``metadata["required"]``, after its own picks), so the answer cites both ends.
-- ``generate`` (role ``writer``) writes from one Document per paragraph of the supporting articles, citing
+- ``generate`` (role ``writer``; the local one quotes at ``STATUTE_QA.writer_support_bar``, lower than elsewhere,
+  as the evidence grader has judged the evidence already) writes from one Document per paragraph of the supporting articles, citing
   ``[Article 12(3)]``, reading the question glossed with the defined terms its words fall under ("A seal swims
   up to my motorboat (marine mammal)"), so a story-worded question finds the rule's sentence; ``verify`` (role ``hallucination_grader``, one cited paragraph at a time) drops every
   citation of an article that was not retrieved, of a paragraph that does not exist, or of one that does not
@@ -413,14 +414,11 @@ def follow_references_node(index: ReferenceIndex, grader: DocumentGrader, articl
 
     @traced("follow_references")
     def follow_references(state: StatuteQAState) -> StatuteQAState:
-        """Hop 1 starts from the paragraph of the first supporting article the grader ranks first, a later hop
-        from what the previous hop added. The linked paragraphs (cited, citing, or defining a term used) are
-        scored on what the chain leaves of the question (:func:`uncovered_part`, :func:`supplies`); the
-        best is added when its score times the link's weight reaches the bar (``multihop_bar`` for a question
-        the classifier calls multihop, else ``bar``). With a ``definition_bar`` the definitions of the terms the
-        paragraph uses are scored apart, and the best is added too when it reaches that bar, so a question that
-        turns on a defined word gets the rule and the definition (:func:`plan_hop`). Nothing is followed once the
-        chain holds every content word of the question.
+        """One hop (:func:`plan_hop`): from the paragraph the grader ranks first in the first supporting article
+        (a later hop: from what the previous one added), add the best linked paragraph when its score reaches the
+        bar (``multihop_bar`` for a question the classifier calls multihop, else ``bar``) and, apart, the best
+        definition when it reaches ``definition_bar``. Nothing is followed once the chain holds every content
+        word of the question.
 
         Reads: question, question_kind, supporting, articles, hops, frontier, followed, followed_passages,
         unresolved_references. Writes: references_read, hops, frontier, followed, followed_passages,
@@ -467,15 +465,12 @@ def plan_hop(state: StatuteQAState, index: ReferenceIndex, grader: DocumentGrade
     the links graded on what the chain leaves of the question, :func:`supplies`) and a note saying why.
 
     With ``definition_bar`` None every link competes, and one is followed. Otherwise the links that are not
-    definitions (``DEFINES``) compete for ``bar`` and, apart, the definitions of the terms the anchor uses compete
-    for ``definition_bar``: a hop adds at most one of each. With ``gloss_bar`` and the index's definitions, the
-    definition of a term the question's words fall under (:meth:`ragkit.core.references.Definitions.under`: "a
-    dolphin" under "Marine mammal") scores 1 more, so it beats the definitions the question does not touch. A penalty that cites the rule and the definition of
-    the word the question turns on no longer push each other out ("a kayak" and "dolphin" against a rule on
-    vessels and marine mammals: the fine that cites the rule and the definition that lists the dolphin). What it
-    cannot do: a definition is found only through a term the anchor uses, and scored by the words it shares with
-    the question (and the grader), so a question word that is an example of a defined term the definition does
-    not list ("a kayak" for "any craft on the water") reaches it only through the grader."""
+    definitions (``DEFINES``) compete for ``bar`` and, apart, the definitions of the terms the anchor's article
+    uses compete for ``definition_bar``, so a penalty that cites the rule and the definition of the word the
+    question turns on do not push each other out; with ``gloss_bar``, a definition of a term the question's words
+    fall under (:meth:`ragkit.core.references.Definitions.under`: "a dolphin" under "Marine mammal") scores 1
+    more (:func:`falls_under`). What it cannot do: a definition is reached only through a term the article uses,
+    and scored by the words it shares with the question (and the grader)."""
     followed = state.get("followed", [])
     anchors = list(state.get("frontier", [])) or hop_anchor(state, index, graded_by(grader, state["question"]), paragraphs_of)
     if not anchors:
@@ -827,7 +822,8 @@ def statute_qa_graph(
     grader = choose(grader, DocumentGrader, "grader", model=judging, llm=LLMGrader, local=LocalGrader)
     evidence_grader = choose(evidence_grader, EvidenceGrader, "evidence_grader", model=judging,
                              llm=domain.llm_evidence_grader, local=lambda: domain.local_evidence_grader(grader))
-    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter, local=LocalWriter)
+    writer = choose(writer, Writer, "writer", model=chat_model, llm=LLMWriter,
+                    local=lambda: LocalWriter(support_bar=STATUTE_QA.writer_support_bar))
     hallucination_grader = choose(hallucination_grader, HallucinationGrader, "hallucination_grader", model=judging,
                                   llm=LLMHallucinationGrader, local=LocalHallucinationGrader)
     rewriter = choose(rewriter, QuestionRewriter, "rewriter", model=chat_model, llm=LLMRewriter, local=LocalRewriter)

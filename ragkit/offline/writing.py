@@ -1,7 +1,9 @@
 """Writing offline, without a model: an extractive writer and an RM3 rewriter.
 
 ``LocalWriter`` writes nothing of its own: it quotes. Each prose sentence of the documents
-(:func:`answer_units`) is scored ``w * cosine(question, sentence) + (1 - w) * key-term coverage``; up to
+(:func:`answer_units`) is scored ``w * cosine(question, sentence) + (1 - w) * key-term coverage`` (a question
+told in several sentences, "We rented a boat ... Could we be fined?": the best cosine of the whole question and
+of each of its sentences with a key term, so the story does not drown the ask); up to
 ``max_sentences`` that clear ``support_bar`` and come within ``relative_bar`` of the best
 (:data:`ragkit.defaults.WRITER`) are picked by maximal marginal relevance and cited ``[n]``, so every word
 is the source's; when none clears the bar it refuses with ``NOT_ENOUGH_INFORMATION``. The caller can mark
@@ -45,6 +47,7 @@ from ragkit.core.nlp import (
     names_symbol,
     prose_sentences,
     question_asks,
+    split_sentences,
     stem,
     symbols,
     term_coverage,
@@ -146,8 +149,12 @@ class LocalWriter:
         units = answer_units(check_documents(documents))
         if not units:
             return [], np.zeros(0), np.zeros((0, 1))
-        vectors = embed(self.embedder, [question] + [u.text for u in units])
-        cosine = vectors[1:] @ vectors[0]
+        parts = [q for q in split_sentences(question) if key_terms(q)]
+        parts = parts if len(parts) > 1 else []  # a question told in several sentences: each is read apart too
+        vectors = embed(self.embedder, [question, *parts] + [u.text for u in units])
+        n = 1 + len(parts)
+        cosine = (vectors[n:] @ vectors[:n].T).max(axis=1)
+        vectors = np.vstack([vectors[:1], vectors[n:]])
         asked = asked_part(question)  # a condition ("If my permit is revoked, ...") is left out of the coverage
         coverage = np.asarray([term_coverage(asked, u.text) for u in units])
         relevance = self.similarity_weight * cosine + (1 - self.similarity_weight) * coverage
