@@ -283,15 +283,17 @@ def test_strategies_are_lazy_and_share_one_hybrid():
 STORY = "We run a small campsite and our toilet block drains straight onto the sand and into the sea. Is that a problem?"
 
 
-def test_a_story_worded_question_the_statute_covers_is_searched_before_it_is_refused() -> None:
+def test_a_wider_refusal_margin_searches_a_story_worded_question_before_refusing_it() -> None:
     """A first-person story looks like the off-topic examples ("Which beaches have lifeguards?") more than a
-    statute question does, so the refusing kind wins, but narrowly: at the default margin the graph searches it
-    and, if it refuses, names the closest provisions; at the old margin (0.15) it was refused unsearched.
-    An off-topic question is still refused unsearched."""
+    statute question does, so the refusing kind wins, but narrowly: with a margin of 0.25 the graph searches it
+    and names the discharge article; at 0.15 (the default since the margin rule was re-run on 2026-12-04c) it is
+    refused unsearched. An off-topic question is refused unsearched at either margin."""
     articles = load_statute()
-    graph = statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE).compile()
+    wide = local_question_classifier(articles, refuse_margin=0.25)
+    graph = statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE,
+                             question_classifier=wide).compile()
     story = graph.invoke({"question": STORY})
     assert story.get("refusal") != "unanswerable" and "Article 24" in story["answer"]  # the discharge article
     assert graph.invoke({"question": "What is the weather like on the coast tomorrow?"})["refusal"] == "unanswerable"
     assert local_question_classifier(articles, refuse_margin=0.15).classify(STORY).kind == "unanswerable"
-    assert local_question_classifier(articles).classify(STORY).kind != "unanswerable"
+    assert wide.classify(STORY).kind != "unanswerable"

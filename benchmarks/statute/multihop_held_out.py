@@ -20,7 +20,8 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   margin); run once by the lead after it, aggregates only, and once with ``--refuse-margin 0.15`` (the old
   margin, saved apart) for the before/after.
 - ``report4``: ``data/eval/statute_multihop_report4.json``, 18 more, written blind from the Act alone and frozen on
-  2026-12-04 for the next statute round; not run yet (the lead runs it once, after that round's last change).
+  2026-12-04 for the next statute round; run by the lead after the 2026-12-04c round (before the round, its graph
+  at margin 0.25, and as shipped once the margin rule moved the margin to 0.15), aggregates only; a dev set since.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -37,6 +38,7 @@ Run from the project root (under a minute)::
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report2  # dev-grade since 2026-12-04
     HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report3  # the lead, once (2026-12-04)
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py --set report4  # the lead (2026-12-04c)
 """
 
 from __future__ import annotations
