@@ -124,3 +124,20 @@ def test_the_supervisor_takes_its_margin_and_a_huge_one_plans_one_agent(supervis
     question = "Look up the definition of recall in the handbook, then write a Python function that computes it."
     assert strict.plan(question).sequence == (whole_agent(strict.scores(question)),)
     assert all(len(c.sequence) == 1 or not c.earned for c in itertools.islice(strict.plan(question).candidates, 10))
+
+
+# ---------------------------------------------------------------- the compute signal
+@pytest.mark.parametrize("question", ["What is 3 to the power of 12?", "How much is 23 factorial?",
+                                      "what's 7/3 + 5/8 to four decimals", "What is 12.5 * 48 - 3?"])
+def test_arithmetic_on_numbers_the_question_gives_goes_to_the_agent_that_computes(question: str) -> None:
+    # The handbook team's code route serves "compute"; without the signal these read as lookups (MiniLM puts
+    # "What is ...?" next to the rag examples).
+    with_signal = LocalSupervisor(SUPERVISOR_ROUTES)
+    assert with_signal.plan(question).sequence == ("code",)
+    assert LocalSupervisor(SUPERVISOR_ROUTES, signal_weights={}).plan(question).sequence != ("code",)
+
+
+def test_a_ratio_or_a_number_in_a_lookup_is_no_computation() -> None:
+    supervisor = LocalSupervisor(SUPERVISOR_ROUTES)
+    assert supervisor.plan("Is a 50/50 split fair for an A/B test of two rankers?").sequence == ("analysis",)
+    assert supervisor.plan("What does the handbook say about 2 to the power of k buckets in LSH?").sequence == ("rag",)

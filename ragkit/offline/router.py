@@ -256,7 +256,28 @@ def ours_question(question: str, terms: Collection[str] = frozenset()) -> float:
     return float(bool(_ASKS_THE_SERVICE.search(_folded(question))) or points_at(question, terms))
 
 
-SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question, "ours": ours_question}
+# Arithmetic on numbers the text gives: an expression ("37 * 91 - 4", "1/61 + 1/62", "2^10", "3 - 1", "7 / 2"; not
+# "50/50", "30-40%" or a date), a number's factorial, root or power ("17!", "17 factorial", "2 to the power of 20").
+_ARITHMETIC = re.compile(
+    r"\d\s*(?:\*\*|[+*^\u00d7\u00f7])\s*\(?\s*[\d.]|\d\s+[-/]\s+\d|\b\d+\s*!|\b\d+\s+(?:factorial|squared|cubed)\b"
+    r"|\b(?:square|cube) root of\s+\d|\b\d+(?:\.\d+)?\s+to the power of\s+\d", re.IGNORECASE)
+
+
+def computation(question: str) -> float:
+    """1.0 when the text asks for arithmetic on numbers it gives (an expression, or a number's factorial, root or
+    power), else 0.0: work for a route that computes. It cannot see a computation said in words only ("the mean
+    of my three scores") or as an unspaced fraction ("3/4 of 120": a ratio or a date to it), or tell a quoted
+    formula from one to evaluate.
+
+    >>> [computation(q) for q in ("What's 2 to the power of 20?", "How much is 17 factorial?", "what's 1/61 + 1/62",
+    ...                           "Recall went from 0.61 to 0.64", "Lost 30-40% by 2026-12-04", "a 50/50 split")]
+    [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+    """
+    return float(bool(_ARITHMETIC.search(question)))
+
+
+SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question, "ours": ours_question,
+                                              "compute": computation}
 # Signals that read our own items' words when a router has them (see LocalRouter): name -> its function.
 GROUNDED_SIGNALS: dict[str, Callable[[str, Collection[str]], float]] = {"general": general_question, "ours": ours_question}
 

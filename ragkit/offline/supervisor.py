@@ -3,7 +3,9 @@
 A plan is a hypothesis with a cost. A question's parts are its clauses (:func:`ragkit.core.nlp.split_clauses`),
 each scored per class from labelled examples (:func:`mix_evidence`: ``LocalRouter``'s k-nearest-prototype score,
 the share of the part's idf weight each class's examples explain, and the share of the examples that open with
-the part's first word, its head: "implement", "compare"). A change of agent is a hop that costs ``hop_cost``
+the part's first word, its head: "implement", "compare"; plus, for a route that declares it in ``RouteSpec.serves``,
+a signal of :data:`ragkit.offline.router.SIGNALS` weighted by ``signal_weights``: the handbook team's code agent
+serves ``compute``, arithmetic on numbers the part gives, "2 to the power of 20"). A change of agent is a hop that costs ``hop_cost``
 unless the wording marks a new step there (:func:`marked_boundaries`), since a comma or a bare "and" also joins
 the pieces of one request. Small talk and scene-setting parts (``context``) go with a neighbour's agent and add
 no hop. Dynamic programming finds the best plan for every ending agent and hop count (:func:`best_labellings`).
@@ -465,11 +467,12 @@ class LocalSupervisor:
                  term_weight: float = SUPERVISOR.term_weight, head_weight: float = SUPERVISOR.head_weight,
                  hop_cost: float = SUPERVISOR.hop_cost, earn_margin: float = SUPERVISOR.earn_margin,
                  earn_scale: EarnScale = SUPERVISOR.earn_scale, default: AgentName = DEFAULT_AGENT,
-                 corpus: str = ""):
+                 corpus: str = "", signal_weights: Mapping[str, float] | None = None):
         names = [spec.name for spec in routes]
         if not set(AGENTS) <= set(names):
             raise ValueError(f"the supervisor's routes must include every agent {list(AGENTS)}, got {names}")
-        self.router = LocalRouter(routes, fallback=default, embedder=embedder, k=k)
+        self.router = LocalRouter(routes, fallback=default, embedder=embedder, k=k,
+                                  signal_weights=SUPERVISOR.signal_weights if signal_weights is None else signal_weights)
         self.frequencies, self.sizes, self.heads = example_vocabulary(routes)
         self.term_weight, self.head_weight, self.hop_cost = term_weight, head_weight, hop_cost
         self.earn_margin, self.earn_scale, self.corpus = earn_margin, earn_scale, corpus
