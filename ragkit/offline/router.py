@@ -21,7 +21,8 @@ those texts is embedded once (a "prototype"). A question gets one score per rout
    information: now, today, latest, news, rates; :func:`time_sensitivity`), ``"general"`` (it asks about
    things in general, not a particular item: "What is burrata made from?"; :func:`general_question`) and
    ``"ours"`` (it asks the service about its own things: "Have you got a Nebbiolo?", "Is the lamb
-   spicy?"; :func:`ours_question`). Which route serves which signal is the route table's choice;
+   spicy?"; :func:`ours_question`) and ``"compute"`` (arithmetic on numbers it gives: "What's 2 to the power
+   of 20?"; :func:`computation`; the supervisor's code agent serves it). Which route serves which signal is the route table's choice;
    in a table where no route declares one, that signal changes nothing.
 
    The words of **our own items** ground two of them: the terms of the documents of the routes that serve
