@@ -22,6 +22,8 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
 - ``report4``: ``data/eval/statute_multihop_report4.json``, 18 more, written blind from the Act alone and frozen on
   2026-12-04 for the next statute round; run by the lead after the 2026-12-04c round (before the round, its graph
   at margin 0.25, and as shipped once the margin rule moved the margin to 0.15), aggregates only; a dev set since.
+- ``report5``: ``data/eval/statute_multihop_report5.json``, 18 more, written blind from the Act alone and frozen on
+  2026-12-04 (``benchmarks/goldsets/make_statute_multihop_report5.py``) for the next statute round; not run yet.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -66,7 +68,7 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json",
         "report2": "statute_multihop_report2.json", "report3": "statute_multihop_report3.json",
-        "report4": "statute_multihop_report4.json"}
+        "report4": "statute_multihop_report4.json", "report5": "statute_multihop_report5.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 
