@@ -92,8 +92,9 @@ TUNE = "supervisor_routing_tune.json"  # tuning questions with the one-agent cas
 FRESH = "supervisor_routing_fresh.json"  # a second held-out set, written and frozen before the earned-hop tuning
 TEST2 = "supervisor_routing_test2.json"  # the blind report set of the 2026-12-03 round, run once; tuned on since 2026-12-04
 TEST3 = "supervisor_routing_test3.json"  # the blind report set of the 2026-12-04 round, run once; tuned on since
-TEST4 = "supervisor_routing_test4.json"  # the blind report set of the second 2026-12-04 round: run once, by the lead
-HELD_OUT = {"fresh": FRESH, "test4": TEST4}
+TEST4 = "supervisor_routing_test4.json"  # the blind report set of the 2026-12-04c round: run once, by the lead
+TEST5 = "supervisor_routing_test5.json"  # written blind and frozen 2026-12-04 for the next round; not run yet
+HELD_OUT = {"fresh": FRESH, "test4": TEST4, "test5": TEST5}
 BAR = 0.9
 CORPUS = HANDBOOK_TEAM.corpus  # the rag agent's corpus, as the supervisor graph passes it
 GRID = {
@@ -353,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation (faster while editing)")
     parser.add_argument("--before", metavar="REV", help="also score commit REV's supervisor on the tuning sets")
     parser.add_argument("--set", choices=tuple(HELD_OUT), action="append", default=None,
-                        help="a held-out set to report on once (aggregates only; repeatable): test4 (the lead runs it) or fresh")
+                        help="a held-out set to report on once (aggregates only; repeatable): test5 (the next round's, the lead runs it), test4 or fresh")
     args = parser.parse_args(argv)
 
     data, sha = load_goldset(SET)
