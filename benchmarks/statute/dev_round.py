@@ -4,7 +4,8 @@ Sets: the DEV split of ``data/eval/statute_qa.json`` (78 questions; the test spl
 three multi-hop dev sets (``statute_multihop_dev.json``, ``statute_multihop_held_out.json``,
 ``statute_multihop_report.json``: the last two were scored once each as held-out sets and are dev sets since).
 With ``--pool 2026-12-04c`` also ``statute_multihop_report2.json`` and ``statute_multihop_report3.json`` (each scored
-once as a blind set, dev sets since); ``statute_multihop_report4.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
+once as a blind set, dev sets since); ``--pool 2026-12-04d`` adds ``statute_multihop_report4.json`` (likewise);
+``statute_multihop_report5.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
 ``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)``, every default.
 
 Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type, and answerable refused);
@@ -41,7 +42,9 @@ MULTIHOP_DEV_SETS = ("statute_multihop_dev.json", "statute_multihop_held_out.jso
 # The multi-hop dev sets of each round (benchmarks/statute/README.md): report2 and report3 were each scored once
 # as blind sets and are dev sets since; report4 is never read here.
 POOLS = {"2026-12-03": MULTIHOP_DEV_SETS,
-         "2026-12-04c": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json")}
+         "2026-12-04c": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json"),
+         "2026-12-04d": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json",
+                         "statute_multihop_report4.json")}
 FIGURES = ("answer_cites_every_gold_article", "answer_cites_a_gold_article", "cited_article_f1", "answered", "hopped")
 
 
