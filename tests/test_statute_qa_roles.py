@@ -12,6 +12,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
 
 from ragkit.core.chat_models import scripted
+from ragkit.core.nlp import split_sentences
 from ragkit.domains.statute.citations import pinned_articles, with_titles
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.statute.domain import STATUTE
@@ -297,3 +298,18 @@ def test_a_wider_refusal_margin_searches_a_story_worded_question_before_refusing
     assert graph.invoke({"question": "What is the weather like on the coast tomorrow?"})["refusal"] == "unanswerable"
     assert local_question_classifier(articles, refuse_margin=0.15).classify(STORY).kind == "unanswerable"
     assert wide.classify(STORY).kind != "unanswerable"
+
+
+SPILL_STORY = ("My brother and I were out in his old dinghy last weekend, having a picnic and a swim off the rocks. "
+               "A fuel line split and some petrol ran into the water. Do we have to tell anyone about the spill?")
+
+
+def test_a_question_told_as_a_story_is_refused_only_when_each_of_its_sentences_is() -> None:
+    """As a whole the story reads like the off-topic examples; its last sentence asks what the Act answers (report
+    a discharge), so it is searched. A story whose every sentence is off topic is still refused unsearched."""
+    classifier = local_question_classifier(load_statute())
+    decision = classifier.classify(SPILL_STORY)
+    assert decision.kind != "unanswerable" and "the whole: unanswerable" in decision.note
+    assert classifier.readings(SPILL_STORY)[1:] == split_sentences(SPILL_STORY)
+    off_topic = "We spent a lovely week in Lisbon and ate a lot of pastries. Which cafe makes the best custard tarts?"
+    assert classifier.classify(off_topic).kind == "unanswerable"

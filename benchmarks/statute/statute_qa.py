@@ -397,7 +397,8 @@ def tune_refusal_margin(build: Callable[[float], Any], scorer: Any, dev: Sequenc
     runs = run_graph(build(base), items)
 
     def win(question: str) -> float:
-        readings = [scorer.scores(text) for text in dict.fromkeys((question, scorer.gloss(question) if scorer.gloss else question))]
+        texts = [question, scorer.gloss(question)] if scorer.gloss else [question]  # the classifier's readings of each
+        readings = [scorer.scores(r) for r in dict.fromkeys(r for text in texts for r in scorer.readings(text))]
         return min(refusal_lead(s, REFUSE_KIND) for s in readings)
 
     wins = {i["id"]: win(i["question"]) for i in items if runs[i["id"]]["refusal"] == "unanswerable"}

@@ -10,7 +10,10 @@ leans towards refusing). On top of the router's scores, three choices that a rou
   note when the rule holds, "" otherwise; a statute's "citation" kind is exactly "a citation parses");
 - the *refusing* kind (a refusal without searching) must beat the best other kind by ``refuse_margin``,
   because refusing an answerable question costs more than searching an unanswerable one;
-- a tie between the other kinds goes to the *safe* kind (the one whose strategy suits most questions).
+- a tie between the other kinds goes to the *safe* kind (the one whose strategy suits most questions);
+- a question told in several sentences is refused only when each of its sentences with a key term is refused
+  too (:meth:`~LocalQuestionClassifier.readings`): a story ("A fuel hose split on my boat. Do I have to report
+  it?") looks like the off-topic examples as a whole more than its ask does.
 
 What it cannot do: nearest-prototype similarity sees topic more than form, so two kinds asked about the
 same subject look alike; the refusing kind is only found when the question is about something the
@@ -24,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from ragkit.core.nlp import clean_query
+from ragkit.core.nlp import clean_query, key_terms, split_sentences
 from ragkit.defaults import ROUTER
 from ragkit.offline.router import LocalRouter
 from ragkit.roles.protocols import RouteSpec, check_routes
@@ -107,13 +110,33 @@ class LocalQuestionClassifier:
         """The router's score for each kind no rule decides (what :meth:`classify` compares)."""
         return self.router.scores(question)
 
+    def readings(self, question: str) -> list[str]:
+        """The texts a refusal must hold on: the question and, when it is told in several sentences, each sentence
+        with a key term.
+
+        >>> LocalQuestionClassifier([RouteSpec("a", "asks"), RouteSpec("b", "off topic")], refuse="b", safe="a").readings(
+        ...     "My hose split. Diesel leaked out. Must I report it?")
+        ['My hose split. Diesel leaked out. Must I report it?', 'My hose split.', 'Diesel leaked out.', 'Must I report it?']
+        """
+        parts = [s for s in split_sentences(question) if key_terms(s)]
+        return [question, *(parts if len(parts) > 1 else [])]
+
     def classify(self, question: str) -> KindDecision:
         question = clean_query(question, what="question")
         for kind, rule in self.rules.items():
             note = rule(question)
             if note:
                 return KindDecision(kind, 1.0, note)
-        return decide(self.scores(question), self.refuse_margin, self.refuse, self.safe)
+        first, *rest = self.readings(question)
+        decision = decide(self.scores(first), self.refuse_margin, self.refuse, self.safe)
+        if decision.kind != self.refuse or not rest:
+            return decision
+        searched = [(d, text) for text in rest
+                    for d in [decide(self.scores(text), self.refuse_margin, self.refuse, self.safe)] if d.kind != self.refuse]
+        if not searched:
+            return decision
+        best, text = max(searched, key=lambda dt: dt[0].confidence)
+        return KindDecision(best.kind, best.confidence, f"{best.note} (the sentence {text!r}; the whole: {decision.note})")
 
 
 __all__ = ["LocalQuestionClassifier", "check_kinds", "decide", "refusal_lead"]
