@@ -23,7 +23,8 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   2026-12-04 for the next statute round; run by the lead after the 2026-12-04c round (before the round, its graph
   at margin 0.25, and as shipped once the margin rule moved the margin to 0.15), aggregates only; a dev set since.
 - ``report5``: ``data/eval/statute_multihop_report5.json``, 18 more, written blind from the Act alone and frozen on
-  2026-12-04 (``benchmarks/goldsets/make_statute_multihop_report5.py``) for the next statute round; not run yet.
+  2026-12-04 (``benchmarks/goldsets/make_statute_multihop_report5.py``) for the 2026-12-04d round; run by the lead after
+  it (and the graph before it, for the before figure), aggregates only.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
