@@ -50,7 +50,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks" / "roles"))
-from common import routing_set, set_writer  # noqa: E402
+from common import near_within, routing_set, set_writer  # noqa: E402
 
 PATH = ROOT / "data" / "eval" / "supervisor_routing_test4.json"
 R, C, A, T = "rag", "code", "analysis", "chitchat"
@@ -548,23 +548,7 @@ ITEMS: list[tuple[str, list[str], str]] = [
 
 def near_duplicates() -> int:
     """Print every pair of this set's questions with MiniLM cosine >= 0.9; exit status 1 if there is one."""
-    from ragkit.core.embeddings import embed, load_embedder
-
-    questions = [q for q, _, _ in ITEMS]
-    vectors = embed(load_embedder(), questions)
-    sims = vectors @ vectors.T
-    pairs = [
-        (float(sims[i, j]), i, j)
-        for i in range(len(questions))
-        for j in range(i + 1, len(questions))
-        if sims[i, j] >= 0.9
-    ]
-    for sim, i, j in sorted(pairs, reverse=True):
-        print(f"{sim:.3f}  {i + 1:03d} {questions[i]!r}  ~  {j + 1:03d} {questions[j]!r}")
-    if pairs:
-        return 1
-    print("no near duplicates")
-    return 0
+    return near_within([q for q, _, _ in ITEMS])
 
 
 def build() -> str:

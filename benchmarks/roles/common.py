@@ -94,6 +94,22 @@ def routing_set(items: Sequence[tuple[str, Sequence[str], str]], key: str, prefi
     return json.dumps({key: rows}, indent=1, ensure_ascii=False) + "\n"
 
 
+def near_within(questions: Sequence[str], bar: float = 0.9) -> int:
+    """Print every pair of ``questions`` (one set's own) with MiniLM cosine >= ``bar``; exit status 1 if there is one."""
+    from ragkit.core.embeddings import embed, load_embedder
+
+    vectors = embed(load_embedder(), list(questions))
+    sims = vectors @ vectors.T
+    pairs = [(float(sims[i, j]), i, j) for i in range(len(questions)) for j in range(i + 1, len(questions))
+             if sims[i, j] >= bar]
+    for sim, i, j in sorted(pairs, reverse=True):
+        print(f"{sim:.3f}  {i + 1:03d} {questions[i]!r}  ~  {j + 1:03d} {questions[j]!r}")
+    if pairs:
+        return 1
+    print("no near duplicates")
+    return 0
+
+
 def set_writer(doc: str, build: Callable[[], str], path: Path, argv: list[str] | None = None,
                checks: dict[str, tuple[str, Callable[[], int]]] | None = None) -> int:
     """The command line of a gold-set builder script: compare with the file (default), ``--write`` it (refused once
