@@ -149,6 +149,17 @@ def split_sentences(text: str, *, chat: bool = False) -> list[str]:
     return sentences
 
 
+def question_sentences(question: str) -> list[str]:
+    """The sentences with a key term of a question told in several of them (``[]`` for a one-sentence question):
+    read apart, so a story does not drown its ask.
+
+    >>> question_sentences("My hose split. Diesel leaked out. Must I report it?"), question_sentences("Why? Is it legal?")
+    (['My hose split.', 'Diesel leaked out.', 'Must I report it?'], [])
+    """
+    parts = [s for s in split_sentences(question) if key_terms(s)]
+    return parts if len(parts) > 1 else []
+
+
 def same_query(a: str, b: str) -> bool:
     """Queries that differ only in case, spacing or punctuation count as the same.
 

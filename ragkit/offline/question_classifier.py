@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
-from ragkit.core.nlp import clean_query, key_terms, split_sentences
+from ragkit.core.nlp import clean_query, question_sentences
 from ragkit.defaults import ROUTER
 from ragkit.offline.router import LocalRouter
 from ragkit.roles.protocols import RouteSpec, check_routes
@@ -118,8 +118,7 @@ class LocalQuestionClassifier:
         ...     "My hose split. Diesel leaked out. Must I report it?")
         ['My hose split. Diesel leaked out. Must I report it?', 'My hose split.', 'Diesel leaked out.', 'Must I report it?']
         """
-        parts = [s for s in split_sentences(question) if key_terms(s)]
-        return [question, *(parts if len(parts) > 1 else [])]
+        return [question, *question_sentences(question)]
 
     def classify(self, question: str) -> KindDecision:
         question = clean_query(question, what="question")
@@ -127,15 +126,18 @@ class LocalQuestionClassifier:
             note = rule(question)
             if note:
                 return KindDecision(kind, 1.0, note)
-        first, *rest = self.readings(question)
-        decision = decide(self.scores(first), self.refuse_margin, self.refuse, self.safe)
-        if decision.kind != self.refuse or not rest:
+        whole, *sentences = self.readings(question)
+        decision = decide(self.scores(whole), self.refuse_margin, self.refuse, self.safe)
+        if decision.kind != self.refuse:
             return decision
-        searched = [(d, text) for text in rest
-                    for d in [decide(self.scores(text), self.refuse_margin, self.refuse, self.safe)] if d.kind != self.refuse]
+        searched = []  # (the sentence's decision, the sentence) for each sentence that would be searched
+        for text in sentences:
+            reading = decide(self.scores(text), self.refuse_margin, self.refuse, self.safe)
+            if reading.kind != self.refuse:
+                searched.append((reading, text))
         if not searched:
             return decision
-        best, text = max(searched, key=lambda dt: dt[0].confidence)
+        best, text = max(searched, key=lambda pair: pair[0].confidence)
         return KindDecision(best.kind, best.confidence, f"{best.note} (the sentence {text!r}; the whole: {decision.note})")
 
 

@@ -47,7 +47,7 @@ from ragkit.core.nlp import (
     names_symbol,
     prose_sentences,
     question_asks,
-    split_sentences,
+    question_sentences,
     stem,
     symbols,
     term_coverage,
@@ -149,12 +149,9 @@ class LocalWriter:
         units = answer_units(check_documents(documents))
         if not units:
             return [], np.zeros(0), np.zeros((0, 1))
-        parts = [q for q in split_sentences(question) if key_terms(q)]
-        parts = parts if len(parts) > 1 else []  # a question told in several sentences: each is read apart too
-        vectors = embed(self.embedder, [question, *parts] + [u.text for u in units])
-        n = 1 + len(parts)
-        cosine = (vectors[n:] @ vectors[:n].T).max(axis=1)
-        vectors = np.vstack([vectors[:1], vectors[n:]])
+        asks = [question, *question_sentences(question)]  # a question told in several sentences: each read apart too
+        vectors = embed(self.embedder, asks + [u.text for u in units])
+        vectors, cosine = vectors[len(asks):], (vectors[len(asks):] @ vectors[:len(asks)].T).max(axis=1)
         asked = asked_part(question)  # a condition ("If my permit is revoked, ...") is left out of the coverage
         coverage = np.asarray([term_coverage(asked, u.text) for u in units])
         relevance = self.similarity_weight * cosine + (1 - self.similarity_weight) * coverage
@@ -162,7 +159,7 @@ class LocalWriter:
         naming = np.asarray([names_symbol(u.text, named) for u in units]) if named else np.zeros(0, bool)
         if naming.any():
             relevance = np.where(naming, relevance, -np.inf)
-        return units, relevance, vectors[1:]
+        return units, relevance, vectors
 
     def select(self, relevance: np.ndarray, vectors: np.ndarray) -> list[int]:
         """Indexes of the chosen sentences in answer order (MMR over those that clear both bars)."""
