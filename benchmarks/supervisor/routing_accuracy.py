@@ -1,11 +1,12 @@
-"""Routing accuracy of LocalSupervisor: tuned on DEV + TUNE + old TEST + TEST2 + TEST3, reported once on TEST4 (and fresh).
+"""Routing accuracy of LocalSupervisor: tuned on DEV + TUNE + old TEST + TEST2 + TEST3 + TEST4, reported once on TEST5 (and fresh).
 
 From the 2026-12-03 round the old test split (run four times) is a *dev set*, and from the 2026-12-04 rounds so are
 ``data/eval/supervisor_routing_test2.json`` (reported once, 0.719) and ``supervisor_routing_test3.json``
-(reported once, 0.724), their mistakes read: all are tuned on, their mistakes are printed, and their figures are
-dev-grade. The held-out report is ``data/eval/supervisor_routing_test4.json`` (written blind on 2026-12-04 by a
-helper who never saw the supervisor and frozen before the round; ``--set test4``, run once by the lead, aggregates
-only); ``--set fresh`` reports on the fresh set (aggregates only). Without ``--set`` nothing held out is run.
+(reported once, 0.724), and from the 2026-12-06 round ``supervisor_routing_test4.json`` (reported once, 0.753), their
+mistakes read: all are tuned on, their mistakes are printed, and their figures are dev-grade. The held-out report is
+``data/eval/supervisor_routing_test5.json`` (written blind on 2026-12-04 by a helper who never saw the supervisor and
+frozen before the round; ``--set test5``, run once by the lead, aggregates only); ``--set fresh`` reports on the
+fresh set (aggregates only). Without ``--set`` nothing held out is run.
 
 The sets (each frozen before any tuning; their sha256 is checked by ``load_goldset`` and written into the
 results): ``data/eval/supervisor_routing.json`` ``{"dev": [80 items], "test": [102 items]}`` and
@@ -17,17 +18,17 @@ each item ``{"id", "question", "sequence", "why"}``, labelled by the rules in
 Before anything is scored the script checks that no description or example of
 ``ragkit.domains.handbook.agents.SUPERVISOR_ROUTES`` copies a dev, tune or test question (identical after
 lower-casing, or MiniLM cosine >= 0.9, with ``benchmarks/roles/check_near_duplicates.py``'s functions)
-and drops from the test split any question within cosine 0.9 of a dev or tune question, and from test2 (then test3) any
+and drops from the test split any question within cosine 0.9 of a dev or tune question, and from test2 (then test3, test4) any
 within 0.9 of those or of a route example, as when it was reported (counts in the results).
 
-1. Tuning, on dev + tune + old test + test2 + test3 pooled (450 questions): every question's clauses (and the whole question) are scored
+1. Tuning, on dev + tune + old test + test2 + test3 + test4 pooled (539 questions): every question's clauses (and the whole question) are scored
    once per ``k`` (prototype part), once for the term part and once for the head part, and every route example
    once per ``k`` with itself left out (the can-serve calibration's input), so the grid over ``k``,
    ``term_weight``, ``head_weight``, ``hop_cost`` and ``earn_margin`` is arithmetic through the supervisor's own
    ``calibrate`` and ``choose_plan``; two grids (2026-12-03): the margin as a difference of probabilities (the
    fourth round's) and as a difference of log-odds, ``earn_scale``. The selection rule: (a) keep
    the settings whose accuracy on one-agent questions is at least the one-agent baseline's (same ``k``) on dev, on
-   tune, on old test, on test2 and on test3, each; (b) score each by its *neighbourhood* accuracy on the pool (its own
+   tune, on old test, on test2, on test3 and on test4, each; (b) score each by its *neighbourhood* accuracy on the pool (its own
    and its grid neighbours' mean), so a broad plateau beats a lucky spike; (c) take the best neighbourhood, then
    the highest ``earn_margin``, the highest ``hop_cost``, the best own accuracy, then grid order. It is re-run
    through the real ``LocalSupervisor`` to prove the arithmetic. The setting reported everywhere (tuning sets'
@@ -35,14 +36,14 @@ within 0.9 of those or of a route example, as when it was reported (counts in th
    replaces it only when the README's decision rule passes (printed as a NOTE when they differ). The whole procedure is cross-validated on the
    pool (5 folds, 10 shuffles, seed 0), on both grids, on the fourth round's alone and on the log-odds one alone,
    on the same folds: per held fold, exact sequence, one-agent accuracy and the one-agent
-   baseline's on the same questions, and chains (the decision rule in the README compares these). Dev, tune, test2, test3 and
+   baseline's on the same questions, and chains (the decision rule in the README compares these). Dev, tune, test2, test3, test4 and
    old-test mistakes are printed (they are for looking at). ``--before REV`` also scores the supervisor and route examples of commit ``REV`` (with the
    settings it shipped) on the tuning sets, and on each ``--set`` reporting set, for the before/after table.
 2. Report (skipped with ``--dev-only``): exact-sequence accuracy, on one-agent questions and on chains,
    per-agent precision and recall (agent counts in the sequence), accuracy by gold chain length, the
    hop-by-hop confusion table and the predicted-vs-gold length table, for the tuned supervisor and two
    baselines (always ``rag``; one agent per question from the same prototypes, no clauses), on the set named by
-   ``--set``: ``test4`` or ``fresh`` (``data/eval/supervisor_routing_fresh.json``, 63 questions written and frozen
+   ``--set``: ``test5`` or ``fresh`` (``data/eval/supervisor_routing_fresh.json``, 63 questions written and frozen
    before the earned-hop round). Only aggregates are written or printed for a held-out set, never its per-item
    errors; its sha256 is checked against ``data/eval/MANIFEST.json`` and written into the results, and its
    questions are checked against the route examples and cleared of near-copies of tuning questions first. An
@@ -92,9 +93,9 @@ TUNE = "supervisor_routing_tune.json"  # tuning questions with the one-agent cas
 FRESH = "supervisor_routing_fresh.json"  # a second held-out set, written and frozen before the earned-hop tuning
 TEST2 = "supervisor_routing_test2.json"  # the blind report set of the 2026-12-03 round, run once; tuned on since 2026-12-04
 TEST3 = "supervisor_routing_test3.json"  # the blind report set of the 2026-12-04 round, run once; tuned on since
-TEST4 = "supervisor_routing_test4.json"  # the blind report set of the 2026-12-04c round: run once, by the lead
-TEST5 = "supervisor_routing_test5.json"  # written blind and frozen 2026-12-04 for the next round; not run yet
-HELD_OUT = {"fresh": FRESH, "test4": TEST4, "test5": TEST5}
+TEST4 = "supervisor_routing_test4.json"  # the blind report set of the 2026-12-04c round, run once; tuned on since 2026-12-06
+TEST5 = "supervisor_routing_test5.json"  # written blind and frozen 2026-12-04: the 2026-12-06 round's report, run once by the lead
+HELD_OUT = {"fresh": FRESH, "test5": TEST5}
 BAR = 0.9
 CORPUS = HANDBOOK_TEAM.corpus  # the rag agent's corpus, as the supervisor graph passes it
 GRID = {
@@ -354,31 +355,36 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cv", action="store_true", help="skip the cross-validation (faster while editing)")
     parser.add_argument("--before", metavar="REV", help="also score commit REV's supervisor on the tuning sets")
     parser.add_argument("--set", choices=tuple(HELD_OUT), action="append", default=None,
-                        help="a held-out set to report on once (aggregates only; repeatable): test5 (the next round's, the lead runs it), test4 or fresh")
+                        help="a held-out set to report on once (aggregates only; repeatable): test5 (the 2026-12-06 round's report, the lead runs it once) or fresh")
     args = parser.parse_args(argv)
 
     data, sha = load_goldset(SET)
     tune_data, tune_sha = load_goldset(TUNE)
     test2, test2_sha = load_goldset(TEST2)
     test3, test3_sha = load_goldset(TEST3)
-    # "test": the old test split, dev-grade since 2026-12-03; "test2" and "test3": the report sets of the 2026-12-03
-    # and 2026-12-04 rounds, dev-grade since 2026-12-04
+    test4, test4_sha = load_goldset(TEST4)
+    # "test": the old test split, dev-grade since 2026-12-03; "test2", "test3" and "test4": the report sets of the
+    # 2026-12-03, 2026-12-04 and 2026-12-04c rounds, dev-grade since 2026-12-04 (test4 since 2026-12-06)
     tuning = {"dev": data["dev"], "tune": tune_data["tune"], "test": data["test"], "test2": test2["test2"],
-              "test3": test3["test3"]}
+              "test3": test3["test3"], "test4": test4["test4"]}
     embedder = load_embedder()
-    # test2 and test3 were written blind: as when they were reported, a question a route example nearly copies is left out
+    # test2, test3 and test4 were written blind: as when they were reported, a question a route example nearly copies is left out
     examples = [{"question": t} for t in example_texts()]
     tuning["test2"], copied2 = drop_near(embedder, examples, tuning["test2"])
     tuning["test3"], copied3 = drop_near(embedder, examples, tuning["test3"])
+    tuning["test4"], copied4 = drop_near(embedder, examples, tuning["test4"])
     checks = check_examples(embedder, tuning)
     tuning["test"], dropped = drop_near(embedder, tuning["dev"] + tuning["tune"], tuning["test"])
     tuning["test2"], dropped2 = drop_near(embedder, tuning["dev"] + tuning["tune"] + tuning["test"], tuning["test2"])
     tuning["test3"], dropped3 = drop_near(embedder, [i for n in ("dev", "tune", "test", "test2") for i in tuning[n]],
                                           tuning["test3"])
+    tuning["test4"], dropped4 = drop_near(embedder, [i for n in ("dev", "tune", "test", "test2", "test3") for i in tuning[n]],
+                                          tuning["test4"])
     print(f"{SET} sha256 {sha[:12]}; {TUNE} sha256 {tune_sha[:12]}; "
           + ", ".join(f"{name} {len(items)}" for name, items in tuning.items())
           + f" (old test: dropped {dropped} near dev or tune; test2: {dropped2} near those, {copied2} near a route example;"
-          + f" test3: {dropped3} near those, {copied3} near a route example); {checks}")
+          + f" test3: {dropped3} near those, {copied3} near a route example;"
+          + f" test4: {dropped4} near those, {copied4} near a route example); {checks}")
 
     supervisors = {k: LocalSupervisor(SUPERVISOR_ROUTES, embedder, k=k, term_weight=0.0, head_weight=0.0)
                    for k in GRID["k"]}
@@ -394,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     fourth, fourth_acc, _ = tune(correct, single, source, baseline, everything, [FOURTH_ROUND])
     print(f"fourth-round technique (probability margins) chosen on the pool: {fourth}  accuracy {fourth_acc:.4f}")
     setting, acc, smooth = tune(correct, single, source, baseline, everything)
-    print(f"chosen on dev + tune + old test + test2 + test3: {setting}  accuracy {acc:.4f} (neighbourhood {smooth:.4f})")
+    print(f"chosen on dev + tune + old test + test2 + test3 + test4: {setting}  accuracy {acc:.4f} (neighbourhood {smooth:.4f})")
     shipped = {key: getattr(SUPERVISOR, key) for key in GRID}
     if setting != shipped:
         print(f"NOTE: ragkit.defaults.SUPERVISOR ships {shipped}; it changes only when the README's decision rule "
@@ -421,12 +427,14 @@ def main(argv: list[str] | None = None) -> int:
         "tune_sha256": tune_sha, "checks": checks, "old_test_dropped_near_dev_or_tune": dropped,
         "test2_set": f"data/eval/{TEST2}", "test2_sha256": test2_sha, "test2_dropped_near_dev_tune_or_test": dropped2,
         "test2_dropped_near_examples": copied2, "test3_set": f"data/eval/{TEST3}", "test3_sha256": test3_sha,
-        "test3_dropped_near_earlier_tuning": dropped3, "test3_dropped_near_examples": copied3, "grids": GRIDS,
+        "test3_dropped_near_earlier_tuning": dropped3, "test3_dropped_near_examples": copied3,
+        "test4_set": f"data/eval/{TEST4}", "test4_sha256": test4_sha, "test4_dropped_near_earlier_tuning": dropped4,
+        "test4_dropped_near_examples": copied4, "grids": GRIDS,
         "chosen": setting, "shipped": shipped, "fourth_round_technique_chosen": fourth, "accuracy_tuning_pool": round(acc, 4),
         "neighbourhood_accuracy": round(smooth, 4), "cross_validated_tuning_pool": cv,
-        "note": "dev, tune, old test (dev-grade since 2026-12-03), test2 and test3: tuned on, mistakes printed; "
-                "fresh and test4: reported once, aggregates only (no per-item errors); test2 and test3: reported once "
-                "(2026-12-03, 2026-12-04), dev-grade since 2026-12-04",
+        "note": "dev, tune, old test (dev-grade since 2026-12-03), test2, test3 and test4: tuned on, mistakes printed; "
+                "fresh and test5: reported once, aggregates only (no per-item errors); test2, test3 and test4: reported "
+                "once (2026-12-03, 2026-12-04, 2026-12-04c), dev-grade since 2026-12-04 (test4: 2026-12-06)",
     }
     offset = 0
     for name, items in tuning.items():
