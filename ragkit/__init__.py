@@ -43,7 +43,8 @@ from ragkit.roles.llm import (
 from ragkit.roles.llm_answer_grader import LLMAnswerGrader
 from ragkit.roles.llm_judge import LLMJudge
 from ragkit.roles.llm_routing import LLMRouter
-from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION
+from ragkit.roles.router_protocols import RouteSpec
 from ragkit.sandbox import run_python
 
 __version__ = "0.2.0"  # the one place: pyproject.toml reads it; the tag v0.2.0 marks it

@@ -77,8 +77,8 @@ class RouterDefaults:
     passage_weight: float = 0.7
     passage_bar: float = 0.6
     term_weight: float = 0.15
-    # Bonus, times the signal's strength, for a route serving the question's kind (RouteSpec.serves); routing
-    # dev+ (routing dev and the old blind set, 2026-12-03), with the six values above held fixed.
+    # Bonus, times the signal's strength, for a route serving the question's kind (RouteSpec.serves); chosen on
+    # routing dev and the old blind set with the six values above held fixed.
     signal_weights: dict[str, float] = field(default_factory=lambda: {"fresh": 0.5, "general": 0.3, "ours": 0.15})
 
 
@@ -173,13 +173,12 @@ class StatuteQADefaults:
     max_retrievals: int = 2
     max_generations: int = 2
     # follow_references: hops per run, and the bar a linked paragraph's score (the share of the question's missing
-    # key terms it holds plus its grade) times the link's weight must reach (multihop questions, others). Chosen by
-    # HOP_RULE on dev and our two multi-hop dev sets (re-chosen with the definition hop, 2026-12-03: hop_bar 0.1 -> 0.002).
+    # key terms it holds plus its grade) times the link's weight must reach (multihop questions, others): chosen on dev
+    # and the multi-hop dev sets by HOP_RULE (benchmarks/statute/statute_qa.py).
     max_hops: int = 1
     hop_bar: float = 0.002
     multihop_hop_bar: float = 0.0
     # ... and the bar of the definition a hop adds apart, beside the best other link (None: they compete as one link).
-    # Chosen on the 2026-12-03 round's dev sets (benchmarks/statute/README.md).
     definition_hop_bar: float | None = 0.01
     # The walk over the article graph (it replaces GRAPH_WALK there), chosen on dev.
     graph_direction: str = "undirected"
@@ -188,8 +187,7 @@ class StatuteQADefaults:
     graph_seed_k: int = 10
     graph_defined_term_weight: float = 0.5  # weight of a defined-term edge (a reference edge weighs 1)
     # The question classifier (ragkit.domains.statute.questions.local_question_classifier), chosen on dev; the refusal
-    # margin end to end on dev and the multi-hop dev sets (2026-12-04: 0.15 -> 0.25; back to 0.15 by the same rule
-    # once the 2026-12-04c round's writer answered more: benchmarks/statute/README.md).
+    # margin end to end on dev and the multi-hop dev sets.
     classifier_refuse_margin: float = 0.15
     classifier_k: int = 1
     classifier_passage_weight: float = 0.35
@@ -197,20 +195,19 @@ class StatuteQADefaults:
     classifier_term_weight: float = 0.5
     # A question is glossed with the defined terms its words fall under (words at least this specific:
     # log(N/df)/log(N) over the paragraphs; None: never): the classifier reads a question it would refuse again,
-    # glossed; the hop prefers those terms' definitions; the writer reads the glossed question. 2026-12-03 round, dev sets.
+    # glossed; the hop prefers those terms' definitions; the writer reads the glossed question.
     definition_gloss_bar: float | None = 0.6
     # The evidence grader's bar on LocalGrader's probability, chosen on dev (0: names and answer type decide).
     evidence_relevant_above: float = 0.0
     # The local writer's support bar here (WRITER's is 0.4): the evidence grader has judged the evidence sufficient
-    # already, and a story-worded question is far from the rule's wording. Dev pool of the 2026-12-04c round.
+    # already, and a story-worded question is far from the rule's wording.
     writer_support_bar: float = 0.35
 
 
 @dataclass(frozen=True)
 class SupervisorDefaults:
     """The supervisor graph's caps, its code runner's limits, and LocalSupervisor's weights, hop cost and earn
-    margin (chosen on supervisor routing dev + tune in the fourth round; the 2026-12-03 re-tune on dev + tune + old
-    test, with ``earn_scale``, did not pass its decision rule: ``benchmarks/supervisor/README.md``)."""
+    margin (chosen on the supervisor routing tuning sets: ``benchmarks/supervisor/README.md``)."""
 
     max_hops: int = 3  # agents one run may call (the planned sequence is cut here)
     previous_answer_chars: int = 1_000  # each earlier agent's answer is cut to this before the next agent sees it
@@ -220,8 +217,7 @@ class SupervisorDefaults:
     hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
     earn_margin: float = 0.1  # how much more likely to serve its part a hop's agent must be than the whole question's agent
     earn_scale: str = "probability"  # the margin's unit: "probability" (a difference) or "log_odds" (a likelihood ratio)
-    # Signals a route may serve (RouteSpec.serves): "compute", arithmetic on numbers the text gives. 2026-12-04c round:
-    # 0.2 to 1.0 give the same pool figure; 0.3 is inside that range, not at its edge (benchmarks/supervisor/README.md).
+    # Signals a route may serve (RouteSpec.serves): "compute", arithmetic on numbers the text gives.
     signal_weights: dict[str, float] = field(default_factory=lambda: {"compute": 0.3})
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256

@@ -26,7 +26,8 @@ from ragkit.graphs.adaptive_rag import (
     build_adaptive_rag_graph,
     route_after_search_to,
 )
-from ragkit.roles.protocols import Answer, RouteDecision, RouteSpec
+from ragkit.roles.protocols import Answer
+from ragkit.roles.router_protocols import RouteDecision, RouteSpec
 from tests.conftest import assert_snapshot
 
 

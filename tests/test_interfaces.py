@@ -199,7 +199,7 @@ def test_a_search_that_raises_is_a_recorded_outcome_in_every_graph():
     assert "index offline" in self_rag["retrieval_note"] and self_rag["documents"] == []
     class ToMenu:
         def route(self, question):
-            return ragkit.roles.protocols.RouteDecision("search_menu", 1.0)
+            return ragkit.roles.router_protocols.RouteDecision("search_menu", 1.0)
 
     adaptive = build_adaptive_rag_graph({"search_menu": Exploding(), "search_wine": Exploding(), "search_web": Exploding()},
                                         routes=ROUTES, router=ToMenu())

@@ -36,10 +36,9 @@ from ragkit.roles.protocols import (
     Groundedness,
     HallucinationGrader,
     QuestionRewriter,
-    RouteDecision,
-    Router,
     Writer,
 )
+from ragkit.roles.router_protocols import RouteDecision, Router
 from tests.test_roles_local import DOCS, ROUTES
 
 FAILURES = {

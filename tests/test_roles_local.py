@@ -23,7 +23,8 @@ from ragkit.offline.claims import LocalHallucinationGrader
 from ragkit.offline.graders import LocalGrader
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter, answer_units
-from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION, RouteSpec
+from ragkit.roles.protocols import NOT_ENOUGH_INFORMATION
+from ragkit.roles.router_protocols import RouteSpec
 
 DOCS = [
     Document(page_content="Grilled sea bass with lemon butter and fennel (main, 24.00 EUR). Allergens: fish, dairy."),

@@ -22,7 +22,7 @@ from ragkit.core.nlp import words
 from ragkit.domains.menu.corpus import load_menu
 from ragkit.domains.menu.routes import ROUTE_NAMES, ROUTES, load_route_documents, load_routing_questions
 from ragkit.offline.router import LocalRouter, field_examples, general_question, passages, term_shares, time_sensitivity
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 
 DEV = Path(__file__).resolve().parents[1] / "data" / "routing_dev.json"
 AXES = ["lamb", "soup", "wine", "red", "ferry", "umami", "price"]

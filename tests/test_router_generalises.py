@@ -15,7 +15,7 @@ import pytest
 
 from ragkit.domains.menu.routes import ROUTES, load_route_documents
 from ragkit.offline.router import LocalRouter, general_question, ours_question, points_at
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 from tests.test_router import KeywordEmbedder
 
 AXES = ["lamb", "soup", "ferry", "umami", "fridge"]

@@ -39,7 +39,8 @@ from ragkit.graphs.statute_qa import pin, record_usage, statute_qa_graph, usage_
 from ragkit.offline.evidence import LocalEvidenceGrader, answer_gap, missing_names
 from ragkit.offline.question_classifier import LocalQuestionClassifier, decide
 from ragkit.roles.llm_analysis import LLMEvidenceGrader
-from ragkit.roles.protocols import Grade, Groundedness, RouteSpec
+from ragkit.roles.protocols import Grade, Groundedness
+from ragkit.roles.router_protocols import RouteSpec
 from ragkit.roles.statute_protocols import EvidenceGrade, EvidenceGrader, KindDecision, QuestionClassifier
 
 ARTICLES = load_statute()

@@ -18,7 +18,7 @@ from ragkit.offline.supervisor import (
     held_out_evidence,
     whole_agent,
 )
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 
 NO_EVIDENCE = {"a": 0.0, "b": 0.0}
 

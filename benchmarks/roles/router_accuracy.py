@@ -72,7 +72,7 @@ from ragkit.domains.menu.routes import (  # noqa: E402
 )
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.offline.router import LocalRouter  # noqa: E402
-from ragkit.roles.protocols import RouteSpec  # noqa: E402
+from ragkit.roles.router_protocols import RouteSpec  # noqa: E402
 
 COMMAND = "HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/roles/router_accuracy.py"
 REPORTING_SETS = ("test", "fresh", "blind2")

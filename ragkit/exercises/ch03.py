@@ -26,7 +26,7 @@ from ragkit.graphs.adaptive_rag import (
     route_question_node,
 )
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.protocols import RouteDecision, RouteSpec
+from ragkit.roles.router_protocols import RouteDecision, RouteSpec
 
 
 # ---------------------------------------------------------------- the route table

@@ -69,7 +69,8 @@ from ragkit.offline.structured_answers import StructuredWriter, structured_answe
 from ragkit.offline.writing import LocalWriter
 from ragkit.roles.llm import LLMWriter, check_chat_model
 from ragkit.roles.llm_routing import LLMRouter
-from ragkit.roles.protocols import Answer, Router, RouteSpec, Writer, check_routes, choose
+from ragkit.roles.protocols import Answer, Writer, choose
+from ragkit.roles.router_protocols import Router, RouteSpec, check_routes
 from ragkit.roles.structured_query import QueryAnalysis, StructuredSearch
 
 BUILDER = "build_adaptive_rag_graph"

@@ -1,6 +1,6 @@
 """Question classifier: label a question with its *kind* by the nearest labelled examples.
 
-A domain describes each kind the way a router describes a route (:class:`ragkit.roles.protocols.RouteSpec`:
+A domain describes each kind the way a router describes a route (:class:`ragkit.roles.router_protocols.RouteSpec`:
 a sentence and example questions), and ``LocalQuestionClassifier`` scores them with the router's own
 machinery (:class:`ragkit.offline.router.LocalRouter`: nearest prototypes, plus the domain's documents as
 corpus evidence for every kind but the refusing one, so a question whose terms the documents never use
@@ -30,7 +30,7 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.nlp import clean_query, question_sentences
 from ragkit.defaults import ROUTER
 from ragkit.offline.router import LocalRouter
-from ragkit.roles.protocols import RouteSpec, check_routes
+from ragkit.roles.router_protocols import RouteSpec, check_routes
 from ragkit.roles.statute_protocols import KindDecision
 
 

@@ -77,7 +77,7 @@ from langchain_core.embeddings import Embeddings
 from ragkit.core.embeddings import embed, load_embedder
 from ragkit.core.nlp import LUCENE_STOPWORDS, clean_query, key_terms, split_sentences, stem, tokenize, words
 from ragkit.defaults import ROUTER
-from ragkit.roles.protocols import RouteDecision, RouteSpec, check_routes
+from ragkit.roles.router_protocols import RouteDecision, RouteSpec, check_routes
 
 
 def passages(documents: Sequence[Document | str], what: str = "documents") -> list[str]:

@@ -25,7 +25,7 @@ from ragkit.defaults import ADVANCED, ROUTER
 from ragkit.offline.router import LocalRouter
 from ragkit.offline.writing import LocalRewriter, LocalWriter
 from ragkit.roles.llm_queries import MAX_HYPOTHETICAL_CHARS, Intent, QueryTransform, new_queries
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 
 # ---------------------------------------------------------------- rag or small talk: a router over two routes
 RAG_DESCRIPTION = ("A request for information that the documents may hold: a question about a topic, a fact, a "

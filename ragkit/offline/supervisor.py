@@ -31,7 +31,7 @@ not on questions, so they say how an example-like text would be served; each (la
 its best labelling, so an earned labelling behind an unearned better one is not weighed. The margin is one number
 for every pair of agents, in probability or in log-odds (``earn_scale``); neither tells a follow-up the first agent
 answers ("..., and when?") from a new step as well as sending the whole question to one agent does on one-agent
-questions (the 2026-12-03 round in the README).
+questions (``benchmarks/supervisor/README.md``).
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ from ragkit.core.nlp import Clause, Order, clean_query, split_clauses, tokenize
 from ragkit.defaults import SUPERVISOR
 from ragkit.offline.router import LocalRouter, term_shares
 from ragkit.roles.agent_protocols import AGENTS, DEFAULT_AGENT, AgentName, Plan
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 
 UNKNOWN_TERMS = "__unknown__"  # where term_shares puts the weight of terms no example contains
 ORDERING_WORDS = ("then", "after", "afterwards", "before", "finally", "lastly", "next", "once")  # open a new step

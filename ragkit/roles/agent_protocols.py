@@ -15,7 +15,7 @@ from typing import Literal, Protocol, get_args, runtime_checkable
 
 from langchain_core.documents import Document
 
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 
 AgentName = Literal["rag", "code", "analysis", "chitchat"]
 AGENTS: tuple[AgentName, ...] = get_args(AgentName)

@@ -20,7 +20,7 @@ from ragkit.core.contract import check_documents
 from ragkit.core.nlp import clean_query
 from ragkit.roles.llm import call_structured, choice_schema, document_indexes, format_documents
 from ragkit.roles.llm_routing import format_routes
-from ragkit.roles.protocols import RouteSpec, check_routes
+from ragkit.roles.router_protocols import RouteSpec, check_routes
 from ragkit.roles.statute_protocols import EvidenceGrade, EvidenceVerdict, KindDecision
 
 # ---------------------------------------------------------------- question classifier

@@ -20,7 +20,7 @@ from langchain_core.prompts import ChatPromptTemplate
 
 from ragkit.core.nlp import clean_query
 from ragkit.roles.llm import call_structured, choice_schema
-from ragkit.roles.protocols import RouteDecision, RouteSpec, check_routes
+from ragkit.roles.router_protocols import RouteDecision, RouteSpec, check_routes
 
 
 def format_routes(routes: Sequence[RouteSpec]) -> str:

@@ -1,6 +1,6 @@
 """The role contracts the RAG graphs share (what each role takes and returns), and how a builder checks and picks a
-role. A family only some graphs use has a module of its own (``answer_grader_protocols``, ``judge_protocols``,
-``statute_protocols``, ``agent_protocols``; the advanced pipeline's front end: ``llm_queries``).
+role. A family only some graphs use has a module of its own (``router_protocols``, ``answer_grader_protocols``,
+``judge_protocols``, ``statute_protocols``, ``agent_protocols``; the advanced pipeline's front end: ``llm_queries``).
 
 A role has a local implementation (:mod:`ragkit.offline`) and an LLM one (:mod:`ragkit.roles.llm`), and a
 scripted fake or a plain function can stand in for either. Every result is a frozen dataclass: decisions are
@@ -14,8 +14,8 @@ role returns.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from langchain_core.documents import Document
@@ -36,59 +36,6 @@ def is_refusal(answer: str) -> bool:
     """
     text = strip_citations(answer).strip()
     return not text or text.startswith(NOT_ENOUGH_INFORMATION.rstrip("."))
-
-
-# ---------------------------------------------------------------- router
-@dataclass(frozen=True)
-class RouteSpec:
-    """One destination a router can choose, described the way a prompt would describe it.
-
-    ``description`` says what the route answers, ``examples`` are questions it should receive. A local router
-    also reads ``serves`` (kinds of question it answers whatever their topic: ``"fresh"``, ``"general"``) and
-    ``templates`` (questions over its documents' metadata, ``"Is the {title} {dietary}?"``).
-    """
-
-    name: str
-    description: str
-    examples: tuple[str, ...] = ()
-    serves: tuple[str, ...] = ()
-    templates: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class RouteDecision:
-    """A router's choice; ``scores`` (route name -> score) and ``margin`` (best minus runner-up) when it has scores."""
-
-    route: str
-    confidence: float
-    note: str = ""
-    fallback: bool = False
-    scores: Mapping[str, float] = field(default_factory=dict)
-    margin: float | None = None
-
-
-def check_routes(routes: Sequence[RouteSpec], fallback: str | None) -> tuple[tuple[RouteSpec, ...], str]:
-    """Validate route specs (non-empty, unique names) and resolve the fallback (default: the last route)."""
-    routes = tuple(routes)
-    if not routes:
-        raise ValueError("a router needs at least one RouteSpec")
-    names = [r.name for r in routes]
-    if len(set(names)) != len(names):
-        raise ValueError(f"route names must be unique, got {names}")
-    for spec in routes:
-        if not isinstance(spec, RouteSpec):
-            raise TypeError(f"routes must be RouteSpec objects, got {type(spec).__name__}")
-        if not spec.description.strip() and not spec.examples:
-            raise ValueError(f"route {spec.name!r} has neither a description nor examples")
-    fallback = names[-1] if fallback is None else fallback
-    if fallback not in names:
-        raise ValueError(f"fallback route {fallback!r} is not one of the routes {names}")
-    return routes, fallback
-
-
-@runtime_checkable
-class Router(Protocol):
-    def route(self, question: str) -> RouteDecision: ...
 
 
 # ---------------------------------------------------------------- document grader
@@ -267,4 +214,4 @@ def choose(given: Any, protocol: type, keyword: str, *, model: Any, llm: Callabl
     return llm(model) if model is not None else local()
 
 
-__all__ = ['Answer', 'arguments', 'as_role', 'check_routes', 'choose', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'is_refusal', 'methods_of', 'NOT_ENOUGH_INFORMATION', 'QuestionRewriter', 'RouteDecision', 'Router', 'RouteSpec', 'signature', 'takes', 'ToolPlanner', 'Writer']
+__all__ = ['Answer', 'arguments', 'as_role', 'choose', 'DocumentGrader', 'FunctionRole', 'Grade', 'GradeEach', 'Groundedness', 'HallucinationGrader', 'is_refusal', 'methods_of', 'NOT_ENOUGH_INFORMATION', 'QuestionRewriter', 'signature', 'takes', 'ToolPlanner', 'Writer']

@@ -28,7 +28,7 @@ from ragkit.server.database import SQLITE_TIMEOUT_S, is_postgres, postgres_pool,
 # Modules whose dataclasses and pydantic models may appear in a graph's state (and so in a checkpoint); a type
 # missing here comes back from a checkpoint as a plain dict, with a "Blocked deserialization" warning
 # (tests/test_server_checkpoints.py runs every served graph through this serializer to catch one).
-STATE_MODULES = ("ragkit.roles.protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract",
+STATE_MODULES = ("ragkit.roles.protocols", "ragkit.roles.router_protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract",
                  "ragkit.core.references", "ragkit.roles.structured_query", "ragkit.roles.llm_queries",
                  "ragkit.roles.agent_protocols", "ragkit.offline.supervisor", "langchain_core.structured_query")
 

@@ -13,7 +13,7 @@ sets. A new corpus is a new ``TeamDomain``.
 from __future__ import annotations
 
 from ragkit.roles.agent_protocols import TeamDomain
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 
 DESCRIPTIONS: dict[str, str] = {
     "rag": "Looks things up in the technical handbook: definitions, formulas, parameters, defaults, what a "

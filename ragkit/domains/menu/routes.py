@@ -1,7 +1,7 @@
 """The restaurant's Adaptive RAG routes: where a guest's question should go, and what each route searches.
 
 Four routes (:data:`ROUTES`): the menu, the wine list, the local web snapshot and a fallback for
-everything none of them covers. A route is a :class:`ragkit.roles.protocols.RouteSpec`: a name (also the
+everything none of them covers. A route is a :class:`ragkit.roles.router_protocols.RouteSpec`: a name (also the
 name of the graph node it leads to), a description a chat model reads, example questions a local router
 compares a question with, and the kinds of question it serves whatever their topic: the web route serves
 fresh, time-bound information (today's weather, the latest news, rates and results), the fallback general
@@ -32,7 +32,7 @@ from ragkit.domains.menu.vocabulary import MENU_DESCRIPTION, menu_query_analyzer
 from ragkit.domains.web.corpus import OfflineWebSearch, load_web_snapshot
 from ragkit.offline.structured import StructuredRetriever
 from ragkit.roles.llm_query_analysis import LLMQueryAnalyzer
-from ragkit.roles.protocols import RouteSpec
+from ragkit.roles.router_protocols import RouteSpec
 from ragkit.roles.structured_query import QueryAnalyzer
 
 Route = Literal["search_menu", "search_wine", "search_web", "llm_fallback"]

@@ -35,7 +35,8 @@ from ragkit.domains.statute.corpus import load_statute
 from ragkit.offline.evidence import LocalEvidenceGrader
 from ragkit.offline.question_classifier import LocalQuestionClassifier
 from ragkit.roles.llm_analysis import LLMEvidenceGrader, LLMQuestionClassifier
-from ragkit.roles.protocols import DocumentGrader, RouteSpec
+from ragkit.roles.protocols import DocumentGrader
+from ragkit.roles.router_protocols import RouteSpec
 from ragkit.roles.statute_protocols import KindDecision
 
 QuestionKind = Literal["single", "definition", "multihop", "citation", "unanswerable"]
