@@ -18,6 +18,7 @@ from ragkit.roles.answer_grader_protocols import AnswerGrader
 from ragkit.roles.judge_protocols import Judge
 from ragkit.roles.llm_answer_grader import LLMAnswerGrader
 from ragkit.roles.llm_judge import LLMJudge
+from ragkit.roles.router_protocols import Router
 
 
 def test_every_exported_name_exists_and_is_documented():
@@ -30,7 +31,7 @@ def test_every_exported_name_exists_and_is_documented():
 @pytest.mark.parametrize(
     ("cls", "protocol"),
     [
-        (LocalRouter, roles.Router),
+        (LocalRouter, Router),
         (LocalGrader, roles.DocumentGrader),
         (LocalRewriter, roles.QuestionRewriter),
         (LocalWriter, roles.Writer),
