@@ -5,7 +5,8 @@ three multi-hop dev sets (``statute_multihop_dev.json``, ``statute_multihop_held
 ``statute_multihop_report.json``: the last two were scored once each as held-out sets and are dev sets since).
 With ``--pool 2026-12-04c`` also ``statute_multihop_report2.json`` and ``statute_multihop_report3.json`` (each scored
 once as a blind set, dev sets since); ``--pool 2026-12-04d`` adds ``statute_multihop_report4.json`` (likewise);
-``statute_multihop_report5.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
+``--pool 2026-12-06`` adds ``statute_multihop_report5.json`` (scored once, a dev set since);
+``statute_multihop_report6.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
 ``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)``, every default.
 
 Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type, and answerable refused);
@@ -40,11 +41,13 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 MULTIHOP_DEV_SETS = ("statute_multihop_dev.json", "statute_multihop_held_out.json", "statute_multihop_report.json")
 # The multi-hop dev sets of each round (benchmarks/statute/README.md): report2 and report3 were each scored once
-# as blind sets and are dev sets since; report4 is never read here.
+# as blind sets and are dev sets since, and so are report4 and report5; report6 is never read here.
 POOLS = {"2026-12-03": MULTIHOP_DEV_SETS,
          "2026-12-04c": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json"),
          "2026-12-04d": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json",
-                         "statute_multihop_report4.json")}
+                         "statute_multihop_report4.json"),
+         "2026-12-06": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json",
+                        "statute_multihop_report4.json", "statute_multihop_report5.json")}
 FIGURES = ("answer_cites_every_gold_article", "answer_cites_a_gold_article", "cited_article_f1", "answered", "hopped")
 
 
