@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.documents import Document
 from langchain_core.messages import AIMessage
+from langgraph.checkpoint.memory import InMemorySaver
 
 from ragkit.core.chat_models import scripted
+from ragkit.defaults import REFUSAL
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.domains.statute.domain import STATUTE
 from ragkit.domains.statute.questions import REFUSALS, ROUTED_KINDS, ROUTING_TABLE, STARTING_TABLE
@@ -198,13 +200,57 @@ def test_a_citation_of_an_article_the_statute_lacks_is_refused_at_once():
 
 
 # ---------------------------------------------------------------- the two refusal paths
-def test_an_unanswerable_question_is_refused_without_searching():
-    graph, roles, searches = make("unanswerable")
+def test_without_a_suspicion_bar_an_unanswerable_question_is_refused_without_searching():
+    graph, roles, searches = make("unanswerable", suspect_refuse_below=None)
     out = graph.invoke({"question": "What are the harbour dues under the Ports Act?"})
     assert out["path"] == ["check_question", "classify", "refuse"]
     assert out["outcome"] == "refused" and out["refusal"] == "unanswerable" and out["answer"] == REFUSALS["unanswerable"]
     assert out["reason"] == "unanswerable: scripted" and out["sources"] == [] and out["citations"] == []
     assert not summarize(out)["low_confidence"] and not any(s.queries for s in searches.values())
+
+
+def test_a_question_the_classifier_calls_unanswerable_is_searched_and_answered_on_strong_evidence():
+    graph, roles, searches = make("unanswerable", suspect_refuse_below=0.5)
+    out = graph.invoke({"question": "What must be done with undersized fish?"})
+    assert out["path"][:3] == ["check_question", "classify", "retrieve"] and out["outcome"] == "answered"
+    assert out["suspected_unanswerable"] and out["question_kind"] == STATUTE.safe_kind and out["refuse_below"] == 0.5
+    assert searches[ROUTING_TABLE[STATUTE.safe_kind]].queries == ["What must be done with undersized fish?"]
+    assert "written from only at evidence >= 0.500" in out["kind_note"]
+
+
+def test_a_suspected_question_on_weak_evidence_is_refused_as_unanswerable_after_the_search_naming_the_closest_articles():
+    weak = EvidenceGrade("sufficient", (0,), 0.3, "scripted")
+    graph, roles, searches = make("unanswerable", evidence=(weak,), suspect_refuse_below=0.5)
+    out = graph.invoke({"question": "What must be done with undersized fish?"})
+    assert out["outcome"] == "refused" and out["refusal"] == "unanswerable" and out["path"][-1] == "refuse_low_confidence"
+    assert out["answer"].startswith(REFUSALS["unanswerable"]) and "evidence" in out["reason"]
+    assert any(s.queries for s in searches.values()) and not roles["writer"].calls
+    assert "Article" in out["answer"] and out["confidence"] == 0.3
+    # the same evidence answers a question the classifier did not suspect: the raised dial is the only difference
+    plain, _, _ = make("single", evidence=(weak,), suspect_refuse_below=0.5)
+    assert plain.invoke({"question": "What must be done with undersized fish?"})["outcome"] == "answered"
+
+
+def test_the_suspicion_never_lowers_the_refusal_dial_and_ends_with_the_run():
+    weak = EvidenceGrade("sufficient", (0,), 0.3, "scripted")
+    graph, _, _ = make("unanswerable", evidence=(weak,), suspect_refuse_below=0.1, refuse_below=0.4)
+    out = graph.invoke({"question": "What must be done with undersized fish?"})
+    assert out["refuse_below"] == 0.4 and out["outcome"] == "refused"
+    graph = statute_qa_graph(ARTICLES, domain=STATUTE, strategies={name: FakeSearch() for name in ("vector", "hybrid", "graph")},
+                             question_classifier=FakeClassifier("unanswerable"), evidence_grader=FakeEvidence(SUFFICIENT),
+                             writer=FakeWriter(GOOD), hallucination_grader=FakeVerifier(Groundedness(True)),
+                             rewriter=FakeRewriter("r"), grader=NoLinks(), suspect_refuse_below=0.5).compile(
+                                 checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "t"}}
+    assert graph.invoke({"question": "What must be done with undersized fish?"}, thread)["suspected_unanswerable"]
+    again = graph.invoke({"question": "Under Art. 12(3), how much notice is given?"}, thread)
+    assert not again["suspected_unanswerable"] and again["refuse_below"] == REFUSAL.statute_qa
+
+
+@pytest.mark.parametrize("bar", ["high", float("nan"), True])
+def test_a_suspicion_bar_that_is_not_a_number_is_refused_when_the_graph_is_built(bar):
+    with pytest.raises(ValueError, match="suspect_refuse_below must be a finite number"):
+        make(suspect_refuse_below=bar)
 
 
 def test_short_evidence_is_re_searched_once_with_the_rewrite_then_refused_with_low_confidence():

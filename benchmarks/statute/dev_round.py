@@ -13,7 +13,7 @@ Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type
 ``--show-errors`` also prints to stderr every dev item whose answer misses a gold article (dev items only).
 Nothing is written to disk. About two minutes::
 
-    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/dev_round.py [--show-errors] [--pool 2026-12-04c] [--max-hops 0] [--hop-bar 0.1] [--definition-hop-bar none] [--gloss-bar none]
+    HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/dev_round.py [--show-errors] [--pool 2026-12-04c] [--max-hops 0] [--hop-bar 0.1] [--definition-hop-bar none] [--gloss-bar none] [--refuse-margin 0.25]
 """
 
 from __future__ import annotations
@@ -61,6 +61,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
                         help="a number, or none (definitions compete with citations, as before the 2026-12-03 round)")
     parser.add_argument("--gloss-bar", type=lambda v: None if v == "none" else float(v), default=STATUTE_QA.definition_gloss_bar,
                         help="the classifier's second reading of a refused question: a number, or none (no second reading)")
+    parser.add_argument("--refuse-margin", type=float, default=STATUTE_QA.classifier_refuse_margin,
+                        help="the question classifier's refusal margin (a large one: never refused unsearched)")
     args = parser.parse_args(argv)
     gold, _ = load_goldset(GOLD)
     dev = [i for i in gold if i["split"] == "dev"]
@@ -70,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     articles = load_statute()
     graph = build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE, max_hops=args.max_hops, hop_bar=args.hop_bar,
                                    definition_hop_bar=args.definition_hop_bar, definition_gloss_bar=args.gloss_bar,
-                                   question_classifier=local_question_classifier(articles, gloss_bar=args.gloss_bar))
+                                   question_classifier=local_question_classifier(articles, gloss_bar=args.gloss_bar,
+                                                                                 refuse_margin=args.refuse_margin))
     out: dict[str, Any] = {}
     pooled: list[dict] = []
     pooled_runs: dict[str, dict] = {}

@@ -24,7 +24,10 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   at margin 0.25, and as shipped once the margin rule moved the margin to 0.15), aggregates only; a dev set since.
 - ``report5``: ``data/eval/statute_multihop_report5.json``, 18 more, written blind from the Act alone and frozen on
   2026-12-04 (``benchmarks/goldsets/make_statute_multihop_report5.py``) for the 2026-12-04d round; run by the lead after
-  it (and the graph before it, for the before figure), aggregates only.
+  it (and the graph before it, for the before figure), aggregates only; a dev set since the 2026-12-06 round.
+- ``report6``: ``data/eval/statute_multihop_report6.json``, 18 more, written blind from the Act alone on 2026-12-06
+  (``benchmarks/goldsets/make_statute_multihop_report6.py``) and frozen before its first run, for the 2026-12-06
+  round; run by the lead after it (and the graph before it), aggregates only.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -60,6 +63,7 @@ sys.path.insert(0, str(HERE))
 
 from statute_qa import multihop_figures, run_graph  # noqa: E402
 
+from ragkit.defaults import STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
 from ragkit.domains.statute.domain import STATUTE  # noqa: E402
 from ragkit.domains.statute.questions import local_question_classifier  # noqa: E402
@@ -69,7 +73,8 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json",
         "report2": "statute_multihop_report2.json", "report3": "statute_multihop_report3.json",
-        "report4": "statute_multihop_report4.json", "report5": "statute_multihop_report5.json"}
+        "report4": "statute_multihop_report4.json", "report5": "statute_multihop_report5.json",
+        "report6": "statute_multihop_report6.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 
@@ -79,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--save", type=Path, default=None, help="results file (default benchmarks/results/statute_multihop_<set>.json)")
     parser.add_argument("--refuse-margin", type=float, default=None,
                         help="the question classifier's refusal margin instead of the default (a before/after; use with --save)")
+    parser.add_argument("--suspect-refuse-below", type=lambda v: None if v == "none" else float(v),
+                        default=STATUTE_QA.suspect_refuse_below,
+                        help="the dial for a question the classifier calls unanswerable; none: refused unsearched, the "
+                             "graph before the 2026-12-06 round (a before/after; use with --save)")
     args = parser.parse_args(argv)
     data, sha = load_goldset(SETS[args.set])
     items = [{**i, "type": "multihop"} for i in data["items"]]
@@ -86,15 +95,18 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     searches = strategy_searches(articles)
     classifier = {} if args.refuse_margin is None else {
         "question_classifier": local_question_classifier(articles, refuse_margin=args.refuse_margin)}
-    with_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, **classifier)
-    without_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, max_hops=0, **classifier)
+    options = {**classifier, "suspect_refuse_below": args.suspect_refuse_below}
+    with_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, **options)
+    without_hop = build_statute_qa_graph(articles, strategies=searches, domain=STATUTE, max_hops=0, **options)
     without_hop.invoke({"question": "What is the purpose of the Coastal Waters Act?"})  # warm-up: models load before timing
     report = {
         "command": " ".join(["HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 .venv/bin/python benchmarks/statute/multihop_held_out.py",
                              *(sys.argv[1:] if argv is None else argv)]),
         "set": {"file": f"data/eval/{SETS[args.set]}", "sha256": sha, "questions": len(items), "about": data["about"]},
         "graph": "build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE), defaults (STATUTE_QA)"
-                 + ("" if args.refuse_margin is None else f", the classifier's refuse_margin {args.refuse_margin}"),
+                 + ("" if args.refuse_margin is None else f", the classifier's refuse_margin {args.refuse_margin}")
+                 + ("" if args.suspect_refuse_below == STATUTE_QA.suspect_refuse_below
+                    else f", suspect_refuse_below {args.suspect_refuse_below}"),
         "with_hop": multihop_figures(run_graph(with_hop, items), items),
         "without_hop": multihop_figures(run_graph(without_hop, items), items),
     }

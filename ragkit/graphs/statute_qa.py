@@ -5,7 +5,7 @@ about that statute, ``domain`` (:class:`ragkit.roles.statute_protocols.StatuteDo
 Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
 
     check_question -> unsupported_language | refuse | retrieve | classify
-    classify -> refuse (unanswerable) | retrieve   (the strategy is routing_table[kind])
+    classify -> retrieve   (the strategy is routing_table[kind]; refuse, unsearched, only with suspect_refuse_below=None)
     retrieve -> grade_evidence -> follow_references (once) | generate | retrieve (the rewrite, while retrievals remain)
                                   | refuse_low_confidence
     follow_references -> follow_references (the next hop, while hops remain) | grade_evidence (short) | generate
@@ -20,7 +20,11 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
   content word to look up ("Why?", "What is it?", "???": :func:`ragkit.core.nlp.key_terms`), which the
   classifier would give some kind and the grader, missing none of its terms, would pass on any article.
 - ``classify`` (role ``question_classifier``) labels the question's kind (one of the domain's kinds);
-  ``retrieve`` searches with ``routing_table[kind]``.
+  ``retrieve`` searches with ``routing_table[kind]``. The classifier's "unanswerable" is a suspicion, not a
+  verdict (the model proposes, the code disposes): the question is searched as ``domain.safe_kind`` and written
+  from only when its evidence score reaches ``suspect_refuse_below`` (the refusal dial raised for this run;
+  :data:`ragkit.defaults.STATUTE_QA`), else refused as unanswerable, naming the closest articles. ``suspect_refuse_below=None``
+  refuses it unsearched, as the graph did before.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
   query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
 - ``follow_references`` runs once per run, before writing or rewriting: it reads the cross-references
@@ -130,7 +134,8 @@ class StatuteQAState(RAGResult, total=False):
     cited: list[int]  # articles the question cites and the statute has (pinned at rank 1)
     citation_problems: list[str]  # cited articles the statute does not have
     question_kind: str  # one of the domain's kinds (domain.citation_kind for a direct citation)
-    unanswerable: bool  # no key term, or the classifier chose domain.refuse_kind: refused unsearched
+    unanswerable: bool  # no key term (or the classifier chose domain.refuse_kind, without suspect_refuse_below): refused unsearched
+    suspected_unanswerable: bool  # the classifier chose domain.refuse_kind: searched, at the raised refusal dial
     kind_note: str
     strategy: str
     evidence_sufficient: bool
@@ -316,7 +321,7 @@ def start_run(article_numbers: Sequence[int], caps: Mapping[str, int], refuse_be
             "citation_problems": problems, "retrieval_attempts": 0, "generation_attempts": 0, "caps": dict(caps),
             "refusal": None, "search_failed": False, "evidence_sufficient": False, "articles": [], "supporting": [],
             "references_read": False, "hops": 0, "frontier": [], "followed": [], "followed_passages": [],
-            "unresolved_references": [], "hop_note": "", "unanswerable": False,
+            "unresolved_references": [], "hop_note": "", "unanswerable": False, "suspected_unanswerable": False,
             "paragraphs": [], "excluded": [], "draft": "", "verified": False, "answer": "", "sources": [], "citations": [],
             "cited_labels": [], "supported": [], "invalid_citations": [], "unsupported": [],
             "evidence_score": None, "confidence": None, "refuse_below": refuse_below,
@@ -330,12 +335,15 @@ def start_run(article_numbers: Sequence[int], caps: Mapping[str, int], refuse_be
     return start
 
 
-def classify_node(classifier: QuestionClassifier, *, domain: StatuteDomain) -> Node:
-    """Build the ``classify`` node around a question classifier (a failing classifier means ``domain.safe_kind``)."""
+def classify_node(classifier: QuestionClassifier, *, domain: StatuteDomain, suspect_bar: float | None = None) -> Node:
+    """Build the ``classify`` node around a question classifier (a failing classifier means ``domain.safe_kind``).
+    With ``suspect_bar``, a question classified ``domain.refuse_kind`` is searched as ``domain.safe_kind`` with the
+    refusal dial raised to ``suspect_bar`` for this run, instead of being refused unsearched."""
 
     @traced("classify")
     def classify(state: StatuteQAState) -> StatuteQAState:
-        """Label the question's kind. Reads: question. Writes: question_kind, unanswerable, kind_note, usage."""
+        """Label the question's kind. Reads: question, refuse_below. Writes: question_kind, unanswerable,
+        suspected_unanswerable, refuse_below, kind_note, usage."""
         start = time.perf_counter()
         with record_usage() as usage:
             try:
@@ -344,8 +352,13 @@ def classify_node(classifier: QuestionClassifier, *, domain: StatuteDomain) -> N
             except Exception as err:  # noqa: BLE001 - policy 3: a crashing classifier takes the safe kind
                 kind = domain.safe_kind
                 note = f"classifier failed ({type(err).__name__}: {err}); searching as {kind!r}"
-        return {"question_kind": kind, "unanswerable": kind == domain.refuse_kind, "kind_note": note,
-                "usage": [usage.entry("classify", time.perf_counter() - start)]}
+        usage_entry = [usage.entry("classify", time.perf_counter() - start)]
+        if kind == domain.refuse_kind and suspect_bar is not None:
+            bar = max(state.get("refuse_below", REFUSAL.statute_qa), suspect_bar)
+            return {"question_kind": domain.safe_kind, "unanswerable": False, "suspected_unanswerable": True,
+                    "refuse_below": bar, "usage": usage_entry,
+                    "kind_note": f"{note}; searched as {domain.safe_kind!r}, written from only at evidence >= {bar:.3f}"}
+        return {"question_kind": kind, "unanswerable": kind == domain.refuse_kind, "kind_note": note, "usage": usage_entry}
 
     return classify
 
@@ -669,7 +682,8 @@ def refuse_low_confidence_node(*, domain: StatuteDomain) -> Node:
     @traced("refuse_low_confidence")
     def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
         """Refuse because the search failed, the evidence stayed short or below the refusal dial, or no draft
-        survived verification, naming the closest articles.
+        survived verification, naming the closest articles; a question the classifier called unanswerable whose
+        evidence fell short is refused as unanswerable (the search bore the suspicion out).
 
         Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, evidence_score,
         evidence_sufficient, refuse_below, unsupported. Writes: the result fields (refused), refusal, confidence.
@@ -684,6 +698,8 @@ def refuse_low_confidence_node(*, domain: StatuteDomain) -> Node:
             detail = "; ".join(state.get("unsupported", [])) if reason == "unsupported" else state.get("evidence_note", "")
             if reason == "low_confidence" and state.get("evidence_sufficient") and not confident(state):
                 detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
+            if reason == "low_confidence" and state.get("suspected_unanswerable"):  # the search bore the classifier out
+                reason, detail = "unanswerable", f"{state.get('kind_note', '')}; {detail}"
             text = refusals[reason]
             if state.get("articles"):
                 text += refusals["closest"].format(articles=article_names(state["articles"][:3]))
@@ -785,6 +801,7 @@ def statute_qa_graph(
     definition_gloss_bar: float | None = STATUTE_QA.definition_gloss_bar,
     max_question_chars: int = GRAPHS.max_question_chars,
     refuse_below: float = REFUSAL.statute_qa,
+    suspect_refuse_below: float | None = STATUTE_QA.suspect_refuse_below,
     strict: bool = False,
 ) -> StateGraph:
     """The statute QA graph, uncompiled (see the module docstring).
@@ -800,7 +817,8 @@ def statute_qa_graph(
     ``definition_hop_bar`` is the bar of the definition a hop adds beside the best other link (None: one link per hop,
     definitions competing with citations); ``definition_gloss_bar`` how specific a question word must be for the
     definition holding it to be preferred (None: not). ``refuse_below`` is the
-    refusal dial: the evidence score a run needs to write. ``strict=True`` raises, instead of warning, when
+    refusal dial: the evidence score a run needs to write; ``suspect_refuse_below`` the dial for a question the
+    classifier calls unanswerable, which is searched all the same (None: refused unsearched). ``strict=True`` raises, instead of warning, when
     ``chat_model`` cannot return structured output.
     """
     check_positive(k=k, max_retrievals=max_retrievals, max_generations=max_generations)
@@ -808,6 +826,7 @@ def statute_qa_graph(
         raise ValueError(f"max_hops must be 0 (no hop) or more, got {max_hops}")
     check_limit(max_question_chars)
     refuse_below = check_threshold(refuse_below)
+    suspect_refuse_below = None if suspect_refuse_below is None else check_threshold(suspect_refuse_below, "suspect_refuse_below")
     articles = list(articles)
     by_number = {int(d.metadata["article"]): d for d in articles}
     if not by_number:
@@ -834,7 +853,7 @@ def statute_qa_graph(
     graph.add_node("check_question", check_question_node(BUILDER, max_question_chars, chat_model is not None,
                                                          start_run(sorted(by_number), caps, refuse_below, domain=domain)))
     graph.add_node("unsupported_language", unsupported_language_node(domain=domain))
-    graph.add_node("classify", classify_node(question_classifier, domain=domain))
+    graph.add_node("classify", classify_node(question_classifier, domain=domain, suspect_bar=suspect_refuse_below))
     graph.add_node("retrieve", retrieve_node(searches, table, by_number, k, domain=domain))
     graph.add_node("grade_evidence", grade_evidence_node(evidence_grader, rewriter))
     graph.add_node("follow_references", follow_references_node(references, grader, by_number, hop_bar, multihop_hop_bar,
