@@ -218,12 +218,12 @@ def test_a_question_the_classifier_calls_unanswerable_is_searched_and_answered_o
     assert "written from only at evidence >= 0.500" in out["kind_note"]
 
 
-def test_a_suspected_question_on_weak_evidence_is_refused_as_unanswerable_after_the_search_naming_the_closest_articles():
+def test_a_suspected_question_on_weak_evidence_is_refused_after_the_search_naming_the_closest_articles():
     weak = EvidenceGrade("sufficient", (0,), 0.3, "scripted")
     graph, roles, searches = make("unanswerable", evidence=(weak,), suspect_refuse_below=0.5)
     out = graph.invoke({"question": "What must be done with undersized fish?"})
-    assert out["outcome"] == "refused" and out["refusal"] == "unanswerable" and out["path"][-1] == "refuse_low_confidence"
-    assert out["answer"].startswith(REFUSALS["unanswerable"]) and "evidence" in out["reason"]
+    assert out["outcome"] == "refused" and out["refusal"] == "low_confidence" and out["path"][-1] == "refuse_low_confidence"
+    assert "scripted; searched as 'single'" in out["reason"] and "evidence" in out["reason"]
     assert any(s.queries for s in searches.values()) and not roles["writer"].calls
     assert "Article" in out["answer"] and out["confidence"] == 0.3
     # the same evidence answers a question the classifier did not suspect: the raised dial is the only difference

@@ -23,7 +23,7 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
   ``retrieve`` searches with ``routing_table[kind]``. The classifier's "unanswerable" is a suspicion, not a
   verdict (the model proposes, the code disposes): the question is searched as ``domain.safe_kind`` and written
   from only when its evidence score reaches ``suspect_refuse_below`` (the refusal dial raised for this run;
-  :data:`ragkit.defaults.STATUTE_QA`), else refused as unanswerable, naming the closest articles. ``suspect_refuse_below=None``
+  :data:`ragkit.defaults.STATUTE_QA`), else refused with low confidence, naming the closest articles. ``suspect_refuse_below=None``
   refuses it unsearched, as the graph did before.
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
   query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
@@ -682,8 +682,8 @@ def refuse_low_confidence_node(*, domain: StatuteDomain) -> Node:
     @traced("refuse_low_confidence")
     def refuse_low_confidence(state: StatuteQAState) -> StatuteQAState:
         """Refuse because the search failed, the evidence stayed short or below the refusal dial, or no draft
-        survived verification, naming the closest articles; a question the classifier called unanswerable whose
-        evidence fell short is refused as unanswerable (the search bore the suspicion out).
+        survived verification, naming the closest articles (the reason names the classifier's suspicion, if any:
+        a search that found little does not prove that the statute is silent, so the refusal does not claim it).
 
         Reads: search_failed, search_note, generation_attempts, draft, articles, evidence_note, evidence_score,
         evidence_sufficient, refuse_below, unsupported. Writes: the result fields (refused), refusal, confidence.
@@ -698,8 +698,8 @@ def refuse_low_confidence_node(*, domain: StatuteDomain) -> Node:
             detail = "; ".join(state.get("unsupported", [])) if reason == "unsupported" else state.get("evidence_note", "")
             if reason == "low_confidence" and state.get("evidence_sufficient") and not confident(state):
                 detail = low_confidence_note(state.get("evidence_score"), state.get("refuse_below", REFUSAL.statute_qa))
-            if reason == "low_confidence" and state.get("suspected_unanswerable"):  # the search bore the classifier out
-                reason, detail = "unanswerable", f"{state.get('kind_note', '')}; {detail}"
+            if reason == "low_confidence" and state.get("suspected_unanswerable"):
+                detail = f"{state.get('kind_note', '')}; {detail}"
             text = refusals[reason]
             if state.get("articles"):
                 text += refusals["closest"].format(articles=article_names(state["articles"][:3]))
