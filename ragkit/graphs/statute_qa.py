@@ -68,7 +68,9 @@ one paragraph and follows one link (the best the grader finds), so a wrong first
 hop astray and a paragraph that needs two others gets one of them per hop (plus one definition); a needed
 paragraph whose words the question does not share stays below the bar and is not followed; a question word
 that falls under a defined term only by meaning ("a kayak" for "any craft on the water", "sell" for "sold")
-finds no gloss and no preferred definition.
+finds no gloss and no preferred definition; a question the classifier suspects is answered whenever its evidence
+clears ``suspect_refuse_below``, so a near miss the Act does not answer (a yearly charge it never sets) is answered
+from the nearest article, as an unsuspected one is.
 """
 
 from __future__ import annotations

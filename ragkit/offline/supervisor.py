@@ -27,7 +27,8 @@ close to a ``rag`` example, a detail of one request that names a topic ("..., an
 can look like a lookup, a scene-setting first sentence ("I'm building a FAQ bot.") can be taken for a step, a step
 worded unlike every example ("fuse the lists") is not seen as one, and "what does the snippet print" (look it
 up) and "run the snippet" differ only by their wording. The probabilities are calibrated on the route examples,
-not on questions, so they say how an example-like text would be served; each (last agent, hops) pair keeps only
+not on questions, so they say how an example-like text would be served (and without the signal part a live part's
+score has: the ``compute`` signal lifts the code agent's score past what its calibration saw); each (last agent, hops) pair keeps only
 its best labelling, so an earned labelling behind an unearned better one is not weighed. The margin is one number
 for every pair of agents, in probability or in log-odds (``earn_scale``); neither tells a follow-up the first agent
 answers ("..., and when?") from a new step as well as sending the whole question to one agent does on one-agent
