@@ -8,8 +8,9 @@ leans towards refusing). On top of the router's scores, three choices that a rou
 
 - a kind can be decided by a *rule* instead of by similarity (``rules``: kind -> a function returning a
   note when the rule holds, "" otherwise; a statute's "citation" kind is exactly "a citation parses");
-- the *refusing* kind (a refusal without searching) must beat the best other kind by ``refuse_margin``,
-  because refusing an answerable question costs more than searching an unanswerable one;
+- the *refusing* kind (what the caller may refuse; the statute graph searches it first, at a raised refusal
+  dial) must beat the best other kind by ``refuse_margin``, because refusing an answerable question costs more
+  than searching an unanswerable one;
 - a tie between the other kinds goes to the *safe* kind (the one whose strategy suits most questions);
 - a question told in several sentences is refused only when each of its sentences with a key term is refused
   too (:meth:`~LocalQuestionClassifier.readings`): a story ("A fuel hose split on my boat. Do I have to report
