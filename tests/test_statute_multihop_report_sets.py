@@ -1,4 +1,4 @@
-"""The blind multi-hop statute report sets (``data/eval/statute_multihop_report{2,3,4,5,6}.json``): frozen, and each
+"""The blind multi-hop statute report sets (``data/eval/statute_multihop_report{2,3,4,5,6,7}.json``): frozen, and each
 rebuilt byte for byte by its builder from its items (whose labels ``statute_multihop_sets.validate`` checks against
 ``data/statute.md`` on every build). No statute graph runs here: each set is scored by
 ``benchmarks/statute/multihop_held_out.py``."""
@@ -26,7 +26,7 @@ def builder(number: int):
     return module
 
 
-@pytest.mark.parametrize("number", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("number", [2, 3, 4, 5, 6, 7])
 def test_each_report_set_is_frozen_and_its_builder_reproduces_it(number: int) -> None:
     module = builder(number)
     data, _ = load_goldset(module.NAME)  # raises if the bytes no longer match the manifest

@@ -6,7 +6,8 @@ three multi-hop dev sets (``statute_multihop_dev.json``, ``statute_multihop_held
 With ``--pool 2026-12-04c`` also ``statute_multihop_report2.json`` and ``statute_multihop_report3.json`` (each scored
 once as a blind set, dev sets since); ``--pool 2026-12-04d`` adds ``statute_multihop_report4.json`` (likewise);
 ``--pool 2026-12-06`` adds ``statute_multihop_report5.json`` (scored once, a dev set since);
-``statute_multihop_report6.json`` is never read. The graph is the one ``multihop_held_out.py`` runs:
+``statute_multihop_report6.json`` (scored once, 2026-12-06) and ``statute_multihop_report7.json`` (the next round's
+report) are never read. The graph is the one ``multihop_held_out.py`` runs:
 ``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)``, every default.
 
 Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type, and answerable refused);
@@ -41,7 +42,7 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
 MULTIHOP_DEV_SETS = ("statute_multihop_dev.json", "statute_multihop_held_out.json", "statute_multihop_report.json")
 # The multi-hop dev sets of each round (benchmarks/statute/README.md): report2 and report3 were each scored once
-# as blind sets and are dev sets since, and so are report4 and report5; report6 is never read here.
+# as blind sets and are dev sets since, and so are report4 and report5; report6 and report7 are never read here.
 POOLS = {"2026-12-03": MULTIHOP_DEV_SETS,
          "2026-12-04c": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json"),
          "2026-12-04d": (*MULTIHOP_DEV_SETS, "statute_multihop_report2.json", "statute_multihop_report3.json",

@@ -28,6 +28,8 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
 - ``report6``: ``data/eval/statute_multihop_report6.json``, 18 more, written blind from the Act alone on 2026-12-06
   (``benchmarks/goldsets/make_statute_multihop_report6.py``) and frozen before its first run, for the 2026-12-06
   round; run by the lead after it (and the graph before it), aggregates only.
+- ``report7``: ``data/eval/statute_multihop_report7.json``, 18 more, written blind from the Act alone on 2026-12-06
+  (``benchmarks/goldsets/make_statute_multihop_report7.py``) and frozen for the next statute round; not run yet.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
@@ -74,7 +76,7 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 SETS = {"dev": "statute_multihop_dev.json", "held-out": "statute_multihop_held_out.json", "report": "statute_multihop_report.json",
         "report2": "statute_multihop_report2.json", "report3": "statute_multihop_report3.json",
         "report4": "statute_multihop_report4.json", "report5": "statute_multihop_report5.json",
-        "report6": "statute_multihop_report6.json"}
+        "report6": "statute_multihop_report6.json", "report7": "statute_multihop_report7.json"}
 OUT = ROOT / "benchmarks" / "results" / "statute_multihop_{}.json"
 
 
