@@ -36,10 +36,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main  # noqa: E402
+from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main, penalty_problem  # noqa: E402
 
 NAME = "statute_multihop_report3.json"
-PENALTY_ARTICLES = {35, 36, 37}
 # (question, gold articles, gold paragraphs, pattern, answer)
 ITEMS: list[Item] = [
     # penalty -> offence
@@ -139,8 +138,6 @@ ABOUT = (
     "word the question covers with an everyday description). No two questions within MiniLM cosine "
     f"{NEAR} of each other; not compared with earlier sets (blind). One writer's labels.")
 
-def penalty_problem(arts: list[int]) -> str:
-    return "" if arts[0] in PENALTY_ARTICLES else f"a penalty item starts with a penalty article {sorted(PENALTY_ARTICLES)}"
 
 
 def main(argv: list[str] | None = None) -> int:

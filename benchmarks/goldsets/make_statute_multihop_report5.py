@@ -41,10 +41,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main  # noqa: E402
+from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main, penalty_problem  # noqa: E402
 
 NAME = "statute_multihop_report5.json"
-PENALTY_ARTICLES = frozenset({35, 36, 37})
 
 ITEMS: list[Item] = [
     # ---- penalty -> offence ----
@@ -214,12 +213,6 @@ ABOUT = (
 )
 
 
-def penalty_problem(arts: list[int]) -> str:
-    return (
-        ""
-        if arts[0] in PENALTY_ARTICLES
-        else f"a penalty item starts with a penalty article {sorted(PENALTY_ARTICLES)}"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -43,22 +43,14 @@ about 0.11 near 0.7 (about 0.15 for each pattern's 9).
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from statute_multihop_sets import DEFINED, NEAR, PENALTY, ROOT, Item, builder_main  # noqa: E402
+from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main, penalty_problem  # noqa: E402
 
 NAME = "statute_multihop_report6.json"
 
-# The penalty articles are those whose heading in the Act speaks of penalties (35, 36 and 37).
-_HEADING = re.compile(r"^## Article (\d+)\. (.*)$", re.M)
-PENALTY_ARTICLES = frozenset(
-    int(number)
-    for number, title in _HEADING.findall((ROOT / "data" / "statute.md").read_text(encoding="utf-8"))
-    if "penalt" in title.lower()
-)
 
 ITEMS: list[Item] = [
     # --- penalty -> offence -------------------------------------------------------------------------------------
@@ -180,12 +172,6 @@ ABOUT = (
 )
 
 
-def penalty_problem(arts: list[int]) -> str:
-    return (
-        ""
-        if arts[0] in PENALTY_ARTICLES
-        else f"a penalty item starts with a penalty article {sorted(PENALTY_ARTICLES)}"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -41,19 +41,13 @@ Limits: one writer's questions and labels, no second reader; 18 questions give a
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from statute_multihop_sets import DEFINED, NEAR, PENALTY, ROOT, Item, builder_main  # noqa: E402
+from statute_multihop_sets import DEFINED, NEAR, PENALTY, Item, builder_main, penalty_problem  # noqa: E402
 
 NAME = "statute_multihop_report7.json"
-PENALTY_ARTICLES = frozenset(
-    int(match.group(1))
-    for match in re.finditer(r"^## Article (\d+)\.[^\n]*\bpenalt", (ROOT / "data" / "statute.md").read_text("utf-8"),
-                             re.M | re.I)
-)  # the articles whose heading names penalties
 
 ITEMS: list[Item] = [
     # penalty -> offence
@@ -209,12 +203,6 @@ ABOUT = (
 )
 
 
-def penalty_problem(arts: list[int]) -> str:
-    return (
-        ""
-        if arts[0] in PENALTY_ARTICLES
-        else f"a penalty item starts with a penalty article {sorted(PENALTY_ARTICLES)}"
-    )
 
 
 def main(argv: list[str] | None = None) -> int:

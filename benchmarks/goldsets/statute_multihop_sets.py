@@ -56,6 +56,20 @@ def statute_paragraphs(path: Path = ROOT / "data" / "statute.md") -> dict[str, s
     return paragraphs
 
 
+def penalty_articles(path: Path = ROOT / "data" / "statute.md") -> frozenset[int]:
+    """The articles whose heading speaks of penalties (35, 36 and 37 in the bundled Act)."""
+    headings = re.findall(r"^## Article (\d+)\. (.*)$", path.read_text(encoding="utf-8"), re.M)
+    return frozenset(int(number) for number, title in headings if "penalt" in title.lower())
+
+
+PENALTY_ARTICLES = penalty_articles()
+
+
+def penalty_problem(arts: list[int]) -> str:
+    """Why a penalty -> offence item is wrong ("" when its first gold article is a penalty article)."""
+    return "" if arts[0] in PENALTY_ARTICLES else f"a penalty item starts with a penalty article {sorted(PENALTY_ARTICLES)}"
+
+
 def numbers(text: str) -> set[str]:
     return {n.rstrip(",.").replace(",", "") for n in _NUMBER.findall(text)}
 
