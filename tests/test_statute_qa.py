@@ -215,7 +215,7 @@ def test_a_question_the_classifier_calls_unanswerable_is_searched_and_answered_o
     assert out["path"][:3] == ["check_question", "classify", "retrieve"] and out["outcome"] == "answered"
     assert out["suspected_unanswerable"] and out["question_kind"] == STATUTE.safe_kind and out["refuse_below"] == 0.5
     assert searches[ROUTING_TABLE[STATUTE.safe_kind]].queries == ["What must be done with undersized fish?"]
-    assert "written from only at evidence >= 0.500" in out["kind_note"]
+    assert "written from only at evidence >= 0.500" in out["kind_note"] and summarize(out)["suspected_unanswerable"]
 
 
 def test_a_suspected_question_on_weak_evidence_is_refused_after_the_search_naming_the_closest_articles():
@@ -228,7 +228,8 @@ def test_a_suspected_question_on_weak_evidence_is_refused_after_the_search_namin
     assert "Article" in out["answer"] and out["confidence"] == 0.3
     # the same evidence answers a question the classifier did not suspect: the raised dial is the only difference
     plain, _, _ = make("single", evidence=(weak,), suspect_refuse_below=0.5)
-    assert plain.invoke({"question": "What must be done with undersized fish?"})["outcome"] == "answered"
+    unsuspected = plain.invoke({"question": "What must be done with undersized fish?"})
+    assert unsuspected["outcome"] == "answered" and not summarize(unsuspected)["suspected_unanswerable"]
 
 
 def test_the_suspicion_never_lowers_the_refusal_dial_and_ends_with_the_run():

@@ -892,6 +892,7 @@ def summarize(state: Mapping[str, Any]) -> dict[str, Any]:
     """What a run did, in plain values: kind, strategy, articles, answer, citations, counters, tokens, seconds."""
     return {
         "question": state.get("question"), "question_kind": state.get("question_kind"), "strategy": state.get("strategy"),
+        "suspected_unanswerable": bool(state.get("suspected_unanswerable")),
         "cited": list(state.get("cited", [])), "articles": [d.metadata.get("article") for d in state.get("articles", [])],
         "answer": state.get("answer"), "outcome": state.get("outcome"), "confidence": state.get("confidence"),
         "cited_labels": list(state.get("cited_labels", [])),
