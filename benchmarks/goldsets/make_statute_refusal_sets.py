@@ -71,7 +71,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "roles"))
 from common import write_frozen_set  # noqa: E402
-from statute_multihop_sets import NEAR, ROOT, numbers, statute_paragraphs  # noqa: E402
+from statute_multihop_sets import NEAR, ROOT, gold_problems, statute_paragraphs  # noqa: E402
 
 DEV_NAME, REPORT_NAME = "statute_refusal_dev.json", "statute_refusal_report.json"
 SEED = 22
@@ -593,16 +593,7 @@ def problems_of(items: list[Item], label: str) -> list[str]:
         if answerable:
             if not 1 <= len(arts) <= 2 or len(set(arts)) != len(arts) or any(a not in articles for a in arts):
                 problems.append(f"{where}: gold articles {arts}")
-            missing = [p for p in paras if p not in paragraphs]
-            if missing:
-                problems.append(f"{where}: no paragraph {missing} in the Act")
-                continue
-            if {int(p.split("(")[0]) for p in paras} != set(arts):
-                problems.append(f"{where}: paragraphs {paras} do not match articles {arts}")
-            allowed = set().union(*(numbers(paragraphs[p]) for p in paras))
-            stray = numbers(why) - allowed
-            if stray:
-                problems.append(f"{where}: why numbers {sorted(stray)} not in {paras}")
+            problems += [f"{where}: {problem}" for problem in gold_problems(arts, paras, why, paragraphs, what="why")]
         else:
             for match in _CITED.finditer(why):
                 for number, para in ((match.group(1), match.group(2)), (match.group(3), match.group(4))):

@@ -74,6 +74,28 @@ def numbers(text: str) -> set[str]:
     return {n.rstrip(",.").replace(",", "") for n in _NUMBER.findall(text)}
 
 
+def gold_problems(arts: Sequence[int], paras: Sequence[str], text: str, paragraphs: dict[str, str],
+                  what: str = "answer") -> list[str]:
+    """What is wrong with an item's gold paragraphs: one the Act lacks, paragraphs of other articles than ``arts``,
+    or a number of ``text`` (its answer or reason) that none of them has.
+
+    >>> gold_problems([35], ["35(2)"], "A fine of up to 80,000 crowns.", {"35(2)": "liable to a fine of up to 80,000 crowns"})
+    []
+    >>> gold_problems([35], ["35(9)"], "", {"35(2)": "..."})
+    ["no paragraph ['35(9)'] in the Act"]
+    """
+    missing = [p for p in paras if p not in paragraphs]
+    if missing:
+        return [f"no paragraph {missing} in the Act"]
+    problems = []
+    if {int(p.split("(")[0]) for p in paras} != set(arts):
+        problems.append(f"paragraphs {list(paras)} do not match articles {list(arts)}")
+    stray = numbers(text) - set().union(*(numbers(paragraphs[p]) for p in paras))
+    if stray:
+        problems.append(f"{what} numbers {sorted(stray)} not in {list(paras)}")
+    return problems
+
+
 def validate(items: Sequence[Item], penalty_problem: Callable[[list[int]], str]) -> None:
     """Every gold article and paragraph exists; every number of an answer occurs in that item's gold paragraphs;
     9 items of each pattern; ``penalty_problem(articles)`` says what is wrong with a penalty item ("" if nothing)."""
@@ -87,20 +109,11 @@ def validate(items: Sequence[Item], penalty_problem: Callable[[list[int]], str])
             problems.append(f"{i}: the question names an article or paragraph")
         if len(arts) != 2 or len(set(arts)) != 2 or any(a not in articles for a in arts):
             problems.append(f"{i}: gold articles {arts}")
-        missing = [p for p in paras if p not in paragraphs]
-        if missing:
-            problems.append(f"{i}: no paragraph {missing}")
-            continue
-        if {int(p.split("(")[0]) for p in paras} != set(arts):
-            problems.append(f"{i}: paragraphs {paras} do not match articles {arts}")
+        problems += [f"{i}: {problem}" for problem in gold_problems(arts, paras, answer, paragraphs)]
         if pattern == DEFINED and 3 not in arts:
             problems.append(f"{i}: a defined-term item needs Article 3")
         if pattern == PENALTY and penalty_problem(arts):
             problems.append(f"{i}: {penalty_problem(arts)}")
-        allowed = set().union(*(numbers(paragraphs[p]) for p in paras))
-        stray = numbers(answer) - allowed
-        if stray:
-            problems.append(f"{i}: answer numbers {sorted(stray)} not in {paras}")
     if patterns != {PENALTY: 9, DEFINED: 9}:
         problems.append(f"pattern counts {patterns}")
     if len({q for q, *_ in items}) != len(items):
