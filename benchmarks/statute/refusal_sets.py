@@ -18,6 +18,7 @@ answerable questions refused, and the balanced mean of "unanswerable refused" an
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ from ragkit.defaults import STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
 from ragkit.domains.statute.domain import STATUTE  # noqa: E402
 from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
+from ragkit.evaluation.risk_coverage import Item, balanced, point_at  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
@@ -40,23 +42,25 @@ SETS = {"dev": "statute_refusal_dev.json", "report": "statute_refusal_report.jso
 
 
 def figures(runs: dict[str, dict], items: Sequence[dict]) -> dict[str, Any]:
-    """Aggregates of the runs (shares of the set's questions of each kind)."""
-    unanswerable = [i for i in items if not i["answerable"]]
+    """Aggregates of the runs, as a point of :mod:`ragkit.evaluation.risk_coverage` at the graph's own dial (a run
+    refused scores None, an answered one is answered at every bar): shares of the set's questions of each kind."""
+
+    def scored(item: dict) -> Item:
+        run = runs[item["id"]]
+        right = item["answerable"] and bool(cited_articles_of(run) & set(item["gold_articles"]))
+        return Item(None if run["refused"] else math.inf, right, item["answerable"])
+
+    point = point_at([scored(i) for i in items], 0.0)
     answerable = [i for i in items if i["answerable"]]
-    refused = {i["id"]: runs[i["id"]]["refused"] for i in items}
-    right = [not refused[i["id"]] and bool(cited_articles_of(runs[i["id"]]) & set(i["gold_articles"])) for i in answerable]
-    out: dict[str, Any] = {
+    return {
         "n": len(items),
-        "unanswerable_refused": round(sum(refused[i["id"]] for i in unanswerable) / len(unanswerable), 4),
-        "answerable_answered_right": round(sum(right) / len(answerable), 4),
-        "answerable_refused": round(sum(refused[i["id"]] for i in answerable) / len(answerable), 4),
-        "by_category": {},
+        "unanswerable_refused": point.unanswerable_refused,
+        "answerable_answered_right": point.answerable_right,
+        "answerable_refused": round(sum(runs[i["id"]]["refused"] for i in answerable) / len(answerable), 4),
+        "by_category": {category: point_at([scored(i) for i in items if i["category"] == category], 0.0).unanswerable_refused
+                        for category in sorted({i["category"] for i in items if not i["answerable"]})},
+        "balanced": balanced(point),
     }
-    out["balanced"] = round((out["unanswerable_refused"] + out["answerable_answered_right"]) / 2, 4)
-    for category in sorted({i["category"] for i in unanswerable}):
-        group = [i for i in unanswerable if i["category"] == category]
-        out["by_category"][category] = round(sum(refused[i["id"]] for i in group) / len(group), 4)
-    return out
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
