@@ -30,7 +30,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from statute_qa import GOLD, cited_articles_of, kind_metrics, run_graph  # noqa: E402
+from statute_qa import GOLD, bar_or_none, cited_articles_of, kind_metrics, run_graph  # noqa: E402
 
 from ragkit.defaults import STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
@@ -58,9 +58,9 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--pool", choices=sorted(POOLS), default="2026-12-03", help="the round's multi-hop dev sets")
     parser.add_argument("--max-hops", type=int, default=STATUTE_QA.max_hops)
     parser.add_argument("--hop-bar", type=float, default=STATUTE_QA.hop_bar)
-    parser.add_argument("--definition-hop-bar", type=lambda v: None if v == "none" else float(v), default=STATUTE_QA.definition_hop_bar,
+    parser.add_argument("--definition-hop-bar", type=bar_or_none, default=STATUTE_QA.definition_hop_bar,
                         help="a number, or none (definitions compete with citations, as before the 2026-12-03 round)")
-    parser.add_argument("--gloss-bar", type=lambda v: None if v == "none" else float(v), default=STATUTE_QA.definition_gloss_bar,
+    parser.add_argument("--gloss-bar", type=bar_or_none, default=STATUTE_QA.definition_gloss_bar,
                         help="the classifier's second reading of a refused question: a number, or none (no second reading)")
     parser.add_argument("--refuse-margin", type=float, default=STATUTE_QA.classifier_refuse_margin,
                         help="the question classifier's refusal margin (a large one: never refused unsearched)")

@@ -63,7 +63,7 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
-from statute_qa import multihop_figures, run_graph  # noqa: E402
+from statute_qa import bar_or_none, multihop_figures, run_graph  # noqa: E402
 
 from ragkit.defaults import STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
@@ -86,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--save", type=Path, default=None, help="results file (default benchmarks/results/statute_multihop_<set>.json)")
     parser.add_argument("--refuse-margin", type=float, default=None,
                         help="the question classifier's refusal margin instead of the default (a before/after; use with --save)")
-    parser.add_argument("--suspect-refuse-below", type=lambda v: None if v == "none" else float(v),
+    parser.add_argument("--suspect-refuse-below", type=bar_or_none,
                         default=STATUTE_QA.suspect_refuse_below,
                         help="the dial for a question the classifier calls unanswerable; none: refused unsearched, the "
                              "graph before the 2026-12-06 round (a before/after; use with --save)")

@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 
-from statute_qa import cited_articles_of, run_graph  # noqa: E402
+from statute_qa import bar_or_none, cited_articles_of, run_graph  # noqa: E402
 
 from ragkit.defaults import STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
@@ -66,7 +66,7 @@ def figures(runs: dict[str, dict], items: Sequence[dict]) -> dict[str, Any]:
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SETS), required=True)
-    parser.add_argument("--suspect-refuse-below", type=lambda v: None if v == "none" else float(v),
+    parser.add_argument("--suspect-refuse-below", type=bar_or_none,
                         default=STATUTE_QA.suspect_refuse_below,
                         help="the dial for a question the classifier calls unanswerable; none: refused unsearched")
     parser.add_argument("--show-errors", action="store_true", help="print the dev set's misses to stderr")

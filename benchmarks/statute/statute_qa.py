@@ -277,6 +277,15 @@ def run_graph(graph, items: Sequence[dict]) -> dict[str, dict]:
     return out
 
 
+def bar_or_none(text: str) -> float | None:
+    """A command-line bar: a number, or "none" for an optional bar switched off.
+
+    >>> bar_or_none("0.02"), bar_or_none("none")
+    (0.02, None)
+    """
+    return None if text == "none" else float(text)
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     values = sorted(values)
     if not values:
