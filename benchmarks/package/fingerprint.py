@@ -6,7 +6,7 @@ the first 25 of ``data/eval/handbook_golden.jsonl`` (Self-RAG, CRAG, the advance
 dev questions of ``data/eval/statute_qa.json`` (statute QA), the first 20 of ``supervisor_routing.json``'s dev
 split (the supervisor) and the first 25 messages of ``data/eval/planner_messages.json`` (the tool loop). The
 result fields of every run (answer, outcome, reason, sources, citations, path, messages, plan, refusal, kind,
-route; no timings) are hashed per graph. Run it on the tree before a move and on the tree after it; a pure move
+route; no timings), as the server serialises them (``ragkit.server.serialize.to_json``), are hashed per graph. Run it on the tree before a move and on the tree after it; a pure move
 prints the same seven lines::
 
     PYTHONPATH=<old tree> HF_HUB_OFFLINE=1 .venv/bin/python benchmarks/package/fingerprint.py > before.txt
@@ -23,11 +23,11 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 from langgraph.checkpoint.memory import InMemorySaver
 
 from ragkit.server.registry import default_specs
+from ragkit.server.serialize import to_json
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 FIELDS = ("answer", "outcome", "reason", "sources", "citations", "path", "messages", "plan", "refusal", "question_kind", "route")
@@ -44,21 +44,6 @@ def questions() -> dict[str, list[str]]:
             "supervisor": team, "tool_agent": messages}
 
 
-def plain(value: Any) -> Any:
-    """A value as JSON-ready data: documents as (id, start of text), messages as (type, text)."""
-    if hasattr(value, "page_content"):
-        return ["doc", value.metadata.get("id") or value.metadata.get("article"), value.page_content[:80]]
-    if hasattr(value, "content") and hasattr(value, "type"):
-        return [value.type, str(value.content)[:300]]
-    if isinstance(value, dict):
-        return {key: plain(v) for key, v in sorted(value.items())}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    return repr(value)[:300]
-
-
 def main(names: list[str]) -> None:
     specs, asked = default_specs(), questions()
     for name in names or list(asked):
@@ -66,7 +51,7 @@ def main(names: list[str]) -> None:
         for i, question in enumerate(asked[name]):
             out = graph.invoke(specs[name].graph_input(question),
                                {"configurable": {"thread_id": f"{name}-{i}"}, "recursion_limit": 200})
-            digest.update(json.dumps(plain({key: out.get(key) for key in FIELDS}), sort_keys=True, default=str).encode())
+            digest.update(json.dumps(to_json({key: out.get(key) for key in FIELDS}), sort_keys=True).encode())
         print(name, len(asked[name]), digest.hexdigest()[:16], flush=True)
 
 
