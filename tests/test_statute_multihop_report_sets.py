@@ -5,25 +5,19 @@ rebuilt byte for byte by its builder from its items (whose labels ``statute_mult
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
 
 from ragkit.goldsets import load_goldset
+from tests.conftest import goldset_builder
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDSETS = ROOT / "benchmarks" / "goldsets"
 
 
 def builder(number: int):
-    sys.path.insert(0, str(GOLDSETS))  # the builders import their shared helpers from this folder
-    spec = importlib.util.spec_from_file_location(f"make_statute_multihop_report{number}", GOLDSETS /
-                                                  f"make_statute_multihop_report{number}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return goldset_builder(f"make_statute_multihop_report{number}")
 
 
 @pytest.mark.parametrize("number", [2, 3, 4, 5, 6, 7])

@@ -4,30 +4,20 @@ runs here; nothing of the report set beyond its shape is read."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from ragkit.goldsets import load_goldset
+from tests.conftest import goldset_builder
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDSETS = ROOT / "benchmarks" / "goldsets"
-
-
-def builder():
-    sys.path.insert(0, str(GOLDSETS))  # the builder imports its shared helpers from this folder
-    spec = importlib.util.spec_from_file_location("make_statute_refusal_sets", GOLDSETS / "make_statute_refusal_sets.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("half", ["dev", "report"])
 def test_each_refusal_set_is_frozen_rebuilt_and_of_the_designed_shape(half: str) -> None:
-    module = builder()
+    module = goldset_builder("make_statute_refusal_sets")
     items, name, prefix, seed = ((module.DEV_ITEMS, module.DEV_NAME, "srd", module.SEED) if half == "dev" else
                                  (module.REPORT_ITEMS, module.REPORT_NAME, "srr", module.SEED + 1))
     data, _ = load_goldset(name)  # raises if the bytes no longer match the manifest

@@ -4,7 +4,6 @@ No supervisor runs here: each set is scored by ``benchmarks/supervisor/routing_a
 
 from __future__ import annotations
 
-import importlib.util
 from collections import Counter
 from pathlib import Path
 
@@ -12,16 +11,13 @@ import pytest
 
 from ragkit.goldsets import load_goldset
 from ragkit.roles.agent_protocols import AGENTS
+from tests.conftest import goldset_builder
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def builder(number: int):
-    path = ROOT / "benchmarks" / "goldsets" / f"make_supervisor_test{number}.py"
-    spec = importlib.util.spec_from_file_location(f"make_supervisor_test{number}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return goldset_builder(f"make_supervisor_test{number}")
 
 
 @pytest.mark.parametrize("number", [2, 3, 4, 5])
