@@ -202,10 +202,11 @@ class StatuteQADefaults:
     # The local writer's support bar here (WRITER's is 0.4): the evidence grader has judged the evidence sufficient
     # already, and a story-worded question is far from the rule's wording.
     writer_support_bar: float = 0.35
-    # A question the classifier calls unanswerable is searched (as the domain's safe kind) and answered only when its
-    # evidence score reaches this bar: the judge's irrelevance bar (JUDGE.irrelevant_below), not tuned here. None:
-    # such a question is refused unsearched.
-    suspect_refuse_below: float | None = JudgeDefaults.irrelevant_below
+    # A bar (a number): a question the classifier calls unanswerable is searched (as the domain's safe kind) and
+    # answered only when its evidence score reaches it. None (chosen on the dev pool of 226 by the balanced mean of
+    # answerable answered right and unanswerable refused, benchmarks/statute/suspect_dial.py): such a question is
+    # refused unsearched.
+    suspect_refuse_below: float | None = None
 
 
 @dataclass(frozen=True)

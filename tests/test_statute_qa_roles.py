@@ -289,14 +289,19 @@ def test_a_wider_refusal_margin_searches_a_story_worded_question_before_refusing
     """A first-person story looks like the off-topic examples ("Which beaches have lifeguards?") more than a
     statute question does, so the refusing kind wins, but narrowly: with a margin of 0.25 the classifier does not
     suspect it and the graph names the discharge article; at 0.15 (the default) the classifier suspects it. An
-    off-topic question is suspected at either margin, searched, and refused on its weak evidence."""
+    off-topic question is suspected at either margin: refused unsearched at the default ``suspect_refuse_below``
+    (None), and with a bar, searched and refused on its weak evidence."""
     articles = load_statute()
     wide = local_question_classifier(articles, refuse_margin=0.25)
-    graph = statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE,
-                             question_classifier=wide).compile()
+    strategies = strategy_searches(articles)
+    graph = statute_qa_graph(articles, strategies=strategies, domain=STATUTE, question_classifier=wide).compile()
     story = graph.invoke({"question": STORY})
     assert story.get("refusal") != "unanswerable" and "Article 24" in story["answer"]  # the discharge article
     weather = graph.invoke({"question": "What is the weather like on the coast tomorrow?"})
+    assert weather["refusal"] == "unanswerable" and "retrieve" not in weather["path"]
+    searched = statute_qa_graph(articles, strategies=strategies, domain=STATUTE, question_classifier=wide,
+                                suspect_refuse_below=0.02).compile()
+    weather = searched.invoke({"question": "What is the weather like on the coast tomorrow?"})
     assert weather["outcome"] == "refused" and weather["suspected_unanswerable"] and "retrieve" in weather["path"]
     assert local_question_classifier(articles, refuse_margin=0.15).classify(STORY).kind == "unanswerable"
     assert wide.classify(STORY).kind != "unanswerable"

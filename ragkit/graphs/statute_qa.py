@@ -5,7 +5,7 @@ about that statute, ``domain`` (:class:`ragkit.roles.statute_protocols.StatuteDo
 Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
 
     check_question -> unsupported_language | refuse | retrieve | classify
-    classify -> retrieve   (the strategy is routing_table[kind]; refuse, unsearched, only with suspect_refuse_below=None)
+    classify -> retrieve (the strategy is routing_table[kind]) | refuse (unanswerable, unless suspect_refuse_below is set)
     retrieve -> grade_evidence -> follow_references (once) | generate | retrieve (the rewrite, while retrievals remain)
                                   | refuse_low_confidence
     follow_references -> follow_references (the next hop, while hops remain) | grade_evidence (short) | generate
@@ -20,11 +20,12 @@ Waters Act's is ``ragkit.domains.statute.domain.STATUTE``)::
   content word to look up ("Why?", "What is it?", "???": :func:`ragkit.core.nlp.key_terms`), which the
   classifier would give some kind and the grader, missing none of its terms, would pass on any article.
 - ``classify`` (role ``question_classifier``) labels the question's kind (one of the domain's kinds);
-  ``retrieve`` searches with ``routing_table[kind]``. The classifier's "unanswerable" is a suspicion, not a
-  verdict (the model proposes, the code disposes): the question is searched as ``domain.safe_kind`` and written
-  from only when its evidence score reaches ``suspect_refuse_below`` (the refusal dial raised for this run;
-  :data:`ragkit.defaults.STATUTE_QA`), else refused with low confidence, naming the closest articles. ``suspect_refuse_below=None``
-  refuses it unsearched, as the graph did before.
+  ``retrieve`` searches with ``routing_table[kind]``. A question the classifier calls unanswerable is refused
+  unsearched by default (:data:`ragkit.defaults.STATUTE_QA`: ``suspect_refuse_below=None``, chosen on the dev sets).
+  With a bar, that label is a suspicion the search checks: the question is searched as ``domain.safe_kind`` and
+  written from only when its evidence score reaches ``suspect_refuse_below`` (the refusal dial raised for this run),
+  else refused with low confidence, naming the closest articles; this answers more of what the Act covers and
+  refuses fewer of the questions it does not (``benchmarks/statute/README.md``).
 - ``grade_evidence`` (role ``evidence_grader``): short evidence is searched again with the rewriter's
   query while ``retrieval_attempts < max_retrievals`` and the rewrite differs from every query tried.
 - ``follow_references`` runs once per run, before writing or rewriting: it reads the cross-references
@@ -68,9 +69,10 @@ one paragraph and follows one link (the best the grader finds), so a wrong first
 hop astray and a paragraph that needs two others gets one of them per hop (plus one definition); a needed
 paragraph whose words the question does not share stays below the bar and is not followed; a question word
 that falls under a defined term only by meaning ("a kayak" for "any craft on the water", "sell" for "sold")
-finds no gloss and no preferred definition; a question the classifier suspects is answered whenever its evidence
-clears ``suspect_refuse_below``, so a near miss the Act does not answer (a yearly charge it never sets) is answered
-from the nearest article, as an unsuspected one is.
+finds no gloss and no preferred definition; the classifier's "unanswerable" refuses, unsearched, some questions
+the Act answers that are told as stories, and with ``suspect_refuse_below`` set a suspected question is answered
+whenever its evidence clears the bar, so a near miss the Act does not answer (a yearly charge it never sets) is
+answered from the nearest article, as an unsuspected one always is.
 """
 
 from __future__ import annotations
@@ -136,8 +138,8 @@ class StatuteQAState(RAGResult, total=False):
     cited: list[int]  # articles the question cites and the statute has (pinned at rank 1)
     citation_problems: list[str]  # cited articles the statute does not have
     question_kind: str  # one of the domain's kinds (domain.citation_kind for a direct citation)
-    unanswerable: bool  # no key term (or the classifier chose domain.refuse_kind, without suspect_refuse_below): refused unsearched
-    suspected_unanswerable: bool  # the classifier chose domain.refuse_kind: searched, at the raised refusal dial
+    unanswerable: bool  # no key term, or the classifier chose domain.refuse_kind (suspect_refuse_below None): refused unsearched
+    suspected_unanswerable: bool  # the classifier chose domain.refuse_kind, suspect_refuse_below set: searched at that dial
     kind_note: str
     strategy: str
     evidence_sufficient: bool
@@ -820,7 +822,7 @@ def statute_qa_graph(
     definitions competing with citations); ``definition_gloss_bar`` how specific a question word must be for the
     definition holding it to be preferred (None: not). ``refuse_below`` is the
     refusal dial: the evidence score a run needs to write; ``suspect_refuse_below`` the dial for a question the
-    classifier calls unanswerable, which is searched all the same (None: refused unsearched). ``strict=True`` raises, instead of warning, when
+    classifier calls unanswerable (None, the default: refused unsearched; a bar: searched, written from at that bar). ``strict=True`` raises, instead of warning, when
     ``chat_model`` cannot return structured output.
     """
     check_positive(k=k, max_retrievals=max_retrievals, max_generations=max_generations)
