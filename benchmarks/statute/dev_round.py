@@ -6,8 +6,8 @@ three multi-hop dev sets (``statute_multihop_dev.json``, ``statute_multihop_held
 With ``--pool 2026-12-04c`` also ``statute_multihop_report2.json`` and ``statute_multihop_report3.json`` (each scored
 once as a blind set, dev sets since); ``--pool 2026-12-04d`` adds ``statute_multihop_report4.json`` (likewise);
 ``--pool 2026-12-06`` adds ``statute_multihop_report5.json`` (scored once, a dev set since);
-``statute_multihop_report6.json`` (scored once, 2026-12-06) and ``statute_multihop_report7.json`` (the next round's
-report) are never read. The graph is the one ``multihop_held_out.py`` runs:
+``statute_multihop_report6.json`` and ``statute_multihop_report7.json`` (each scored once, in the 2026-12-06 and
+2026-12-06b rounds) are not read here yet: a next round adds them to a pool of its own. The graph is the one ``multihop_held_out.py`` runs:
 ``build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE)``, every default.
 
 Prints, per set, :func:`statute_qa.kind_metrics` (statute dev: per question type, and answerable refused);

@@ -29,7 +29,9 @@ every setting at its default (``ragkit.defaults.STATUTE_QA``: ``max_hops=1``), a
   (``benchmarks/goldsets/make_statute_multihop_report6.py``) and frozen before its first run, for the 2026-12-06
   round; run by the lead after it (and the graph before it), aggregates only.
 - ``report7``: ``data/eval/statute_multihop_report7.json``, 18 more, written blind from the Act alone on 2026-12-06
-  (``benchmarks/goldsets/make_statute_multihop_report7.py``) and frozen for the next statute round; not run yet.
+  (``benchmarks/goldsets/make_statute_multihop_report7.py``) and frozen for the next statute round; run once by the
+  lead after the 2026-12-06b round (at ``--suspect-refuse-below 0.02``, the bar before it, saved apart, and as
+  shipped), aggregates only.
 
 **From the 2026-12-03 round ``held-out`` and ``report`` are DEV sets** (each was scored once; their items and our
 errors on them were read while tuning): their figures from then on are dev-grade, not held-out measurements.
