@@ -33,14 +33,27 @@ def assert_snapshot(name: str, text: str) -> None:
     assert text.strip() == path.read_text().strip(), f"{name} changed; if on purpose, re-run with RAGKIT_UPDATE_SNAPSHOTS=1"
 
 
-GOLDSETS = Path(__file__).resolve().parents[1] / "benchmarks" / "goldsets"
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def benchmark_script(path: str) -> ModuleType:
+    """``benchmarks/<path>`` as a module (benchmarks/ is not a package), named after its file and registered in
+    ``sys.modules`` (dataclasses look their module up there); its folder is on ``sys.path`` while it loads, for
+    its imports of the scripts beside it."""
+    file = BENCHMARKS / path
+    folder = str(file.parent)
+    sys.path.insert(0, folder)
+    try:
+        spec = importlib.util.spec_from_file_location(file.stem, file)
+        assert spec is not None and spec.loader is not None, file
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(folder)
+    return module
 
 
 def goldset_builder(name: str) -> ModuleType:
-    """The gold-set builder ``benchmarks/goldsets/<name>.py`` as a module (its shared helpers importable beside it)."""
-    if str(GOLDSETS) not in sys.path:
-        sys.path.insert(0, str(GOLDSETS))
-    spec = importlib.util.spec_from_file_location(name, GOLDSETS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    """The gold-set builder ``benchmarks/goldsets/<name>.py`` as a module."""
+    return benchmark_script(f"goldsets/{name}.py")

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from tests.conftest import benchmark_script
+
 ROOT = Path(__file__).resolve().parents[1]
-BUILDERS = ROOT / "benchmarks" / "roles"
 DATASETS = ROOT.parent / "shared" / "datasets"
 needs_sources = pytest.mark.skipif(
     not (DATASETS / "squad2").is_dir() or not (DATASETS / "scifact").is_dir(),
@@ -21,14 +20,7 @@ needs_sources = pytest.mark.skipif(
 
 def load_builder(name: str) -> ModuleType:
     """``benchmarks/roles/<name>.py`` as a module (its folder on ``sys.path`` while it loads, for its imports)."""
-    sys.path.insert(0, str(BUILDERS))
-    try:
-        spec = importlib.util.spec_from_file_location(name, BUILDERS / f"{name}.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BUILDERS))
-    return module
+    return benchmark_script(f"roles/{name}.py")
 
 
 def load_set(path: Path) -> dict:

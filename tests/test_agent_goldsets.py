@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
@@ -15,18 +14,14 @@ import pytest
 from ragkit.domains.handbook.corpus import load_handbook
 from ragkit.domains.shop.tools import ORDER_TOOL_SPECS
 from ragkit.goldsets import check_frozen, eval_dir
+from tests.conftest import goldset_builder
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "goldsets" / "make_agent_sets.py"
 FILES = ("supervisor_routing.json", "planner_messages.json", "handbook_golden.jsonl")
 
 
 def _load_script() -> Any:
-    spec = importlib.util.spec_from_file_location("make_agent_sets", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    return goldset_builder("make_agent_sets")
 
 
 SETS = _load_script()

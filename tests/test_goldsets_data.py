@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from ragkit.goldsets import check_frozen
+from tests.conftest import benchmark_script
 
 ROOT = Path(__file__).resolve().parents[1]
 EVAL = ROOT / "data" / "eval"
@@ -30,12 +29,7 @@ def _load(path: Path):
 
 def _maker():
     """benchmarks/query_analysis/make_menu_gold.py as a module (benchmarks/ is not a package)."""
-    path = ROOT / "benchmarks" / "query_analysis" / "make_menu_gold.py"
-    spec = importlib.util.spec_from_file_location("make_menu_gold", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up in sys.modules
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("query_analysis/make_menu_gold.py")
 
 
 def _data_ids() -> dict[str, str]:

@@ -6,8 +6,6 @@ Constructed vectors and questions only; the labelled routing sets are never read
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +13,7 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from ragkit.core.nlp import words
+from tests.conftest import benchmark_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,12 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def bench():
     """benchmarks/roles/router_accuracy.py as a module (benchmarks/ is not a package)."""
-    path = ROOT / "benchmarks" / "roles" / "router_accuracy.py"
-    spec = importlib.util.spec_from_file_location("router_accuracy", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("roles/router_accuracy.py")
 
 
 def unit(*rows: list[float]) -> np.ndarray:

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.goldsets import check_frozen, eval_dir
+from tests.conftest import benchmark_script
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "statute" / "make_statute_gold.py"
 QA_KEYS = {"id", "question", "type", "gold_articles", "gold_paragraphs", "answer", "split"}
 GOLDEN_KEYS = {"question", "reference_answer", "reference_context_ids", "category"}
 
 
 def _load_script():
-    spec = importlib.util.spec_from_file_location("make_statute_gold", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("statute/make_statute_gold.py")
 
 
 gold = _load_script()

@@ -5,7 +5,6 @@ each defined term is a paragraph of Article 3). No statute graph runs here: each
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -13,17 +12,14 @@ import pytest
 
 from ragkit.domains.statute.corpus import load_statute
 from ragkit.goldsets import load_goldset
+from tests.conftest import goldset_builder
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "goldsets" / "make_statute_multihop_held_out.py"
 NAMES = ("statute_multihop_held_out.json", "statute_multihop_report.json")
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("make_statute_multihop_held_out", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return goldset_builder("make_statute_multihop_held_out")
 
 
 @pytest.fixture(scope="module", params=NAMES)

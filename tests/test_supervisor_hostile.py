@@ -3,25 +3,19 @@ goes on to the analysis agent and the aggregator. The cases live in benchmarks/s
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import sys
-from pathlib import Path
 
 import pytest
 
 from ragkit.sandbox import sandbox_capabilities
+from tests.conftest import benchmark_script
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not sys.platform.startswith("linux"),
                                 reason="the sandbox tests need Linux")
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "supervisor" / "hostile_code.py"
-_spec = importlib.util.spec_from_file_location("hostile_code", SCRIPT)
-HOSTILE = importlib.util.module_from_spec(_spec)
-assert _spec.loader is not None
-sys.modules["hostile_code"] = HOSTILE  # dataclasses look their module up by name
-_spec.loader.exec_module(HOSTILE)
+HOSTILE = benchmark_script("supervisor/hostile_code.py")
 
 CAPS = sandbox_capabilities()
 NAMES = [case.name for case in HOSTILE.cases({"outside": "/nonexistent", "port": 1})]

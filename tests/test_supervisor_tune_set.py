@@ -3,23 +3,19 @@ well-formed, and no copy of a dev or test question."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
 
 from ragkit.goldsets import load_goldset
 from ragkit.roles.agent_protocols import AGENTS
+from tests.conftest import goldset_builder
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPT = ROOT / "benchmarks" / "goldsets" / "make_tune_supervisor_set.py"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("make_tune_supervisor_set", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return goldset_builder("make_tune_supervisor_set")
 
 
 def test_the_tune_set_is_frozen_and_its_script_reproduces_it() -> None:

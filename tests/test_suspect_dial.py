@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from ragkit.goldsets import load_goldset
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "statute" / "suspect_dial.py"
+from tests.conftest import benchmark_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("suspect_dial", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_script("statute/suspect_dial.py")
 
 
 def test_the_rule_keeps_the_shipped_bar_unless_another_wins_by_the_margin() -> None:
