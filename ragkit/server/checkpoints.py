@@ -30,7 +30,8 @@ from ragkit.server.database import SQLITE_TIMEOUT_S, is_postgres, postgres_pool,
 # (tests/test_server_checkpoints.py runs every served graph through this serializer to catch one).
 STATE_MODULES = ("ragkit.roles.protocols", "ragkit.roles.router_protocols", "ragkit.offline.judge", "ragkit.core.tools", "ragkit.core.contract",
                  "ragkit.core.references", "ragkit.roles.structured_query", "ragkit.roles.llm_queries",
-                 "ragkit.roles.agent_protocols", "ragkit.offline.supervisor", "langchain_core.structured_query")
+                 "ragkit.roles.agent_protocols", "ragkit.offline.supervisor", "ragkit.sandbox.result",
+                 "langchain_core.structured_query")
 
 
 def allowed_types() -> list[tuple[str, str]]:
