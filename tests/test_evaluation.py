@@ -77,6 +77,18 @@ def test_bad_golden_files_are_clear_errors(tmp_path):
         load_golden(tmp_path / "none.jsonl")
 
 
+def test_a_json_document_instead_of_json_lines_is_named_as_such(tmp_path):
+    """A learner passes a .json set (a list over several lines): the error says it is not JSON Lines, not "line 1"."""
+    item = {"question": "q", "reference_answer": "a", "reference_context_ids": ["HB-01"], "category": "factual"}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps([item], indent=1))
+    with pytest.raises(ValueError, match="one JSON document, not JSON Lines"):
+        load_golden(path)
+    path.write_text(json.dumps(item) + "\n" + "{broken\n")  # a JSONL file with a bad line keeps its line number
+    with pytest.raises(ValueError, match="line 2: not JSON"):
+        load_golden(path)
+
+
 def test_the_frozen_golden_sets_load_with_their_hash():
     for name in ("handbook_golden.jsonl", "statute_golden.jsonl"):
         from ragkit.core.files import data_dir

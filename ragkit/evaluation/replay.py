@@ -54,6 +54,9 @@ def load_golden(path: str | Path) -> tuple[list[GoldenItem], str | None]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError as err:
+            if not items and _one_document(text):
+                raise ValueError(f"{path} is one JSON document, not JSON Lines: a golden set has one JSON object per "
+                                 f"line, with the keys {list(REQUIRED)} (like data/eval/handbook_golden.jsonl)") from err
             raise ValueError(f"{path}, line {n}: not JSON ({err.msg})") from err
         if not isinstance(row, dict):
             raise ValueError(f"{path}, line {n}: a JSON object is needed, with the keys {list(REQUIRED)}; got {type(row).__name__}")
@@ -72,6 +75,15 @@ def load_golden(path: str | Path) -> tuple[list[GoldenItem], str | None]:
 
     digest = check_frozen(path) if path.resolve().parent == eval_dir().resolve() else None
     return items, digest
+
+
+def _one_document(text: str) -> bool:
+    """Whether the text is a single JSON document spread over several lines (a .json file, not JSON Lines)."""
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def _field(doc: Any, key: str) -> Any:
