@@ -222,8 +222,9 @@ class SupervisorDefaults:
     hop_cost: float = 0.2  # what a hop costs where the wording marks no new step (a comma or a bare "and")
     earn_margin: float = 0.1  # how much more likely to serve its part a hop's agent must be than the whole question's agent
     earn_scale: str = "probability"  # the margin's unit: "probability" (a difference) or "log_odds" (a likelihood ratio)
-    # Signals a route may serve (RouteSpec.serves): "compute", arithmetic on numbers the text gives.
-    signal_weights: dict[str, float] = field(default_factory=lambda: {"compute": 0.3})
+    # Signals a route may serve (RouteSpec.serves): "compute", arithmetic on numbers the text gives; "execute", a
+    # part that opens with a verb of running or measuring ("time it", "benchmark both").
+    signal_weights: dict[str, float] = field(default_factory=lambda: {"compute": 0.3, "execute": 0.3})
     sandbox_timeout_s: float = 5.0  # wall clock for one piece of code
     sandbox_memory_mb: int = 256
     sandbox_max_output_bytes: int = 20_000

@@ -198,7 +198,8 @@ def test_context_parts_join_their_neighbour_and_context_is_never_a_step() -> Non
 
 # ---------------------------------------------------------------- a plan is a hypothesis with a cost
 @pytest.mark.parametrize("question, marks", [
-    ("Look up BM25, implement it, and then tell me whether it is good.", [True, False, True]),
+    ("Look up BM25, implement it, and then tell me whether it is good.", [True, True, True]),  # a series ending in "then"
+    ("Look up BM25, implement it and tell me whether it is good.", [True, False, False]),
     ("Find the formula. Code it -> judge it", [True, True, True]),
     ("Using the definition, write a function and a test", [True, True, False]),
     ("Write a parser that splits, lower-cases and stems", [True, False, False]),

@@ -22,7 +22,8 @@ those texts is embedded once (a "prototype"). A question gets one score per rout
    things in general, not a particular item: "What is burrata made from?"; :func:`general_question`) and
    ``"ours"`` (it asks the service about its own things: "Have you got a Nebbiolo?", "Is the lamb
    spicy?"; :func:`ours_question`) and ``"compute"`` (arithmetic on numbers it gives: "What's 2 to the power
-   of 20?"; :func:`computation`; the supervisor's code agent serves it). Which route serves which signal is the route table's choice;
+   of 20?"; :func:`computation`) and ``"execute"`` (it opens with a verb of running or measuring: "Time the
+   search on 50k vectors"; :func:`execution`): the supervisor's code agent serves both. Which route serves which signal is the route table's choice;
    in a table where no route declares one, that signal changes nothing.
 
    The words of **our own items** ground two of them: the terms of the documents of the routes that serve
@@ -277,8 +278,32 @@ def computation(question: str) -> float:
     return float(bool(_ARITHMETIC.search(question)))
 
 
+# A request that opens with a verb of running or measuring, after a greeting, politeness or address ("Hey, can you
+# time ...", "please run ..."); "time"/"measure"/"plot"/"run" followed by a word that makes them a noun do not count.
+_EXECUTION = re.compile(
+    r"^(?:(?:hey|hi|hello|hiya|ok|okay|so|now)\b[\s,:;!.)(-]*)?(?:(?:please|pls|plz|kindly)\s+)?"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?)?(?:just\s+|also\s+)?"
+    r"(?:run|rerun|execute|time|measure|benchmark|profile|simulate|compute|calculate|calc|plot)\b"
+    r"(?!\s+(?:of|is|was|are|were|to|for|per|complexity|budget|limit|limits|window|series|zone|through|out|time)\b)"
+    r"(?![-'])", re.IGNORECASE)
+
+
+def execution(question: str) -> float:
+    """1.0 when the text opens with an imperative verb of running or measuring (run, execute, time, measure,
+    benchmark, profile, simulate, compute, calculate, plot), after a greeting, "please" or "can you", else 0.0: work
+    for a route that runs code. It reads the opening verb only, so a run asked for later in the text ("..., and
+    measure recall") is not seen, nor one worded otherwise ("how long does X take on my laptop?"); a noun use at
+    the front is excluded only when one of a few words follows ("time complexity", "measure of").
+
+    >>> [execution(q) for q in ("Time IndexFlatIP on 50k vectors", "Hey, can you run this snippet?",
+    ...                         "Time complexity of HNSW?", "Explain how to run a benchmark", "please measure it")]
+    [1.0, 1.0, 0.0, 0.0, 1.0]
+    """
+    return float(bool(_EXECUTION.match(question.strip())))
+
+
 SIGNALS: dict[str, Callable[[str], float]] = {"fresh": time_sensitivity, "general": general_question, "ours": ours_question,
-                                              "compute": computation}
+                                              "compute": computation, "execute": execution}
 # Signals that read our own items' words when a router has them (see LocalRouter): name -> its function.
 GROUNDED_SIGNALS: dict[str, Callable[[str, Collection[str]], float]] = {"general": general_question, "ours": ours_question}
 

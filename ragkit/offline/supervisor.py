@@ -5,9 +5,10 @@ each scored per class from labelled examples (:func:`mix_evidence`: ``LocalRoute
 the share of the part's idf weight each class's examples explain, and the share of the examples that open with
 the part's first word, its head: "implement", "compare"; plus, for a route that declares it in ``RouteSpec.serves``,
 a signal of :data:`ragkit.offline.router.SIGNALS` weighted by ``signal_weights``: the handbook team's code agent
-serves ``compute``, arithmetic on numbers the part gives, "2 to the power of 20"). A change of agent is a hop that costs ``hop_cost``
-unless the wording marks a new step there (:func:`marked_boundaries`), since a comma or a bare "and" also joins
-the pieces of one request. Small talk and scene-setting parts (``context``) go with a neighbour's agent and add
+serves ``compute``, arithmetic on numbers the part gives, "2 to the power of 20", and ``execute``, a part that opens
+with a verb of running or measuring, "time the search"). A change of agent is a hop that costs ``hop_cost``
+unless the wording marks a new step there (:func:`marked_boundaries`; in a series whose last item opens with
+"then", its commas too), since a comma or a bare "and" also joins the pieces of one request. Small talk and scene-setting parts (``context``) go with a neighbour's agent and add
 no hop. Dynamic programming finds the best plan for every ending agent and hop count (:func:`best_labellings`).
 
 The first hypothesis is the one agent that can best serve the whole question, and any other plan must be earned
@@ -140,11 +141,17 @@ def example_vocabulary(routes: Sequence[RouteSpec]) -> tuple[dict[str, Counter[s
 def marked_boundaries(question: str, clauses: Sequence[Clause]) -> list[bool]:
     """Whether the wording marks a new step where each clause starts: the first, one opening with an ordering
     word or carrying an order mark, one after ``. ? ! ; :``, an arrow or a dropped joiner, or after a fronted
-    ordering clause and its comma ("Using X, write Y"). A bare comma or "and" marks nothing.
+    ordering clause and its comma ("Using X, write Y"). A bare comma or "and" marks nothing, except in a series of
+    steps whose last item opens with an ordering word ("A, B, then C"): that word marks the commas of the series.
+    What it cannot do: a list of nouns inside one step before ", then" ("compare BM25, TF-IDF, then pick") is read
+    as steps too (each hop must still be earned).
 
     >>> q = "Look up BM25, implement it. Then compare it with [1, 2] and tell me"
     >>> marked_boundaries(q, split_clauses(q))
     [True, False, True, False]
+    >>> q = "Check how RRF is defined, fuse two lists in code, then judge the result"
+    >>> marked_boundaries(q, split_clauses(q))
+    [True, True, True]
     """
     marks, end = [], 0
     for i, clause in enumerate(clauses):
@@ -154,6 +161,11 @@ def marked_boundaries(question: str, clauses: Sequence[Clause]) -> list[bool]:
             or before.raw.rstrip()[-1:] in ".?!;:" or question[end:start].strip()
             or (before.order and before.raw.rstrip().endswith(","))))
         end = start + len(clause.raw)
+    for i in range(len(clauses) - 1, 0, -1):  # a series "A, B, then C": its last item's ordering word marks its commas
+        if re.match(rf"(?:and\s+)?(?:{'|'.join(ORDERING_WORDS)})\b", clauses[i].raw, re.I):
+            j = i - 1
+            while j > 0 and clauses[j].raw.rstrip().endswith(",") and clauses[j - 1].raw.rstrip().endswith(","):
+                marks[j], j = True, j - 1
     return marks
 
 

@@ -63,7 +63,7 @@ SUPERVISOR_ROUTES: tuple[RouteSpec, ...] = (
         "and print the result", "round it to two decimals", "return the values as a list", "take the size as an argument",
         "print the intermediate steps too", "handle an empty input as well", "count the matches",
         "scale the inputs to unit length",
-    ), serves=("compute",)),
+    ), serves=("compute", "execute")),
     RouteSpec("analysis", DESCRIPTIONS["analysis"], (
         "Which is the better choice for a tiny corpus, a flat index or an approximate one?",
         "Is it worth adding a reranker to a chatbot with a strict latency budget?",
