@@ -1,4 +1,4 @@
-"""The 2026-12-07 round's readings of a request, on constructed cases (none from a gold set): the ``execute`` signal
+"""The 2026-12-06c round's readings of a request, on constructed cases (none from a gold set): the ``execute`` signal
 (a part that opens with a verb of running or measuring is work for the agent that runs code:
 ``ragkit.offline.router.execution``, served by the handbook team's code route), and a series of steps whose last
 item opens with "then" (``marked_boundaries``)."""
