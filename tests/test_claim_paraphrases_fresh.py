@@ -1,5 +1,5 @@
-"""The fresh claim-paraphrase report sets (data/eval/claim_paraphrases_fresh.json, ..._fresh2.json, ..._fresh3.json)
-and their builder scripts.
+"""The fresh claim-paraphrase report sets (data/eval/claim_paraphrases_fresh.json, ..._fresh2.json, ..._fresh3.json,
+..._fresh4.json) and their builder scripts.
 
 Checks, for each set: the file matches its manifest hash; every case is a report case and the loader refuses a
 tune split; its passages are none of the earlier claim sets' (drawn by seed with them excluded); every source
@@ -20,7 +20,7 @@ from tests.frozen_sets import ROOT, load_builder, load_set, needs_sources, norm
 
 EVAL = ROOT / "data" / "eval"
 # set suffix -> (id prefix, cases, minimum faithful paraphrases); each set excludes every set before it
-SETS = {"": ("cpf", 92, 35), "2": ("cpf2", 178, 60), "3": ("cpf3", 196, 80)}
+SETS = {"": ("cpf", 92, 35), "2": ("cpf2", 178, 60), "3": ("cpf3", 196, 80), "4": ("cpf4", 213, 80)}
 EARLIER = ["claim_cases.json", "claim_paraphrases.json", *(f"claim_paraphrases_fresh{s}.json" for s in SETS)]
 
 
@@ -78,3 +78,17 @@ def test_build_reproduces_the_frozen_file(which):
     render = load_builder("make_claim_cases").render
     assert render(script.build()) == path(which).read_text(encoding="utf-8")
     assert list(script.CASES) == script.drawn_passages()
+
+
+@needs_sources
+def test_fresh4_validates_and_draws_no_earlier_passage():
+    """The fourth set's rows pass ``validate`` with its minimums (every error type at least 14 times), and its draw
+    (seed 89) excludes every passage of the claim cases, the paraphrases and the three earlier fresh sets."""
+    script = load_builder("make_claim_paraphrases_fresh4")
+    data = script.build()  # validates: draw order, types, sentences, moves, changed, minimum counts
+    assert data["seeds"] == {"draw": 89} and data["passages"] == 16
+    assert all(data["counts"][kind] >= least for kind, least in script.MINIMUM.items())
+    earlier = set()
+    for name in ("make_claim_paraphrases", *(f"make_claim_paraphrases_fresh{s}" for s in ("", "2", "3"))):
+        earlier |= set(load_builder(name).CASES)
+    assert not set(script.CASES) & earlier
