@@ -12,7 +12,9 @@ Sets (``--set``), each frozen with its hash in ``data/eval/MANIFEST.json`` and s
 - ``fresh2``: ``data/eval/claim_paraphrases_fresh2.json`` (178 cases over 16 more passages, written blind on
   2026-12-04, before the round that reports on it; ``make_claim_paraphrases_fresh2.py``): a report split only;
 - ``fresh3``: ``data/eval/claim_paraphrases_fresh3.json`` (196 cases over 16 more passages, written blind on
-  2026-12-04 before the second round of that day; ``make_claim_paraphrases_fresh3.py``): a report split only.
+  2026-12-04 before the second round of that day; ``make_claim_paraphrases_fresh3.py``): a report split only;
+- ``fresh4``: ``data/eval/claim_paraphrases_fresh4.json`` (213 cases over 16 more passages, written blind on
+  2026-12-06 for the next round, never run yet; ``make_claim_paraphrases_fresh4.py``): a report split only.
 
 Each case is one passage and one answer; the grader sees only ``[passage]`` and the answer.
 
@@ -55,6 +57,7 @@ from make_claim_paraphrases import claim_paraphrases_sha256, load_claim_paraphra
 from make_claim_paraphrases_fresh import claim_paraphrases_fresh_sha256, load_claim_paraphrases_fresh  # noqa: E402
 from make_claim_paraphrases_fresh2 import claim_paraphrases_fresh2_sha256, load_claim_paraphrases_fresh2  # noqa: E402
 from make_claim_paraphrases_fresh3 import claim_paraphrases_fresh3_sha256, load_claim_paraphrases_fresh3  # noqa: E402
+from make_claim_paraphrases_fresh4 import claim_paraphrases_fresh4_sha256, load_claim_paraphrases_fresh4  # noqa: E402
 
 FAITHFUL = ("copied_faithful", "paraphrased_faithful")
 SETS = {"cases": ("data/eval/claim_cases.json", load_claim_cases, claim_cases_sha256),
@@ -63,7 +66,9 @@ SETS = {"cases": ("data/eval/claim_cases.json", load_claim_cases, claim_cases_sh
         "fresh2": ("data/eval/claim_paraphrases_fresh2.json", load_claim_paraphrases_fresh2,
                    claim_paraphrases_fresh2_sha256),
         "fresh3": ("data/eval/claim_paraphrases_fresh3.json", load_claim_paraphrases_fresh3,
-                   claim_paraphrases_fresh3_sha256)}
+                   claim_paraphrases_fresh3_sha256),
+        "fresh4": ("data/eval/claim_paraphrases_fresh4.json", load_claim_paraphrases_fresh4,
+                   claim_paraphrases_fresh4_sha256)}
 OLD_GRADER_REV = "08dd4206ceab4a8bd11ba848d77f416ce369890e"  # main before the alignment grader
 OLD_GRADER_BARS = {"claim_bar": 0.65, "coverage_bar": 0.7}  # ragkit.defaults.VERIFIER at OLD_GRADER_REV
 SELECTION_RULE = ("choices made on the TUNE halves of both sets only: admissible when paraphrase false alarms <= 0.10 "
@@ -137,7 +142,8 @@ def _param(text: str) -> tuple[str, object]:
 
 
 # The dev pool of each round (benchmarks/roles/README.md): every split of the sets whose errors have been read.
-DEV_POOLS = {"2026-12-04": ("paraphrases", "cases", "fresh"), "2026-12-04b": ("paraphrases", "cases", "fresh", "fresh2")}
+DEV_POOLS = {"2026-12-04": ("paraphrases", "cases", "fresh"), "2026-12-04b": ("paraphrases", "cases", "fresh", "fresh2"),
+             "2026-12-06": ("paraphrases", "cases", "fresh", "fresh2", "fresh3")}  # the next round's; fresh4 its report
 
 
 def dev_pool(grader, names: Sequence[str]) -> dict:
