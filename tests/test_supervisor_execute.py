@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from ragkit.core.nlp import split_clauses
 from ragkit.defaults import SUPERVISOR
 from ragkit.domains.handbook.agents import SUPERVISOR_ROUTES
 from ragkit.offline.router import execution
-from ragkit.core.nlp import split_clauses
 from ragkit.offline.supervisor import LocalSupervisor, choose_plan, marked_boundaries
 
 WITHOUT = {name: weight for name, weight in SUPERVISOR.signal_weights.items() if name != "execute"}
