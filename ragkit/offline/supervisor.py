@@ -58,6 +58,7 @@ from ragkit.roles.router_protocols import RouteSpec
 
 UNKNOWN_TERMS = "__unknown__"  # where term_shares puts the weight of terms no example contains
 ORDERING_WORDS = ("then", "after", "afterwards", "before", "finally", "lastly", "next", "once")  # open a new step
+_OPENS_STEP = re.compile(rf"(?:and\s+)?(?:{'|'.join(ORDERING_WORDS)})\b", re.I)  # a clause that opens with one
 UNHEADED = frozenset(("a", "an", "the", "please", "pls", "plz", "kindly", "you"))  # skipped before a part's head ("before you write it")
 Labelling = tuple[float, float, tuple[str, ...]]  # (evidence, hop costs, one label per part)
 
@@ -154,15 +155,16 @@ def marked_boundaries(question: str, clauses: Sequence[Clause]) -> list[bool]:
     [True, True, True]
     """
     marks, end = [], 0
+    opens_step = [bool(_OPENS_STEP.match(clause.raw)) for clause in clauses]
     for i, clause in enumerate(clauses):
         start, before = max(question.find(clause.raw, end), end), clauses[i - 1] if i else None
         marks.append(before is None or bool(
-            clause.order or re.match(rf"(?:and\s+)?(?:{'|'.join(ORDERING_WORDS)})\b", clause.raw, re.I)
+            clause.order or opens_step[i]
             or before.raw.rstrip()[-1:] in ".?!;:" or question[end:start].strip()
             or (before.order and before.raw.rstrip().endswith(","))))
         end = start + len(clause.raw)
     for i in range(len(clauses) - 1, 0, -1):  # a series "A, B, then C": its last item's ordering word marks its commas
-        if re.match(rf"(?:and\s+)?(?:{'|'.join(ORDERING_WORDS)})\b", clauses[i].raw, re.I):
+        if opens_step[i]:
             j = i - 1
             while j > 0 and clauses[j].raw.rstrip().endswith(",") and clauses[j - 1].raw.rstrip().endswith(","):
                 marks[j], j = True, j - 1
