@@ -52,6 +52,15 @@ POOLS = {"2026-12-03": MULTIHOP_DEV_SETS,
 FIGURES = ("answer_cites_every_gold_article", "answer_cites_a_gold_article", "cited_article_f1", "answered", "hopped")
 
 
+def dev_sets(pool: str) -> dict[str, list[dict]]:
+    """The round's dev sets by name: the DEV split of the statute set ("statute dev") and each multi-hop dev set
+    of ``POOLS[pool]`` (its items typed "multihop")."""
+    sets = {"statute dev": [i for i in load_goldset(GOLD)[0] if i["split"] == "dev"]}
+    for name in POOLS[pool]:
+        sets[name] = [{**i, "type": "multihop"} for i in load_goldset(name)[0]["items"]]
+    return sets
+
+
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-errors", action="store_true", help="print dev items whose answer misses a gold article")
@@ -65,11 +74,7 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--refuse-margin", type=float, default=STATUTE_QA.classifier_refuse_margin,
                         help="the question classifier's refusal margin (a large one: never refused unsearched)")
     args = parser.parse_args(argv)
-    gold, _ = load_goldset(GOLD)
-    dev = [i for i in gold if i["split"] == "dev"]
-    sets = {"statute dev": dev}
-    for name in POOLS[args.pool]:
-        sets[name] = [{**i, "type": "multihop"} for i in load_goldset(name)[0]["items"]]
+    sets = dev_sets(args.pool)
     articles = load_statute()
     graph = build_statute_qa_graph(articles, strategies=strategy_searches(articles), domain=STATUTE, max_hops=args.max_hops, hop_bar=args.hop_bar,
                                    definition_hop_bar=args.definition_hop_bar, definition_gloss_bar=args.gloss_bar,

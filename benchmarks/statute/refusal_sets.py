@@ -41,14 +41,19 @@ from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 SETS = {"dev": "statute_refusal_dev.json", "report": "statute_refusal_report.json"}
 
 
+def outcome(run: dict, item: dict) -> Item:
+    """One run as a :mod:`ragkit.evaluation.risk_coverage` item at the graph's own dial: refused scores None, answered
+    is answered at every bar, and right when the question is answerable and the answer cites a gold article."""
+    right = item["answerable"] and bool(cited_articles_of(run) & set(item["gold_articles"]))
+    return Item(None if run["refused"] else math.inf, right, item["answerable"])
+
+
 def figures(runs: dict[str, dict], items: Sequence[dict]) -> dict[str, Any]:
-    """Aggregates of the runs, as a point of :mod:`ragkit.evaluation.risk_coverage` at the graph's own dial (a run
-    refused scores None, an answered one is answered at every bar): shares of the set's questions of each kind."""
+    """Aggregates of the runs, as a point of :mod:`ragkit.evaluation.risk_coverage` at the graph's own dial
+    (:func:`outcome`): shares of the set's questions of each kind."""
 
     def scored(item: dict) -> Item:
-        run = runs[item["id"]]
-        right = item["answerable"] and bool(cited_articles_of(run) & set(item["gold_articles"]))
-        return Item(None if run["refused"] else math.inf, right, item["answerable"])
+        return outcome(runs[item["id"]], item)
 
     point = point_at([scored(i) for i in items], 0.0)
     answerable = [i for i in items if i["answerable"]]

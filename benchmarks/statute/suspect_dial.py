@@ -23,14 +23,16 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE))
 
-from dev_round import POOLS  # noqa: E402
+from dev_round import dev_sets  # noqa: E402
 from refusal_sets import SETS as REFUSAL_SETS  # noqa: E402
-from statute_qa import GOLD, bar_or_none, cited_articles_of, run_graph  # noqa: E402
+from refusal_sets import outcome  # noqa: E402
+from statute_qa import bar_or_none, run_graph  # noqa: E402
 
 from ragkit.defaults import STATUTE_QA  # noqa: E402
 from ragkit.domains.statute.corpus import load_statute  # noqa: E402
 from ragkit.domains.statute.domain import STATUTE  # noqa: E402
 from ragkit.domains.statute.strategies import strategy_searches  # noqa: E402
+from ragkit.evaluation.risk_coverage import balanced, point_at  # noqa: E402
 from ragkit.goldsets import load_goldset  # noqa: E402
 from ragkit.graphs.statute_qa import build_statute_qa_graph  # noqa: E402
 
@@ -43,25 +45,19 @@ def dev_pool() -> list[dict]:
     pool = [{"id": i["id"], "question": i["question"], "answerable": i["answerable"], "gold_articles": i["gold_articles"]}
             for i in load_goldset(REFUSAL_SETS["dev"])[0]["items"]]
     pool += [{"id": i["id"], "question": i["question"], "answerable": i["type"] != "unanswerable",
-              "gold_articles": i["gold_articles"]} for i in load_goldset(GOLD)[0] if i["split"] == "dev"]
-    for name in POOLS["2026-12-06"]:
-        pool += [{"id": i["id"], "question": i["question"], "answerable": True, "gold_articles": i["gold_articles"]}
-                 for i in load_goldset(name)[0]["items"]]
+              "gold_articles": i["gold_articles"]} for items in dev_sets("2026-12-06").values() for i in items]
     if len({i["id"] for i in pool}) != len(pool):
         raise ValueError("two dev questions share an id")
     return pool
 
 
 def objective(runs: dict[str, dict], pool: Sequence[dict]) -> dict[str, Any]:
-    """Answerable answered citing a gold article, unanswerable refused (shares of each), and their balanced mean."""
-    answerable = [i for i in pool if i["answerable"]]
-    unanswerable = [i for i in pool if not i["answerable"]]
-    right = sum(not runs[i["id"]]["refused"] and bool(cited_articles_of(runs[i["id"]]) & set(i["gold_articles"]))
-                for i in answerable)
-    refused = sum(runs[i["id"]]["refused"] for i in unanswerable)
-    return {"answerable_right": round(right / len(answerable), 4), "unanswerable_refused": round(refused / len(unanswerable), 4),
-            "balanced": round((right / len(answerable) + refused / len(unanswerable)) / 2, 4),
-            "n_answerable": len(answerable), "n_unanswerable": len(unanswerable)}
+    """Answerable answered citing a gold article, unanswerable refused (shares of each, as
+    :func:`refusal_sets.outcome` scores a run), and their balanced mean."""
+    point = point_at([outcome(runs[i["id"]], i) for i in pool], 0.0)
+    return {"answerable_right": point.answerable_right, "unanswerable_refused": point.unanswerable_refused,
+            "balanced": balanced(point), "n_answerable": sum(i["answerable"] for i in pool),
+            "n_unanswerable": sum(not i["answerable"] for i in pool)}
 
 
 def choose(scores: dict[float | None, float], shipped: float | None) -> float | None:
